@@ -1,0 +1,26 @@
+// The JSON form of a RunReport (schema_version 1), both ways, and atomic file output.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "gpuprobe/core/result.hpp"
+
+namespace gpuprobe {
+
+inline constexpr int kSchemaVersion = 1;
+
+nlohmann::ordered_json to_json(const RunReport& report);
+
+// Reads a report written by to_json. Throws UsageError naming `origin` on malformed input
+// or an unsupported schema_version.
+RunReport report_from_json(const nlohmann::json& json, const std::string& origin);
+
+// Reads and parses a JSON file. Throws UsageError if it cannot be read or parsed.
+nlohmann::json read_json_file(const std::string& path);
+
+// Writes text to `path` atomically (temporary file in the same folder, then rename), or to
+// stdout when path is "-". Throws Error(kRunFailure) naming the path on I/O failure.
+void write_output(const std::string& path, const std::string& text);
+
+}  // namespace gpuprobe

@@ -1,0 +1,133 @@
+// The result model: run -> devices -> probe results -> rows of params, metrics, model values.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gpuprobe/core/stats.hpp"
+
+namespace gpuprobe {
+
+// A parameter value as echoed into results: null, bool, integer, real or text.
+using Scalar = std::variant<std::monostate, bool, std::int64_t, double, std::string>;
+
+// One named parameter. `unit` is informational ("B" makes tables print sizes as KiB/MiB);
+// JSON and CSV always carry the raw value.
+struct Param {
+  std::string key;
+  Scalar value;
+  std::string unit;
+};
+
+// A measured quantity with statistics over its samples ("bandwidth" in GB/s, "time" in s).
+struct Metric {
+  std::string name;
+  std::string unit;
+  Summary stats;
+};
+
+// A single value with a unit: a model prediction, a value derived from metrics, a summary
+// figure or a measurement condition. nullopt means "not available" (JSON null).
+struct Quantity {
+  std::string name;
+  std::string unit;
+  std::optional<double> value;
+};
+
+// One sweep point of a probe.
+struct Row {
+  std::vector<Param> params;
+  std::vector<Metric> metrics;
+  std::vector<Quantity> derived;  // computed from this and other rows' metrics (ratios)
+  std::vector<Quantity> model;    // first-principles predictions for this point
+  std::optional<std::vector<Quantity>> counters;  // hardware counters; nullopt = not collected
+  std::vector<std::string> flags;  // e.g. "noisy" (time cap hit above the noise bound)
+};
+
+// A figure that summarises several rows (a fit per memory kind, a ratio at the largest size).
+struct SummaryRow {
+  std::vector<Param> params;
+  std::vector<Quantity> values;
+};
+
+enum class Status { kOk, kFailed, kSkipped, kPlanned };
+const char* status_name(Status status) noexcept;
+
+// Everything one probe produced on one device (or, with --plan, without a device).
+struct ProbeResult {
+  std::string probe;
+  std::optional<int> device;  // nullopt for --plan
+  Status status = Status::kOk;
+  std::string reason;         // why failed/skipped; empty when ok
+  std::string method;         // one line: what is timed and how bytes are counted
+  std::vector<Param> params;  // the probe's run parameters, echoed
+  std::vector<Row> rows;
+  std::vector<SummaryRow> summary;
+  std::vector<Quantity> conditions;  // clocks, working set / L2, ... measured around the run
+  std::vector<std::string> verdict;  // short conclusions, measured
+  std::vector<std::string> notes;    // caveats and what could not be done here
+};
+
+struct ToolInfo {
+  std::string name = "gpuprobe";
+  std::string version;
+  std::string git;
+};
+
+struct HostInfo {
+  std::string hostname;
+  std::string cpu;
+  std::optional<int> driver_version;   // CUDA driver API version, e.g. 13000
+  std::optional<int> runtime_version;  // CUDA runtime version, e.g. 13000
+};
+
+// Static facts about one GPU, read from the driver. Clocks are the maximum rated clocks.
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  std::string uuid;
+  std::string pci_bus_id;
+  std::string compute_capability;
+  int sm_count = 0;
+  std::int64_t sm_clock_khz = 0;
+  std::int64_t memory_clock_khz = 0;
+  int memory_bus_width_bits = 0;
+  std::uint64_t total_memory_bytes = 0;
+  std::uint64_t l2_bytes = 0;
+  std::uint64_t persisting_l2_max_bytes = 0;
+  std::uint64_t access_policy_max_window_bytes = 0;
+  std::uint64_t shared_memory_per_sm_bytes = 0;
+  std::uint64_t shared_memory_per_block_optin_bytes = 0;
+  int async_engine_count = 0;
+  bool can_map_host_memory = false;
+  bool integrated = false;
+  bool ecc_enabled = false;
+  // PCIe link as the OS reports it (0 when unknown, e.g. in some VMs).
+  double pcie_link_gts = 0;  // GT/s per lane: 2.5, 5, 8, 16, 32, 64
+  int pcie_link_width = 0;   // lanes
+  // 2 * memory clock * bus width: an estimate from attributes, never a measurement.
+  double peak_dram_estimate_gbps = 0;
+};
+
+struct RunReport {
+  int schema_version = 1;
+  ToolInfo tool;
+  std::vector<std::string> command;
+  std::string started_at;  // UTC, ISO 8601
+  HostInfo host;
+  std::vector<DeviceInfo> devices;
+  std::vector<ProbeResult> results;
+};
+
+// Lookups used by probes, renderers and tests. Return nullptr when absent.
+const Param* find_param(const std::vector<Param>& params, const std::string& key);
+const Metric* find_metric(const Row& row, const std::string& name);
+const Quantity* find_quantity(const std::vector<Quantity>& values, const std::string& name);
+
+// Renders a scalar for a person ("pinned", "64", "0.5", "true", "" for null).
+std::string scalar_text(const Scalar& value);
+
+}  // namespace gpuprobe

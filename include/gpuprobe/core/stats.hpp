@@ -1,0 +1,58 @@
+// Statistics over timing samples and the rule that decides when to stop sampling.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+
+namespace gpuprobe {
+
+// Summary statistics of a sample set. rel_noise is stdev / mean (coefficient of variation);
+// it is 0 for a single sample.
+struct Summary {
+  double median = 0;
+  double min = 0;
+  double max = 0;
+  double mean = 0;
+  double stdev = 0;  // sample standard deviation (n - 1); 0 when n < 2
+  double rel_noise = 0;
+  std::size_t n = 0;
+};
+
+// Summarises samples. Throws std::invalid_argument on an empty span or non-finite values.
+Summary summarize(std::span<const double> samples);
+
+// Maps every sample through f (e.g. seconds -> GB/s) and summarises the result.
+// f must be monotonic; the summary is computed on the mapped values, not mapped afterwards.
+template <typename F>
+Summary summarize_mapped(std::span<const double> samples, F f);
+
+// When to stop taking samples. Either a fixed count (deterministic, for CI) or adaptive:
+// stop once there are at least min_samples, at least min_time seconds were spent measuring
+// and the relative noise is at most max_noise; stop anyway once max_time has passed (the
+// result is then flagged noisy if its noise is above max_noise).
+struct StoppingRule {
+  std::optional<std::size_t> fixed_samples;
+  std::size_t min_samples = 10;
+  double min_time = 0.05;    // seconds of measured time
+  double max_noise = 0.01;   // relative (stdev / mean)
+  double max_time = 2.0;     // seconds of wall time, cap per measurement
+  std::size_t max_samples = 10000;
+
+  // Decides whether sampling should continue, given the samples so far, the measured time
+  // spent and the wall time elapsed for this measurement.
+  bool should_continue(std::span<const double> samples, double measured_seconds,
+                       double elapsed_seconds) const;
+};
+
+// Why sampling stopped, reported beside the statistics.
+enum class StopReason { kFixedCount, kConverged, kTimeCap, kSampleCap };
+const char* stop_reason_name(StopReason reason) noexcept;
+
+// Classifies a finished sample set under the rule.
+StopReason stop_reason(const StoppingRule& rule, std::span<const double> samples,
+                       double elapsed_seconds);
+
+}  // namespace gpuprobe
+
+#include "gpuprobe/core/stats_inl.hpp"

@@ -1,0 +1,75 @@
+// RAII owners of device and host memory of every kind the probes use.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+namespace gpuprobe::runtime {
+
+// Device memory from cudaMalloc. Out-of-memory names the size and the free memory.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(DeviceBuffer&& other) noexcept;
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  void* get() const { return ptr_; }
+  template <typename T>
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// The kinds of host memory a transfer can come from or go to.
+enum class HostMemory {
+  kPageable,       // malloc'ed and first-touched (every page faulted in before use)
+  kPinned,         // cudaHostAlloc, default flags (page-locked)
+  kWriteCombined,  // cudaHostAlloc with cudaHostAllocWriteCombined (page-locked, WC)
+  kRegistered,     // page-aligned malloc pinned after the fact with cudaHostRegister
+  kMapped,         // cudaHostAlloc mapped into the device address space (zero-copy)
+};
+
+const char* host_memory_name(HostMemory kind) noexcept;  // "pageable", "pinned", "wc", ...
+
+// Host memory of one kind. The bytes are touched (written) once at allocation, so no
+// first-touch page fault lands in a measurement.
+class HostBuffer {
+ public:
+  HostBuffer() = default;
+  HostBuffer(HostMemory kind, std::size_t bytes);
+  ~HostBuffer();
+  HostBuffer(HostBuffer&& other) noexcept;
+  HostBuffer& operator=(HostBuffer&& other) noexcept;
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+
+  void* get() const { return ptr_; }
+  template <typename T>
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
+  std::size_t bytes() const { return bytes_; }
+  HostMemory kind() const { return kind_; }
+  // Device-side address of mapped memory (kMapped only; nullptr otherwise).
+  void* device_pointer() const { return device_ptr_; }
+
+ private:
+  void release() noexcept;
+  void* ptr_ = nullptr;
+  void* device_ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+  HostMemory kind_ = HostMemory::kPageable;
+};
+
+}  // namespace gpuprobe::runtime

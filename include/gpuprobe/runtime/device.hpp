@@ -1,0 +1,28 @@
+// Device discovery: CUDA start-up, the list of usable GPUs and their facts, host facts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpuprobe/core/result.hpp"
+
+namespace gpuprobe::runtime {
+
+// Prepares CUDA before its first call: eager module loading (so no lazy load or JIT lands
+// in a timed region). Idempotent. Throws NoDeviceError if no GPU is usable.
+void initialize();
+
+// Number of CUDA devices; throws NoDeviceError when there are none or no driver.
+int device_count();
+
+// Parses "--device" ("0", "1", "all") against the devices present. Throws UsageError for
+// a bad token and NoDeviceError for an index that is not present.
+std::vector<int> select_devices(const std::string& spec);
+
+DeviceInfo query_device(int index);
+HostInfo query_host();
+
+// Makes `index` the current device for the calling thread.
+void use_device(int index);
+
+}  // namespace gpuprobe::runtime

@@ -1,0 +1,28 @@
+// L2 hygiene: flushing the L2 before cold samples, resetting persisting-L2 state.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "gpuprobe/runtime/buffers.hpp"
+
+namespace gpuprobe::runtime {
+
+// Owns a buffer twice the L2 size; flush() overwrites it on a stream so that no line of a
+// probe's data stays in L2.
+class L2Flusher {
+ public:
+  explicit L2Flusher(std::size_t l2_bytes);
+  void flush(cudaStream_t stream);
+
+ private:
+  DeviceBuffer buffer_;
+  unsigned char value_ = 0;
+};
+
+// Sets the persisting-L2 limit to 0 and evicts persisting lines (no-op on GPUs without
+// persisting L2). Called at every probe boundary so no probe inherits another's carve-out.
+void reset_persisting_l2(std::size_t persisting_l2_max_bytes);
+
+}  // namespace gpuprobe::runtime

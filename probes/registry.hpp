@@ -1,0 +1,12 @@
+// Factories of the probes under probes/, one per file; registry.cpp lists them.
+#pragma once
+
+#include <memory>
+
+#include "gpuprobe/probe.hpp"
+
+namespace gpuprobe {
+
+std::unique_ptr<Probe> make_transfer_probe();
+
+}  // namespace gpuprobe

@@ -1,0 +1,105 @@
+// Command-line wiring: global options, one subcommand per probe, list/info/all.
+#include "app.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/probe.hpp"
+#include "gpuprobe/version.hpp"
+#include "options.hpp"
+
+namespace gpuprobe::cli {
+namespace {
+
+constexpr const char* kExitCodes =
+    "Exit codes: 0 success; 1 a probe failed at run time (CUDA error, out of memory, wrong "
+    "result); 2 usage error (bad option or value, unreadable input); 3 no usable GPU, or the "
+    "probe is unsupported on this GPU; 4 a check failed (regression or --expect bound).";
+
+void add_global_options(CLI::App& app, GlobalOptions& o) {
+  app.add_option("-d,--device", o.device, "GPU index, list (0,2) or 'all'")->default_str("0");
+  app.add_option("--json", o.json_path, "write JSON results to FILE ('-' for stdout)")
+      ->type_name("FILE");
+  app.add_option("--csv", o.csv_path, "write CSV results to FILE ('-' for stdout)")
+      ->type_name("FILE");
+  app.add_option("--md", o.md_path, "write Markdown results to FILE ('-' for stdout)")
+      ->type_name("FILE");
+  app.add_option("--samples", o.samples,
+                 "fixed number of samples per point (deterministic, for CI)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  app.add_option("--min-time", o.min_time, "least measured seconds per point (adaptive mode)")
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--max-noise", o.max_noise, "stop once stdev/mean is below this (0.01 or 1%)");
+  app.add_option("--max-time", o.max_time, "most seconds spent sampling one point")
+      ->check(CLI::Range(0.001, 3600.0));
+  app.add_flag("-q,--quiet", o.quiet, "no table on stdout (files are still written)");
+  app.add_flag("--no-color", o.no_color, "no ANSI colour (also: NO_COLOR=1)");
+  app.add_flag("--plan", o.plan, "print the sweep points and model predictions; no GPU is used");
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  CLI::App app{
+      "gpuprobe: how your GPU really moves bytes — measured, with a model beside each number.",
+      "gpuprobe"};
+  app.footer(kExitCodes);
+  app.set_version_flag("--version", fmt::format("gpuprobe {} ({})", kToolVersion, kToolGit));
+  app.require_subcommand(1);
+  GlobalOptions options;
+  add_global_options(app, options);
+
+  auto* list_cmd = app.add_subcommand("list", "list the probes (no GPU needed)");
+  auto* info_cmd = app.add_subcommand("info", "show the GPU(s) and what they support");
+  auto* all_cmd = app.add_subcommand("all", "run every probe with quick defaults");
+  for (auto* c : {list_cmd, info_cmd, all_cmd})
+    c->fallthrough();
+
+  auto probes = make_probes();
+  std::vector<std::pair<CLI::App*, Probe*>> probe_cmds;
+  for (auto& p : probes) {
+    auto* cmd = app.add_subcommand(p->name(), p->summary());
+    cmd->fallthrough();
+    cmd->footer(kExitCodes);
+    p->add_options(*cmd);
+    probe_cmds.emplace_back(cmd, p.get());
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    throw UsageError(fmt::format("{} (see gpuprobe --help)", msg));
+  }
+
+  const std::vector<std::string> command(argv, argv + argc);
+  if (list_cmd->parsed()) return list_probes(probes);
+  if (info_cmd->parsed()) return show_info(options, command);
+  if (all_cmd->parsed()) {
+    std::vector<Probe*> selected;
+    for (auto& p : probes) {
+      p->use_quick_defaults();
+      selected.push_back(p.get());
+    }
+    return run_probes(options, command, selected, /*quick=*/true, /*explicit_probe=*/false);
+  }
+  for (auto& [cmd, probe] : probe_cmds) {
+    if (cmd->parsed()) {
+      return run_probes(options, command, {probe}, /*quick=*/false, /*explicit_probe=*/true);
+    }
+  }
+  throw UsageError("no command given (see gpuprobe --help)");
+}
+
+}  // namespace gpuprobe::cli

@@ -1,0 +1,111 @@
+// list, info and probe runs: environment capture, device loop, outputs and the exit code.
+#include "commands.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <iostream>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/runtime/context.hpp"
+#include "gpuprobe/runtime/device.hpp"
+#include "gpuprobe/version.hpp"
+#include "output.hpp"
+
+namespace gpuprobe::cli {
+namespace {
+
+RunReport new_report(const std::vector<std::string>& command) {
+  RunReport report;
+  report.tool.version = kToolVersion;
+  report.tool.git = kToolGit;
+  report.command = command;
+  report.started_at = utc_timestamp();
+  return report;
+}
+
+// Progress on stderr, only on a TTY and not with --quiet; erased when the probe ends.
+runtime::ProgressFn progress_printer(const GlobalOptions& o) {
+  if (o.quiet || !::isatty(STDERR_FILENO)) return {};
+  return [](const std::string& probe, std::size_t done, std::size_t total,
+            const std::string& label) {
+    std::cerr << fmt::format("\r\033[K[{}] {}/{} {}", probe, done + 1, total, label) << std::flush;
+  };
+}
+
+void clear_progress(const GlobalOptions& o) {
+  if (!o.quiet && ::isatty(STDERR_FILENO)) std::cerr << "\r\033[K" << std::flush;
+}
+
+}  // namespace
+
+int list_probes(const std::vector<std::unique_ptr<Probe>>& probes) {
+  std::size_t width = 0;
+  for (const auto& p : probes)
+    width = std::max(width, p->name().size());
+  for (const auto& p : probes)
+    std::cout << fmt::format("{:<{}}  {}\n", p->name(), width, p->summary());
+  return 0;
+}
+
+int show_info(const GlobalOptions& options, const std::vector<std::string>& command) {
+  check_outputs(options);
+  runtime::initialize();
+  RunReport report = new_report(command);
+  report.host = runtime::query_host();
+  for (int index : runtime::select_devices(options.device))
+    report.devices.push_back(runtime::query_device(index));
+  write_outputs(options, report);
+  return 0;
+}
+
+int run_probes(const GlobalOptions& options, const std::vector<std::string>& command,
+               const std::vector<Probe*>& probes, bool quick, bool explicit_probe) {
+  runtime::MeasureOptions measure;
+  measure.rule = stopping_rule(options, quick);
+  for (const Probe* p : probes)
+    p->validate();
+  check_outputs(options);
+  RunReport report = new_report(command);
+
+  if (options.plan) {
+    for (const Probe* p : probes)
+      report.results.push_back(p->plan());
+    write_outputs(options, report);
+    return 0;
+  }
+
+  runtime::initialize();
+  report.host = runtime::query_host();
+  const auto devices = runtime::select_devices(options.device);
+  for (int index : devices)
+    report.devices.push_back(runtime::query_device(index));
+  const auto progress = progress_printer(options);
+  for (const auto& device : report.devices) {
+    for (Probe* p : probes) {
+      report.results.push_back(runtime::run_probe(*p, device, measure, progress));
+      clear_progress(options);
+    }
+  }
+  write_outputs(options, report);
+
+  int code = 0;
+  for (const auto& r : report.results) {
+    if (r.status == Status::kFailed) {
+      std::cerr << fmt::format("gpuprobe: {} failed on GPU {}: {}\n", r.probe,
+                               r.device.value_or(-1), r.reason);
+      code = static_cast<int>(ExitCode::kRunFailure);
+    }
+  }
+  if (code != 0) return code;
+  for (const auto& r : report.results) {
+    if (r.status == Status::kSkipped && explicit_probe) {
+      std::cerr << fmt::format("gpuprobe: {} is not supported on GPU {}: {}\n", r.probe,
+                               r.device.value_or(-1), r.reason);
+      return static_cast<int>(ExitCode::kNoDevice);
+    }
+  }
+  return 0;
+}
+
+}  // namespace gpuprobe::cli

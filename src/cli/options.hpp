@@ -1,0 +1,27 @@
+// Global command-line options shared by every subcommand, and the stopping rule they make.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "gpuprobe/core/stats.hpp"
+
+namespace gpuprobe::cli {
+
+struct GlobalOptions {
+  std::string device = "0";
+  std::string json_path, csv_path, md_path;
+  std::optional<std::size_t> samples;
+  std::optional<double> min_time;
+  std::optional<std::string> max_noise;
+  std::optional<double> max_time;
+  bool quiet = false;
+  bool no_color = false;
+  bool plan = false;
+};
+
+// The stopping rule from the flags (defaults are the probe defaults or `all`'s quick ones).
+// Throws UsageError for a bad --max-noise ("2%" or "0.02").
+StoppingRule stopping_rule(const GlobalOptions& options, bool quick);
+
+}  // namespace gpuprobe::cli

@@ -1,0 +1,99 @@
+// Output destinations and formats for the CLI.
+#include "output.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/json_io.hpp"
+#include "gpuprobe/core/render.hpp"
+
+namespace gpuprobe::cli {
+namespace {
+
+void check_path(const char* flag, const std::string& path) {
+  if (path.empty() || path == "-") return;
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    throw UsageError(fmt::format("{} {}: folder '{}' does not exist", flag, path, dir.string()));
+  }
+  if (fs::is_directory(p, ec))
+    throw UsageError(fmt::format("{} {}: is a folder, give a file name", flag, path));
+  if (::access(dir.c_str(), W_OK) != 0) {
+    throw UsageError(fmt::format("{} {}: folder '{}' is not writable", flag, path, dir.string()));
+  }
+}
+
+bool to_stdout(const GlobalOptions& o) {
+  return o.json_path == "-" || o.csv_path == "-" || o.md_path == "-";
+}
+
+}  // namespace
+
+void check_outputs(const GlobalOptions& o) {
+  int dashes = (o.json_path == "-") + (o.csv_path == "-") + (o.md_path == "-");
+  if (dashes > 1) throw UsageError("only one of --json, --csv, --md can write to stdout ('-')");
+  check_path("--json", o.json_path);
+  check_path("--csv", o.csv_path);
+  check_path("--md", o.md_path);
+}
+
+void write_outputs(const GlobalOptions& o, const RunReport& report) {
+  if (!o.quiet && !to_stdout(o)) {
+    TableStyle style;
+    style.color = !o.no_color && std::getenv("NO_COLOR") == nullptr && ::isatty(STDOUT_FILENO);
+    std::cout << render_table(report, style) << std::flush;
+  }
+  if (!o.json_path.empty()) write_output(o.json_path, render_json(report));
+  if (!o.csv_path.empty()) write_output(o.csv_path, render_csv(report));
+  if (!o.md_path.empty()) write_output(o.md_path, render_markdown(report));
+}
+
+std::string utc_timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+StoppingRule stopping_rule(const GlobalOptions& o, bool quick) {
+  StoppingRule rule;
+  if (quick) {
+    rule.min_samples = 5;
+    rule.min_time = 0.01;
+    rule.max_noise = 0.02;
+    rule.max_time = 0.5;
+  }
+  if (o.samples) rule.fixed_samples = *o.samples;
+  if (o.min_time) rule.min_time = *o.min_time;
+  if (o.max_time) rule.max_time = *o.max_time;
+  if (o.max_noise) {
+    std::string text = *o.max_noise;
+    const bool percent = !text.empty() && text.back() == '%';
+    if (percent) text.pop_back();
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !(v > 0)) {
+      throw UsageError(fmt::format("--max-noise '{}': give a fraction (0.02) or a percentage (2%)",
+                                   *o.max_noise));
+    }
+    rule.max_noise = percent ? v / 100.0 : v;
+    if (rule.max_noise >= 1)
+      throw UsageError(fmt::format("--max-noise '{}' must be below 100%", *o.max_noise));
+  }
+  return rule;
+}
+
+}  // namespace gpuprobe::cli

@@ -1,0 +1,20 @@
+// Writing a RunReport to the requested destinations: table on stdout, JSON/CSV/Markdown files.
+#pragma once
+
+#include "gpuprobe/core/result.hpp"
+#include "options.hpp"
+
+namespace gpuprobe::cli {
+
+// Checks, before anything runs, that each requested output can be written and that at most
+// one goes to stdout. Throws UsageError naming the flag.
+void check_outputs(const GlobalOptions& options);
+
+// Renders and writes every requested output; the table goes to stdout unless --quiet or
+// another format was sent to stdout ("-").
+void write_outputs(const GlobalOptions& options, const RunReport& report);
+
+// UTC time now, ISO 8601 ("2026-11-22T12:00:00Z").
+std::string utc_timestamp();
+
+}  // namespace gpuprobe::cli

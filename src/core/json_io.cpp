@@ -1,0 +1,330 @@
+// JSON serialisation of the result model (schema_version 1) and atomic output files.
+#include "gpuprobe/core/json_io.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "gpuprobe/core/errors.hpp"
+
+namespace gpuprobe {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson scalar_json(const Scalar& value) {
+  struct Visitor {
+    ojson operator()(std::monostate) const { return nullptr; }
+    ojson operator()(bool b) const { return b; }
+    ojson operator()(std::int64_t i) const { return i; }
+    ojson operator()(double d) const { return d; }
+    ojson operator()(const std::string& s) const { return s; }
+  };
+  return std::visit(Visitor{}, value);
+}
+
+ojson params_json(const std::vector<Param>& params) {
+  ojson out = ojson::object();
+  for (const auto& p : params)
+    out[p.key] = scalar_json(p.value);
+  return out;
+}
+
+ojson optional_number(const std::optional<double>& v) {
+  return v ? ojson(*v) : ojson(nullptr);
+}
+
+ojson quantities_json(const std::vector<Quantity>& values) {
+  ojson out = ojson::object();
+  for (const auto& q : values)
+    out[q.name] = {{"unit", q.unit}, {"value", optional_number(q.value)}};
+  return out;
+}
+
+ojson metric_json(const Metric& m) {
+  const Summary& s = m.stats;
+  return {{"unit", m.unit},
+          {"median", s.median},
+          {"min", s.min},
+          {"max", s.max},
+          {"mean", s.mean},
+          {"stdev", s.stdev},
+          {"rel_noise", s.rel_noise},
+          {"n", s.n}};
+}
+
+ojson row_json(const Row& row) {
+  ojson metrics = ojson::object();
+  for (const auto& m : row.metrics)
+    metrics[m.name] = metric_json(m);
+  ojson out = {{"params", params_json(row.params)}, {"metrics", metrics}};
+  out["derived"] = quantities_json(row.derived);
+  out["model"] = quantities_json(row.model);
+  out["counters"] = row.counters ? quantities_json(*row.counters) : ojson(nullptr);
+  out["flags"] = row.flags;
+  return out;
+}
+
+ojson result_json(const ProbeResult& r) {
+  ojson out;
+  out["probe"] = r.probe;
+  out["device"] = r.device ? ojson(*r.device) : ojson(nullptr);
+  out["status"] = status_name(r.status);
+  out["reason"] = r.reason.empty() ? ojson(nullptr) : ojson(r.reason);
+  out["method"] = r.method;
+  out["params"] = params_json(r.params);
+  out["conditions"] = quantities_json(r.conditions);
+  ojson rows = ojson::array();
+  for (const auto& row : r.rows)
+    rows.push_back(row_json(row));
+  out["rows"] = rows;
+  ojson summary = ojson::array();
+  for (const auto& s : r.summary) {
+    summary.push_back({{"params", params_json(s.params)}, {"values", quantities_json(s.values)}});
+  }
+  out["summary"] = summary;
+  out["verdict"] = r.verdict;
+  out["notes"] = r.notes;
+  return out;
+}
+
+ojson optional_int(const std::optional<int>& v) {
+  return v ? ojson(*v) : ojson(nullptr);
+}
+
+ojson device_json(const DeviceInfo& d) {
+  return {{"index", d.index},
+          {"name", d.name},
+          {"uuid", d.uuid},
+          {"pci_bus_id", d.pci_bus_id},
+          {"compute_capability", d.compute_capability},
+          {"sm_count", d.sm_count},
+          {"sm_clock_khz", d.sm_clock_khz},
+          {"memory_clock_khz", d.memory_clock_khz},
+          {"memory_bus_width_bits", d.memory_bus_width_bits},
+          {"total_memory_bytes", d.total_memory_bytes},
+          {"l2_bytes", d.l2_bytes},
+          {"persisting_l2_max_bytes", d.persisting_l2_max_bytes},
+          {"access_policy_max_window_bytes", d.access_policy_max_window_bytes},
+          {"shared_memory_per_sm_bytes", d.shared_memory_per_sm_bytes},
+          {"shared_memory_per_block_optin_bytes", d.shared_memory_per_block_optin_bytes},
+          {"async_engine_count", d.async_engine_count},
+          {"can_map_host_memory", d.can_map_host_memory},
+          {"integrated", d.integrated},
+          {"ecc_enabled", d.ecc_enabled},
+          {"pcie_link_gts", d.pcie_link_gts},
+          {"pcie_link_width", d.pcie_link_width},
+          {"peak_dram_estimate_gbps", d.peak_dram_estimate_gbps}};
+}
+
+// ---- reading back ------------------------------------------------------------------------
+
+[[noreturn]] void malformed(const std::string& origin, const std::string& what) {
+  throw UsageError(fmt::format("{}: not a gpuprobe result file: {}", origin, what));
+}
+
+Scalar scalar_from(const nlohmann::json& j) {
+  if (j.is_null()) return std::monostate{};
+  if (j.is_boolean()) return j.get<bool>();
+  if (j.is_number_integer()) return j.get<std::int64_t>();
+  if (j.is_number()) return j.get<double>();
+  if (j.is_string()) return j.get<std::string>();
+  return j.dump();
+}
+
+std::vector<Param> params_from(const nlohmann::json& j) {
+  std::vector<Param> out;
+  if (!j.is_object()) return out;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    out.push_back({it.key(), scalar_from(*it), ""});
+  return out;
+}
+
+std::vector<Quantity> quantities_from(const nlohmann::json& j) {
+  std::vector<Quantity> out;
+  if (!j.is_object()) return out;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    Quantity q{it.key(), it->value("unit", ""), std::nullopt};
+    if (it->contains("value") && (*it)["value"].is_number()) q.value = (*it)["value"].get<double>();
+    out.push_back(std::move(q));
+  }
+  return out;
+}
+
+Status status_from(const std::string& s, const std::string& origin) {
+  for (Status st : {Status::kOk, Status::kFailed, Status::kSkipped, Status::kPlanned}) {
+    if (s == status_name(st)) return st;
+  }
+  malformed(origin, fmt::format("unknown status '{}'", s));
+}
+
+}  // namespace
+
+ojson to_json(const RunReport& report) {
+  ojson out;
+  out["schema_version"] = report.schema_version;
+  out["tool"] = {
+      {"name", report.tool.name}, {"version", report.tool.version}, {"git", report.tool.git}};
+  out["command"] = report.command;
+  out["started_at"] = report.started_at;
+  out["host"] = {{"hostname", report.host.hostname},
+                 {"cpu", report.host.cpu},
+                 {"driver_version", optional_int(report.host.driver_version)},
+                 {"runtime_version", optional_int(report.host.runtime_version)}};
+  ojson devices = ojson::array();
+  for (const auto& d : report.devices)
+    devices.push_back(device_json(d));
+  out["devices"] = devices;
+  ojson results = ojson::array();
+  for (const auto& r : report.results)
+    results.push_back(result_json(r));
+  out["results"] = results;
+  return out;
+}
+
+RunReport report_from_json(const nlohmann::json& j, const std::string& origin) {
+  try {
+    if (!j.is_object()) malformed(origin, "the top level is not an object");
+    if (!j.contains("schema_version")) malformed(origin, "no schema_version");
+    const int version = j.at("schema_version").get<int>();
+    if (version != kSchemaVersion) {
+      throw UsageError(
+          fmt::format("{}: schema_version {} is not supported (this gpuprobe reads {})", origin,
+                      version, kSchemaVersion));
+    }
+    RunReport r;
+    r.schema_version = version;
+    if (j.contains("tool")) {
+      const auto& t = j.at("tool");
+      r.tool = {t.value("name", "gpuprobe"), t.value("version", ""), t.value("git", "")};
+    }
+    r.command = j.value("command", std::vector<std::string>{});
+    r.started_at = j.value("started_at", "");
+    if (j.contains("host")) {
+      const auto& h = j.at("host");
+      r.host.hostname = h.value("hostname", "");
+      r.host.cpu = h.value("cpu", "");
+      if (h.contains("driver_version") && h["driver_version"].is_number())
+        r.host.driver_version = h["driver_version"].get<int>();
+      if (h.contains("runtime_version") && h["runtime_version"].is_number())
+        r.host.runtime_version = h["runtime_version"].get<int>();
+    }
+    for (const auto& d : j.value("devices", nlohmann::json::array())) {
+      DeviceInfo info;
+      info.index = d.value("index", 0);
+      info.name = d.value("name", "");
+      info.uuid = d.value("uuid", "");
+      info.pci_bus_id = d.value("pci_bus_id", "");
+      info.compute_capability = d.value("compute_capability", "");
+      info.sm_count = d.value("sm_count", 0);
+      info.sm_clock_khz = d.value("sm_clock_khz", std::int64_t{0});
+      info.memory_clock_khz = d.value("memory_clock_khz", std::int64_t{0});
+      info.memory_bus_width_bits = d.value("memory_bus_width_bits", 0);
+      info.total_memory_bytes = d.value("total_memory_bytes", std::uint64_t{0});
+      info.l2_bytes = d.value("l2_bytes", std::uint64_t{0});
+      info.persisting_l2_max_bytes = d.value("persisting_l2_max_bytes", std::uint64_t{0});
+      info.access_policy_max_window_bytes =
+          d.value("access_policy_max_window_bytes", std::uint64_t{0});
+      info.shared_memory_per_sm_bytes = d.value("shared_memory_per_sm_bytes", std::uint64_t{0});
+      info.shared_memory_per_block_optin_bytes =
+          d.value("shared_memory_per_block_optin_bytes", std::uint64_t{0});
+      info.async_engine_count = d.value("async_engine_count", 0);
+      info.can_map_host_memory = d.value("can_map_host_memory", false);
+      info.integrated = d.value("integrated", false);
+      info.ecc_enabled = d.value("ecc_enabled", false);
+      info.pcie_link_gts = d.value("pcie_link_gts", 0.0);
+      info.pcie_link_width = d.value("pcie_link_width", 0);
+      info.peak_dram_estimate_gbps = d.value("peak_dram_estimate_gbps", 0.0);
+      r.devices.push_back(std::move(info));
+    }
+    if (!j.contains("results") || !j.at("results").is_array())
+      malformed(origin, "no results array");
+    for (const auto& rj : j.at("results")) {
+      ProbeResult pr;
+      pr.probe = rj.at("probe").get<std::string>();
+      if (rj.contains("device") && rj["device"].is_number()) pr.device = rj["device"].get<int>();
+      pr.status = status_from(rj.value("status", "ok"), origin);
+      if (rj.contains("reason") && rj["reason"].is_string())
+        pr.reason = rj["reason"].get<std::string>();
+      pr.method = rj.value("method", "");
+      if (rj.contains("params")) pr.params = params_from(rj["params"]);
+      if (rj.contains("conditions")) pr.conditions = quantities_from(rj["conditions"]);
+      for (const auto& row_j : rj.value("rows", nlohmann::json::array())) {
+        Row row;
+        row.params = params_from(row_j.at("params"));
+        const auto& metrics = row_j.value("metrics", nlohmann::json::object());
+        for (auto it = metrics.begin(); it != metrics.end(); ++it) {
+          Metric m{it.key(), it->value("unit", ""), {}};
+          m.stats.median = it->at("median").get<double>();
+          m.stats.min = it->value("min", m.stats.median);
+          m.stats.max = it->value("max", m.stats.median);
+          m.stats.mean = it->value("mean", m.stats.median);
+          m.stats.stdev = it->value("stdev", 0.0);
+          m.stats.rel_noise = it->value("rel_noise", 0.0);
+          m.stats.n = it->value("n", std::size_t{0});
+          row.metrics.push_back(std::move(m));
+        }
+        if (row_j.contains("derived")) row.derived = quantities_from(row_j["derived"]);
+        if (row_j.contains("model")) row.model = quantities_from(row_j["model"]);
+        if (row_j.contains("counters") && row_j["counters"].is_object())
+          row.counters = quantities_from(row_j["counters"]);
+        row.flags = row_j.value("flags", std::vector<std::string>{});
+        pr.rows.push_back(std::move(row));
+      }
+      for (const auto& sj : rj.value("summary", nlohmann::json::array())) {
+        pr.summary.push_back({params_from(sj.value("params", nlohmann::json::object())),
+                              quantities_from(sj.value("values", nlohmann::json::object()))});
+      }
+      pr.verdict = rj.value("verdict", std::vector<std::string>{});
+      pr.notes = rj.value("notes", std::vector<std::string>{});
+      r.results.push_back(std::move(pr));
+    }
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    malformed(origin, e.what());
+  }
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError(fmt::format("cannot read '{}': no such file or not readable", path));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  try {
+    return nlohmann::json::parse(buffer.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(fmt::format("'{}' is not valid JSON: {}", path, e.what()));
+  }
+}
+
+void write_output(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text << std::flush;
+    return;
+  }
+  const std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out)
+      throw Error(
+          ExitCode::kRunFailure,
+          fmt::format("cannot write '{}': the folder does not exist or is not writable", path));
+    out << text;
+    out.flush();
+    if (!out) {
+      std::remove(temp.c_str());
+      throw Error(ExitCode::kRunFailure, fmt::format("writing '{}' failed (disk full?)", path));
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    std::remove(temp.c_str());
+    throw Error(ExitCode::kRunFailure, fmt::format("cannot replace '{}'", path));
+  }
+}
+
+}  // namespace gpuprobe

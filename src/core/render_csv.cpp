@@ -1,0 +1,112 @@
+// The CSV renderer: one line per row of every result, the union of all columns as header.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "gpuprobe/core/json_io.hpp"
+#include "gpuprobe/core/render.hpp"
+
+namespace gpuprobe {
+namespace {
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string number(double v) {
+  return fmt::format("{}", v);
+}
+
+// Ordered set of header names; cells are looked up by name per line.
+struct Columns {
+  std::vector<std::string> names;
+  void add(const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+};
+
+std::string unit_suffix(const std::string& unit) {
+  return unit.empty() ? "" : "[" + unit + "]";
+}
+
+void add_quantities(std::map<std::string, std::string>& cells, Columns& cols, const char* prefix,
+                    const std::vector<Quantity>& values) {
+  for (const auto& q : values) {
+    const std::string name = fmt::format("{}.{}{}", prefix, q.name, unit_suffix(q.unit));
+    cols.add(name);
+    cells[name] = q.value ? number(*q.value) : "";
+  }
+}
+
+}  // namespace
+
+std::string render_csv(const RunReport& report) {
+  Columns cols;
+  for (const char* fixed : {"device", "probe", "status"})
+    cols.add(fixed);
+  std::vector<std::map<std::string, std::string>> lines;
+  for (const auto& result : report.results) {
+    for (const auto& row : result.rows) {
+      std::map<std::string, std::string> cells;
+      cells["device"] = result.device ? fmt::format("{}", *result.device) : "";
+      cells["probe"] = result.probe;
+      cells["status"] = status_name(result.status);
+      for (const auto& p : row.params) {
+        cols.add(p.key);
+        cells[p.key] = scalar_text(p.value);
+        if (const auto* d = std::get_if<double>(&p.value)) cells[p.key] = number(*d);
+      }
+      for (const auto& m : row.metrics) {
+        const std::string u = unit_suffix(m.unit);
+        const std::pair<const char*, double> stats[] = {
+            {"median", m.stats.median}, {"min", m.stats.min},     {"max", m.stats.max},
+            {"mean", m.stats.mean},     {"stdev", m.stats.stdev}, {"rel_noise", m.stats.rel_noise}};
+        for (const auto& [stat, value] : stats) {
+          const std::string name =
+              fmt::format("{}.{}{}", m.name, stat, stat == std::string("rel_noise") ? "" : u);
+          cols.add(name);
+          cells[name] = number(value);
+        }
+        const std::string n_name = m.name + ".n";
+        cols.add(n_name);
+        cells[n_name] = fmt::format("{}", m.stats.n);
+      }
+      add_quantities(cells, cols, "derived", row.derived);
+      add_quantities(cells, cols, "model", row.model);
+      if (row.counters) add_quantities(cells, cols, "counter", *row.counters);
+      if (!row.flags.empty()) {
+        cols.add("flags");
+        cells["flags"] = fmt::format("{}", fmt::join(row.flags, ";"));
+      }
+      lines.push_back(std::move(cells));
+    }
+  }
+  std::string out;
+  std::vector<std::string> header;
+  for (const auto& n : cols.names)
+    header.push_back(csv_field(n));
+  out += fmt::format("{}\n", fmt::join(header, ","));
+  for (const auto& cells : lines) {
+    std::vector<std::string> fields;
+    for (const auto& n : cols.names) {
+      auto it = cells.find(n);
+      fields.push_back(it == cells.end() ? "" : csv_field(it->second));
+    }
+    out += fmt::format("{}\n", fmt::join(fields, ","));
+  }
+  return out;
+}
+
+std::string render_json(const RunReport& report) {
+  return to_json(report).dump(2) + "\n";
+}
+
+}  // namespace gpuprobe

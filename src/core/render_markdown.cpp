@@ -1,0 +1,81 @@
+// The Markdown renderer: headings, pipe tables and lists, for CI summaries and docs.
+#include <fmt/format.h>
+
+#include <string>
+
+#include "gpuprobe/core/render.hpp"
+#include "render_layout.hpp"
+
+namespace gpuprobe {
+namespace {
+
+std::string escape_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+void append_section(std::string& out, const render_detail::Section& section) {
+  if (section.columns.empty()) return;
+  std::string header = "|";
+  std::string align = "|";
+  for (const auto& c : section.columns) {
+    header += " " + escape_cell(c.header) + " |";
+    align += c.numeric ? " ---: |" : " :--- |";
+  }
+  out += header + "\n" + align + "\n";
+  for (std::size_t r = 0; r < section.columns.front().cells.size(); ++r) {
+    std::string line = "|";
+    for (const auto& c : section.columns)
+      line += " " + escape_cell(c.cells[r]) + " |";
+    out += line + "\n";
+  }
+  out += "\n";
+}
+
+}  // namespace
+
+std::string render_markdown(const RunReport& report) {
+  std::string out = "# gpuprobe results\n\n";
+  out += fmt::format("{}\n\n", render_detail::host_line(report));
+  for (const auto& d : report.devices) {
+    out += fmt::format("- **GPU {}: {}** — {}\n", d.index, escape_cell(d.name),
+                       render_detail::device_facts(d));
+  }
+  for (const auto& result : report.results) {
+    out += fmt::format("\n## {} — {} — {}", result.probe,
+                       render_detail::device_label(report, result), status_name(result.status));
+    if (!result.reason.empty()) out += ": " + result.reason;
+    out += "\n\n";
+    for (const auto& section : render_detail::layout_rows(result.rows))
+      append_section(out, section);
+    if (!result.summary.empty()) {
+      out += "**Summary**\n\n";
+      append_section(out, render_detail::layout_summary(result.summary));
+    }
+    if (!result.conditions.empty()) {
+      out += "Conditions:";
+      for (const auto& q : result.conditions) {
+        out += fmt::format(" {} = {}{};", q.name,
+                           q.value ? render_detail::format_value(*q.value, q.unit) : "-",
+                           q.unit.empty() || q.unit == "B" || q.unit == "s" ? "" : " " + q.unit);
+      }
+      out += "\n\n";
+    }
+    if (!result.method.empty()) out += fmt::format("*Method:* {}\n\n", result.method);
+    for (const auto& v : result.verdict)
+      out += fmt::format("- **{}**\n", v);
+    for (const auto& n : result.notes)
+      out += fmt::format("- Note: {}\n", n);
+  }
+  return out;
+}
+
+}  // namespace gpuprobe

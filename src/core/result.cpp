@@ -1,0 +1,56 @@
+// Lookups and text helpers over the result model.
+#include "gpuprobe/core/result.hpp"
+
+#include <fmt/format.h>
+
+#include "gpuprobe/core/units.hpp"
+
+namespace gpuprobe {
+
+const char* status_name(Status status) noexcept {
+  switch (status) {
+    case Status::kOk:
+      return "ok";
+    case Status::kFailed:
+      return "failed";
+    case Status::kSkipped:
+      return "skipped";
+    case Status::kPlanned:
+      return "planned";
+  }
+  return "unknown";
+}
+
+const Param* find_param(const std::vector<Param>& params, const std::string& key) {
+  for (const auto& p : params) {
+    if (p.key == key) return &p;
+  }
+  return nullptr;
+}
+
+const Metric* find_metric(const Row& row, const std::string& name) {
+  for (const auto& m : row.metrics) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+const Quantity* find_quantity(const std::vector<Quantity>& values, const std::string& name) {
+  for (const auto& q : values) {
+    if (q.name == name) return &q;
+  }
+  return nullptr;
+}
+
+std::string scalar_text(const Scalar& value) {
+  struct Visitor {
+    std::string operator()(std::monostate) const { return ""; }
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(std::int64_t i) const { return fmt::format("{}", i); }
+    std::string operator()(double d) const { return format_number(d); }
+    std::string operator()(const std::string& s) const { return s; }
+  };
+  return std::visit(Visitor{}, value);
+}
+
+}  // namespace gpuprobe

@@ -1,0 +1,102 @@
+// Summary statistics of timing samples and the adaptive rule that decides when to stop.
+#include "gpuprobe/core/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace gpuprobe {
+namespace {
+
+struct Moments {
+  double mean = 0;
+  double stdev = 0;
+  double rel_noise = 0;
+};
+
+// Mean, sample standard deviation and coefficient of variation, in O(n) (no sorting), so the
+// stopping rule can call it after every sample. Throws on empty or non-finite input.
+Moments moments(std::span<const double> samples) {
+  if (samples.empty()) throw std::invalid_argument("summarize: no samples");
+  double sum = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (!std::isfinite(samples[i])) {
+      throw std::invalid_argument(
+          fmt::format("summarize: sample {} is not finite ({})", i, samples[i]));
+    }
+    sum += samples[i];
+  }
+  const auto n = static_cast<double>(samples.size());
+  Moments m;
+  m.mean = sum / n;
+  if (samples.size() >= 2) {
+    // Two passes: the squared deviations are taken from the mean, which avoids the
+    // cancellation of sum(x^2) - n * mean^2 when the noise is small relative to the mean.
+    double squares = 0;
+    for (double s : samples)
+      squares += (s - m.mean) * (s - m.mean);
+    m.stdev = std::sqrt(squares / (n - 1));
+  }
+  if (m.mean != 0) m.rel_noise = m.stdev / std::fabs(m.mean);
+  return m;
+}
+
+}  // namespace
+
+Summary summarize(std::span<const double> samples) {
+  const Moments m = moments(samples);
+  std::vector<double> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  Summary summary;
+  summary.n = n;
+  summary.min = sorted.front();
+  summary.max = sorted.back();
+  summary.median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  summary.mean = m.mean;
+  summary.stdev = m.stdev;
+  summary.rel_noise = m.rel_noise;
+  return summary;
+}
+
+bool StoppingRule::should_continue(std::span<const double> samples, double measured_seconds,
+                                   double elapsed_seconds) const {
+  const std::size_t n = samples.size();
+  if (fixed_samples) return n < *fixed_samples;
+  if (n >= max_samples) return false;
+  if (elapsed_seconds >= max_time && n >= 1) return false;
+  if (n == 0 || n < min_samples || measured_seconds < min_time) return true;
+  return moments(samples).rel_noise > max_noise;
+}
+
+const char* stop_reason_name(StopReason reason) noexcept {
+  switch (reason) {
+    case StopReason::kFixedCount:
+      return "fixed-count";
+    case StopReason::kConverged:
+      return "converged";
+    case StopReason::kTimeCap:
+      return "time-cap";
+    case StopReason::kSampleCap:
+      return "sample-cap";
+  }
+  return "unknown";
+}
+
+StopReason stop_reason(const StoppingRule& rule, std::span<const double> samples,
+                       double elapsed_seconds) {
+  if (rule.fixed_samples) return StopReason::kFixedCount;
+  const std::size_t n = samples.size();
+  if (n >= rule.max_samples) return StopReason::kSampleCap;
+  if (elapsed_seconds >= rule.max_time) {
+    if (n == 0 || n < rule.min_samples) return StopReason::kTimeCap;
+    if (moments(samples).rel_noise > rule.max_noise) return StopReason::kTimeCap;
+  }
+  return StopReason::kConverged;
+}
+
+}  // namespace gpuprobe

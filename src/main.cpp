@@ -1,0 +1,23 @@
+// gpuprobe's entry point: runs the CLI and turns any error into one line and an exit code.
+#include <fmt/format.h>
+
+#include <exception>
+#include <iostream>
+
+#include "cli/app.hpp"
+#include "gpuprobe/core/errors.hpp"
+
+int main(int argc, char** argv) {
+  try {
+    return gpuprobe::cli::run(argc, argv);
+  } catch (const gpuprobe::Error& e) {
+    std::cerr << fmt::format("gpuprobe: error: {}\n", e.what());
+    return static_cast<int>(e.code());
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gpuprobe: error: out of host memory; make the sweep smaller\n";
+    return static_cast<int>(gpuprobe::ExitCode::kRunFailure);
+  } catch (const std::exception& e) {
+    std::cerr << fmt::format("gpuprobe: error: {}\n", e.what());
+    return static_cast<int>(gpuprobe::ExitCode::kRunFailure);
+  }
+}

@@ -1,0 +1,150 @@
+// Allocation and release of device and host buffers, with errors that say what to do.
+#include "gpuprobe/runtime/buffers.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/units.hpp"
+#include "gpuprobe/runtime/cuda_check.hpp"
+
+namespace gpuprobe::runtime {
+namespace {
+
+constexpr std::size_t kPageBytes = 4096;
+
+[[noreturn]] void out_of_device_memory(std::size_t bytes) {
+  (void)cudaGetLastError();
+  std::size_t free_bytes = 0, total_bytes = 0;
+  (void)cudaMemGetInfo(&free_bytes, &total_bytes);
+  throw RunError(fmt::format(
+      "out of device memory: asked for {}, {} free of {}; make the sweep smaller (see the probe's "
+      "--help for its size flags)",
+      format_bytes(static_cast<double>(bytes)), format_bytes(static_cast<double>(free_bytes)),
+      format_bytes(static_cast<double>(total_bytes))));
+}
+
+[[noreturn]] void out_of_host_memory(HostMemory kind, std::size_t bytes) {
+  (void)cudaGetLastError();
+  throw RunError(fmt::format(
+      "could not allocate {} of {} host memory; make the sweep smaller (--sizes) or free memory",
+      format_bytes(static_cast<double>(bytes)), host_memory_name(kind)));
+}
+
+}  // namespace
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+  const cudaError_t status = cudaMalloc(&ptr_, bytes);
+  if (status == cudaErrorMemoryAllocation) out_of_device_memory(bytes);
+  GP_CUDA(status);
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (ptr_) (void)cudaFree(ptr_);
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
+    : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
+  if (this != &other) {
+    if (ptr_) (void)cudaFree(ptr_);
+    ptr_ = std::exchange(other.ptr_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+const char* host_memory_name(HostMemory kind) noexcept {
+  switch (kind) {
+    case HostMemory::kPageable:
+      return "pageable";
+    case HostMemory::kPinned:
+      return "pinned";
+    case HostMemory::kWriteCombined:
+      return "wc";
+    case HostMemory::kRegistered:
+      return "registered";
+    case HostMemory::kMapped:
+      return "mapped";
+  }
+  return "unknown";
+}
+
+HostBuffer::HostBuffer(HostMemory kind, std::size_t bytes) : bytes_(bytes), kind_(kind) {
+  const std::size_t rounded = (bytes + kPageBytes - 1) / kPageBytes * kPageBytes;
+  cudaError_t status = cudaSuccess;
+  switch (kind) {
+    case HostMemory::kPageable:
+      ptr_ = std::aligned_alloc(kPageBytes, rounded);
+      if (!ptr_) out_of_host_memory(kind, bytes);
+      break;
+    case HostMemory::kPinned:
+      status = cudaHostAlloc(&ptr_, bytes, cudaHostAllocDefault);
+      break;
+    case HostMemory::kWriteCombined:
+      status = cudaHostAlloc(&ptr_, bytes, cudaHostAllocWriteCombined);
+      break;
+    case HostMemory::kMapped:
+      status = cudaHostAlloc(&ptr_, bytes, cudaHostAllocMapped);
+      break;
+    case HostMemory::kRegistered:
+      ptr_ = std::aligned_alloc(kPageBytes, rounded);
+      if (!ptr_) out_of_host_memory(kind, bytes);
+      status = cudaHostRegister(ptr_, rounded, cudaHostRegisterDefault);
+      if (status != cudaSuccess) {
+        std::free(ptr_);
+        ptr_ = nullptr;
+      }
+      break;
+  }
+  if (status == cudaErrorMemoryAllocation) out_of_host_memory(kind, bytes);
+  GP_CUDA(status);
+  if (kind == HostMemory::kMapped) GP_CUDA(cudaHostGetDevicePointer(&device_ptr_, ptr_, 0));
+  // First touch: every page is written once now, so no page fault lands in a measurement.
+  std::memset(ptr_, 0, bytes);
+}
+
+void HostBuffer::release() noexcept {
+  if (!ptr_) return;
+  switch (kind_) {
+    case HostMemory::kPageable:
+      std::free(ptr_);
+      break;
+    case HostMemory::kRegistered:
+      (void)cudaHostUnregister(ptr_);
+      std::free(ptr_);
+      break;
+    default:
+      (void)cudaFreeHost(ptr_);
+      break;
+  }
+  ptr_ = nullptr;
+  device_ptr_ = nullptr;
+}
+
+HostBuffer::~HostBuffer() {
+  release();
+}
+
+HostBuffer::HostBuffer(HostBuffer&& other) noexcept
+    : ptr_(std::exchange(other.ptr_, nullptr)),
+      device_ptr_(std::exchange(other.device_ptr_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)),
+      kind_(other.kind_) {}
+
+HostBuffer& HostBuffer::operator=(HostBuffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    ptr_ = std::exchange(other.ptr_, nullptr);
+    device_ptr_ = std::exchange(other.device_ptr_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+    kind_ = other.kind_;
+  }
+  return *this;
+}
+
+}  // namespace gpuprobe::runtime

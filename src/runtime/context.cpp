@@ -1,0 +1,86 @@
+// The per-device probe context and the runner that wraps every probe run.
+#include "gpuprobe/runtime/context.hpp"
+
+#include <fmt/format.h>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/runtime/clock.hpp"
+#include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/device.hpp"
+#include "gpuprobe/runtime/l2.hpp"
+
+namespace gpuprobe::runtime {
+
+ProbeContext::ProbeContext(const DeviceInfo& device, const MeasureOptions& options,
+                           ProgressFn progress, std::string probe_name)
+    : device_(device),
+      measurer_(options, device.l2_bytes),
+      progress_(std::move(progress)),
+      probe_name_(std::move(probe_name)) {}
+
+void ProbeContext::progress(std::size_t done, std::size_t total, const std::string& label) const {
+  if (progress_) progress_(probe_name_, done, total, label);
+}
+
+namespace {
+
+ProbeResult failed(const Probe& probe, int device, const std::string& reason) {
+  ProbeResult r;
+  r.probe = probe.name();
+  r.device = device;
+  r.status = Status::kFailed;
+  r.reason = reason;
+  return r;
+}
+
+// After a failure the context may hold a sticky error: start the next probe on a fresh one.
+void recover_device(int index) {
+  (void)cudaGetLastError();
+  (void)cudaDeviceReset();
+  (void)cudaSetDevice(index);
+}
+
+}  // namespace
+
+ProbeResult run_probe(Probe& probe, const DeviceInfo& device, const MeasureOptions& options,
+                      const ProgressFn& progress) {
+  use_device(device.index);
+  try {
+    reset_persisting_l2(device.persisting_l2_max_bytes);
+    ProbeContext context(device, options, progress, probe.name());
+    const double clock_before = sample_sm_clock_mhz(context.stream());
+    ProbeResult result = probe.run(context);
+    const double clock_after = sample_sm_clock_mhz(context.stream());
+    reset_persisting_l2(device.persisting_l2_max_bytes);
+    result.probe = probe.name();
+    result.device = device.index;
+    const double max_mhz = static_cast<double>(device.sm_clock_khz) / 1e3;
+    result.conditions.insert(result.conditions.begin(), {{"sm_clock_before", "MHz", clock_before},
+                                                         {"sm_clock_after", "MHz", clock_after},
+                                                         {"sm_clock_max", "MHz", max_mhz}});
+    if (max_mhz > 0 && std::min(clock_before, clock_after) < 0.8 * max_mhz) {
+      result.notes.push_back(fmt::format(
+          "SM clock measured at {:.0f}/{:.0f} MHz (before/after), under 80% of the {:.0f} MHz "
+          "maximum: the GPU may be throttled or idle-clocked; compare results with care",
+          clock_before, clock_after, max_mhz));
+    }
+    return result;
+  } catch (const VerificationError& e) {
+    recover_device(device.index);
+    return failed(probe, device.index, fmt::format("wrong result: {}", e.what()));
+  } catch (const UnsupportedError& e) {
+    ProbeResult r = failed(probe, device.index, e.what());
+    r.status = Status::kSkipped;
+    return r;
+  } catch (const NoDeviceError&) {
+    throw;
+  } catch (const Error& e) {
+    recover_device(device.index);
+    return failed(probe, device.index, e.what());
+  } catch (const std::exception& e) {
+    recover_device(device.index);
+    return failed(probe, device.index, fmt::format("unexpected error: {}", e.what()));
+  }
+}
+
+}  // namespace gpuprobe::runtime

@@ -1,0 +1,163 @@
+// The sample loop: warm-up, batch calibration, gated event timing or host timing, stopping.
+#include "gpuprobe/runtime/measure.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <barrier>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/runtime/cuda_check.hpp"
+
+namespace gpuprobe::runtime {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+}  // namespace
+
+Measurer::Measurer(const MeasureOptions& options, std::size_t l2_bytes)
+    : options_(options), l2_bytes_(l2_bytes) {
+  streams_.push_back(std::make_unique<Stream>());
+}
+
+Measurer::~Measurer() = default;
+
+cudaStream_t Measurer::stream(std::size_t lane) {
+  while (streams_.size() <= lane)
+    streams_.push_back(std::make_unique<Stream>());
+  while (lane_end_.size() <= lane)
+    lane_end_.push_back(std::make_unique<Event>());
+  return streams_[lane]->get();
+}
+
+Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t reps, bool gated) {
+  const std::size_t lanes = op.lanes.size();
+  for (std::size_t i = 0; i < lanes; ++i)
+    stream(i);  // make sure streams and events exist
+  cudaStream_t main = streams_[0]->get();
+  if (op.flush_l2) {
+    if (!flusher_) flusher_ = std::make_unique<L2Flusher>(l2_bytes_);
+    flusher_->flush(main);
+  }
+  if (gated) gate_.arm(main);
+  start_.record(main);
+  for (std::size_t i = 1; i < lanes; ++i)
+    GP_CUDA(cudaStreamWaitEvent(streams_[i]->get(), start_.get(), 0));
+  for (std::size_t r = 0; r < reps; ++r) {
+    for (std::size_t i = 0; i < lanes; ++i)
+      op.lanes[i].launch(streams_[i]->get());
+  }
+  GP_CHECK_LAUNCH(op.label.c_str());
+  for (std::size_t i = 0; i < lanes; ++i) {
+    lane_end_[i]->record(streams_[i]->get());
+    if (i > 0) GP_CUDA(cudaStreamWaitEvent(main, lane_end_[i]->get(), 0));
+  }
+  stop_.record(main);
+  if (gated) gate_.release();
+  stop_.synchronize();
+  GP_CHECK_LAUNCH(op.label.c_str());
+  BatchTimes t{stop_.seconds_since(start_), {}, gated && gate_.timed_out()};
+  for (std::size_t i = 0; i < lanes; ++i)
+    t.lanes.push_back(lane_end_[i]->seconds_since(start_));
+  return t;
+}
+
+Measurer::BatchTimes Measurer::run_host_batch(const Operation& op, std::size_t reps) {
+  const std::size_t lanes = op.lanes.size();
+  for (std::size_t i = 0; i < lanes; ++i)
+    stream(i);
+  if (op.flush_l2) {
+    if (!flusher_) flusher_ = std::make_unique<L2Flusher>(l2_bytes_);
+    flusher_->flush(streams_[0]->get());
+    streams_[0]->synchronize();
+  }
+  // One host thread per lane, released together; each times its own calls + stream sync.
+  std::vector<Clock::time_point> begin(lanes), end(lanes);
+  std::vector<std::exception_ptr> errors(lanes);
+  std::barrier sync_point(static_cast<std::ptrdiff_t>(lanes));
+  auto run_lane = [&](std::size_t i) {
+    try {
+      sync_point.arrive_and_wait();
+      begin[i] = Clock::now();
+      for (std::size_t r = 0; r < reps; ++r)
+        op.lanes[i].launch(streams_[i]->get());
+      GP_CUDA(cudaStreamSynchronize(streams_[i]->get()));
+      end[i] = Clock::now();
+    } catch (...) {
+      errors[i] = std::current_exception();
+      end[i] = begin[i] = Clock::now();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t i = 1; i < lanes; ++i)
+    threads.emplace_back(run_lane, i);
+  run_lane(0);
+  for (auto& th : threads)
+    th.join();
+  for (auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  GP_CHECK_LAUNCH(op.label.c_str());
+  const auto first = *std::min_element(begin.begin(), begin.end());
+  const auto last = *std::max_element(end.begin(), end.end());
+  BatchTimes t{seconds_between(first, last), {}, false};
+  for (std::size_t i = 0; i < lanes; ++i)
+    t.lanes.push_back(seconds_between(first, end[i]));
+  return t;
+}
+
+Measurer::BatchTimes Measurer::run_batch(const Operation& op, std::size_t reps, bool gated) {
+  return op.timing == Timing::kHostClock ? run_host_batch(op, reps)
+                                         : run_device_batch(op, reps, gated);
+}
+
+SampleSet Measurer::measure(const Operation& op) {
+  if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
+  if (op.prepare) {
+    op.prepare(main_stream());
+    GP_CUDA(cudaStreamSynchronize(main_stream()));
+  }
+  // Calibrate: one ungated repetition (also the first warm-up), then size the batch.
+  const double single = std::max(run_batch(op, 1, false).total, 1e-7);
+  const auto reps =
+      static_cast<std::size_t>(std::clamp(std::ceil(options_.target_batch_seconds / single), 1.0,
+                                          static_cast<double>(options_.max_batch)));
+  for (std::size_t w = 0; w < options_.warmup_batches; ++w)
+    run_batch(op, reps, false);
+
+  SampleSet out;
+  out.reps_per_sample = reps;
+  for (const auto& lane : op.lanes)
+    out.lanes.push_back({lane.name, lane.bytes, {}});
+  const StoppingRule& rule = options_.rule;
+  const auto started = Clock::now();
+  double measured = 0;
+  bool gate_timeouts = false;
+  while (rule.should_continue(out.seconds, measured, seconds_between(started, Clock::now()))) {
+    const BatchTimes t = run_batch(op, reps, true);
+    const double per_rep = t.total / static_cast<double>(reps);
+    out.seconds.push_back(per_rep);
+    for (std::size_t i = 0; i < t.lanes.size(); ++i)
+      out.lanes[i].seconds.push_back(t.lanes[i] / static_cast<double>(reps));
+    measured += t.total;
+    gate_timeouts = gate_timeouts || t.gate_timed_out;
+  }
+  out.stop = stop_reason(rule, out.seconds, seconds_between(started, Clock::now()));
+  if (summarize(out.seconds).rel_noise > rule.max_noise) out.flags.push_back("noisy");
+  if (gate_timeouts) out.flags.push_back("gate-timeout");
+  if (op.verify) {
+    const std::string problem = op.verify();
+    if (!problem.empty()) throw VerificationError(fmt::format("{}: {}", op.label, problem));
+  }
+  return out;
+}
+
+}  // namespace gpuprobe::runtime
