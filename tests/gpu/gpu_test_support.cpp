@@ -1,0 +1,46 @@
+// GPU test helpers: device detection and running a probe as the CLI would.
+#include "gpu_test_support.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/runtime/context.hpp"
+#include "gpuprobe/runtime/device.hpp"
+
+namespace gpuprobe::testing {
+
+bool gpu_available() {
+  try {
+    runtime::initialize();
+    return runtime::device_count() > 0;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples) {
+  CLI::App app{"test", probe.name()};
+  probe.add_options(app);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
+  app.parse(reversed);
+  probe.validate();
+  runtime::MeasureOptions options;
+  options.rule.fixed_samples = samples;
+  const DeviceInfo device = runtime::query_device(0);
+  return runtime::run_probe(probe, device, options, {});
+}
+
+const Row* find_row(const ProbeResult& result,
+                    const std::vector<std::pair<std::string, std::string>>& match) {
+  for (const auto& row : result.rows) {
+    bool ok = true;
+    for (const auto& [key, text] : match) {
+      const Param* p = find_param(row.params, key);
+      if (!p || scalar_text(p->value) != text) ok = false;
+    }
+    if (ok) return &row;
+  }
+  return nullptr;
+}
+
+}  // namespace gpuprobe::testing

@@ -1,0 +1,33 @@
+// Support for GPU tests: skip visibly without a GPU, run a probe with CLI arguments.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpuprobe/core/result.hpp"
+#include "gpuprobe/probe.hpp"
+
+namespace gpuprobe::testing {
+
+// True when a CUDA device is usable (initialises CUDA with eager module loading).
+bool gpu_available();
+
+// Parses `args` (as after the probe's subcommand, e.g. {"--pinned", "--sizes", "64MiB"}) into
+// the probe's options, then runs it on GPU 0 with a fixed sample count. Fails the test on a
+// usage error.
+ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples = 5);
+
+// Finds the row whose params match all of `match` (key -> text as scalar_text prints it).
+const Row* find_row(const ProbeResult& result,
+                    const std::vector<std::pair<std::string, std::string>>& match);
+
+}  // namespace gpuprobe::testing
+
+// Skips the test (reported as SKIPPED, never as passed) when no GPU is present.
+#define GP_REQUIRE_GPU()                                                 \
+  do {                                                                   \
+    if (!::gpuprobe::testing::gpu_available()) GTEST_SKIP() << "no CUDA device"; \
+  } while (0)
