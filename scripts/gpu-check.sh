@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds gpuprobe on the GPU machine, runs the GPU tests and the probes, and packs the results.
+# Usage: scripts/gpu-check.sh [probe ...]   (default: every probe, then `gpuprobe all`)
+# Results: $OUT/check.log (summary) and $OUT/results.tgz (build/ctest logs, per-probe
+# .txt/.json/.err); OUT defaults to /tmp/gpuprobe-out.
+set -uo pipefail
+OUT=${OUT:-/tmp/gpuprobe-out}
+W=$(mktemp -d)
+mkdir -p "$OUT"
+cd "$(dirname "$0")/.."
+log() { echo "== $*" | tee -a "$OUT/check.log"; }
+timed() {  # timed NAME ARGS...: runs gpuprobe ARGS, keeps NAME.txt/.json/.err, logs rc and wall time
+  local name=$1; shift
+  local t0; t0=$(date +%s.%N)
+  ./build/gpuprobe "$@" --json "$W/$name.json" --no-color >"$W/$name.txt" 2>"$W/$name.err"
+  local rc=$?
+  log "gpuprobe $* -> rc=$rc, $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s wall; $(tail -1 "$W/$name.err")"
+}
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
+  --format=csv | tee -a "$OUT/check.log"
+log "build"
+if ! { cmake -B build -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >"$W/build.log" 2>&1 &&
+       cmake --build build -j16 >>"$W/build.log" 2>&1; }; then
+  tail -40 "$W/build.log" | tee -a "$OUT/check.log"
+  tar -C "$W" -czf "$OUT/results.tgz" .
+  exit 1
+fi
+log "ctest (every label; the GPU is present)"
+(cd build && ctest --output-on-failure >"$W/ctest.log" 2>&1)
+log "ctest rc=$?"
+grep -E "tests passed|tests failed|Failed|\*\*\*|Skipped|Not Run" "$W/ctest.log" | tail -30 | tee -a "$OUT/check.log"
+
+probes=("$@")
+if [ ${#probes[@]} -eq 0 ]; then mapfile -t probes < <(./build/gpuprobe list | awk '{print $1}'); fi
+for p in "${probes[@]}"; do timed "$p" "$p"; done
+timed all all
+tar -C "$W" -czf "$OUT/results.tgz" .
