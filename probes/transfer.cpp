@@ -45,7 +45,7 @@ const char* direction_name(Direction d) {
 struct Settings {
   bool pageable = false, pinned = false, wc = false, registered = false;
   std::vector<std::string> directions{"h2d", "d2h", "bidir"};
-  std::string sizes = "4KiB:256MiB:x2";
+  std::string sizes = "4KiB:256MiB:x4";
 };
 
 struct Sweep {
@@ -127,7 +127,7 @@ class TransferProbe final : public Probe {
     cmd.footer("With none of --pageable/--pinned/--wc/--registered, all four kinds are measured.");
   }
 
-  void use_quick_defaults() override { settings_.sizes = "4KiB:256MiB:x4"; }
+  void use_quick_defaults() override { settings_.sizes = "4KiB:64MiB:x4"; }
   void validate() const override { resolve(settings_); }
 
   ProbeResult plan() const override {

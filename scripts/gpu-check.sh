@@ -20,7 +20,9 @@ timed() {  # timed NAME ARGS...: runs gpuprobe ARGS, keeps NAME.txt/.json/.err, 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
   --format=csv | tee -a "$OUT/check.log"
 log "build"
-if ! { cmake -B build -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >"$W/build.log" 2>&1 &&
+git_rev=$(cat .git-rev 2>/dev/null || git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+if ! { cmake -B build -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release -DGPUPROBE_GIT="$git_rev" \
+         >"$W/build.log" 2>&1 &&
        cmake --build build -j16 >>"$W/build.log" 2>&1; }; then
   tail -40 "$W/build.log" | tee -a "$OUT/check.log"
   tar -C "$W" -czf "$OUT/results.tgz" .

@@ -72,9 +72,9 @@ StoppingRule stopping_rule(const GlobalOptions& o, bool quick) {
   StoppingRule rule;
   if (quick) {
     rule.min_samples = 5;
-    rule.min_time = 0.01;
-    rule.max_noise = 0.02;
-    rule.max_time = 0.5;
+    rule.min_time = 0.005;
+    rule.max_noise = 0.03;
+    rule.max_time = 0.1;
   }
   if (o.samples) rule.fixed_samples = *o.samples;
   if (o.min_time) rule.min_time = *o.min_time;

@@ -115,7 +115,8 @@ TEST(StoppingRule, NeedsMinimumMeasuredTime) {
 }
 
 TEST(StoppingRule, ContinuesWhileNoisy) {
-  const StoppingRule rule;
+  StoppingRule rule;
+  rule.max_time = 2.0;
   EXPECT_TRUE(rule.should_continue(noisy(10), 1.0, 0.5));
   EXPECT_TRUE(rule.should_continue(noisy(1000), 1.0, 1.9));
 }

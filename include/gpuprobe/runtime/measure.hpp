@@ -44,8 +44,8 @@ struct Operation {
 struct MeasureOptions {
   StoppingRule rule;
   std::size_t warmup_batches = 1;
-  double target_batch_seconds = 0.5e-3;  // batch repetitions until a sample lasts this long
-  std::size_t max_batch = 128;           // at most this many repetitions per sample
+  double target_batch_seconds = 1e-3;  // batch repetitions until a sample lasts this long
+  std::size_t max_batch = 256;           // at most this many repetitions per sample
 };
 
 // Thrown when an operation's verify() reports wrong data: the probe's result is failed.
