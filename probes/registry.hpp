@@ -8,5 +8,7 @@
 namespace gpuprobe {
 
 std::unique_ptr<Probe> make_transfer_probe();
+std::unique_ptr<Probe> make_coalescing_probe();
+std::unique_ptr<Probe> make_bank_conflicts_probe();
 
 }  // namespace gpuprobe

@@ -33,6 +33,20 @@ log "ctest (every label; the GPU is present)"
 log "ctest rc=$?"
 grep -E "tests passed|tests failed|Failed|\*\*\*|Skipped|Not Run" "$W/ctest.log" | tail -30 | tee -a "$OUT/check.log"
 
+if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  log "compute-sanitizer (small sweeps)"
+  for tool in memcheck racecheck; do
+    for args in "transfer --sizes 4KiB,1MiB --samples 1" \
+                "coalescing --offsets 0,1 --strides 1,2 --widths 4,16 --samples 1" \
+                "bank-conflicts --size 1024 --samples 1" ; do
+      [ $tool = racecheck ] && [[ $args == transfer* ]] && continue
+      compute-sanitizer --tool $tool --error-exitcode 9 ./build/gpuprobe $args --quiet \
+        >"$W/sanitize-$tool-${args%% *}.log" 2>&1
+      log "$tool $args -> rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$W/sanitize-$tool-${args%% *}.log" | tail -1)"
+    done
+  done
+fi
+
 probes=("$@")
 if [ ${#probes[@]} -eq 0 ]; then mapfile -t probes < <(./build/gpuprobe list | awk '{print $1}'); fi
 for p in "${probes[@]}"; do timed "$p" "$p"; done

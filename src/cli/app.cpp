@@ -50,7 +50,7 @@ int run(int argc, char** argv) {
       "gpuprobe"};
   app.footer(kExitCodes);
   app.set_version_flag("--version", fmt::format("gpuprobe {} ({})", kToolVersion, kToolGit));
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);  // none given: a usage error below
   GlobalOptions options;
   add_global_options(app, options);
 
@@ -65,8 +65,10 @@ int run(int argc, char** argv) {
   for (auto& p : probes) {
     auto* cmd = app.add_subcommand(p->name(), p->summary());
     cmd->fallthrough();
-    cmd->footer(kExitCodes);
     p->add_options(*cmd);
+    // The probe may have set a footer of its own: the exit codes go below it.
+    const std::string own = cmd->get_footer();
+    cmd->footer(own.empty() ? std::string(kExitCodes) : own + "\n\n" + kExitCodes);
     probe_cmds.emplace_back(cmd, p.get());
   }
 
@@ -99,7 +101,7 @@ int run(int argc, char** argv) {
       return run_probes(options, command, {probe}, /*quick=*/false, /*explicit_probe=*/true);
     }
   }
-  throw UsageError("no command given (see gpuprobe --help)");
+  throw UsageError("no command given: try gpuprobe list, gpuprobe all or gpuprobe --help");
 }
 
 }  // namespace gpuprobe::cli

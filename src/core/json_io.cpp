@@ -128,7 +128,7 @@ ojson device_json(const DeviceInfo& d) {
   throw UsageError(fmt::format("{}: not a gpuprobe result file: {}", origin, what));
 }
 
-Scalar scalar_from(const nlohmann::json& j) {
+Scalar scalar_from(const ojson& j) {
   if (j.is_null()) return std::monostate{};
   if (j.is_boolean()) return j.get<bool>();
   if (j.is_number_integer()) return j.get<std::int64_t>();
@@ -137,7 +137,7 @@ Scalar scalar_from(const nlohmann::json& j) {
   return j.dump();
 }
 
-std::vector<Param> params_from(const nlohmann::json& j) {
+std::vector<Param> params_from(const ojson& j) {
   std::vector<Param> out;
   if (!j.is_object()) return out;
   for (auto it = j.begin(); it != j.end(); ++it)
@@ -145,7 +145,7 @@ std::vector<Param> params_from(const nlohmann::json& j) {
   return out;
 }
 
-std::vector<Quantity> quantities_from(const nlohmann::json& j) {
+std::vector<Quantity> quantities_from(const ojson& j) {
   std::vector<Quantity> out;
   if (!j.is_object()) return out;
   for (auto it = j.begin(); it != j.end(); ++it) {
@@ -187,7 +187,7 @@ ojson to_json(const RunReport& report) {
   return out;
 }
 
-RunReport report_from_json(const nlohmann::json& j, const std::string& origin) {
+RunReport report_from_json(const ojson& j, const std::string& origin) {
   try {
     if (!j.is_object()) malformed(origin, "the top level is not an object");
     if (!j.contains("schema_version")) malformed(origin, "no schema_version");
@@ -214,7 +214,7 @@ RunReport report_from_json(const nlohmann::json& j, const std::string& origin) {
       if (h.contains("runtime_version") && h["runtime_version"].is_number())
         r.host.runtime_version = h["runtime_version"].get<int>();
     }
-    for (const auto& d : j.value("devices", nlohmann::json::array())) {
+    for (const auto& d : j.value("devices", ojson::array())) {
       DeviceInfo info;
       info.index = d.value("index", 0);
       info.name = d.value("name", "");
@@ -254,10 +254,10 @@ RunReport report_from_json(const nlohmann::json& j, const std::string& origin) {
       pr.method = rj.value("method", "");
       if (rj.contains("params")) pr.params = params_from(rj["params"]);
       if (rj.contains("conditions")) pr.conditions = quantities_from(rj["conditions"]);
-      for (const auto& row_j : rj.value("rows", nlohmann::json::array())) {
+      for (const auto& row_j : rj.value("rows", ojson::array())) {
         Row row;
         row.params = params_from(row_j.at("params"));
-        const auto& metrics = row_j.value("metrics", nlohmann::json::object());
+        const auto& metrics = row_j.value("metrics", ojson::object());
         for (auto it = metrics.begin(); it != metrics.end(); ++it) {
           Metric m{it.key(), it->value("unit", ""), {}};
           m.stats.median = it->at("median").get<double>();
@@ -276,9 +276,9 @@ RunReport report_from_json(const nlohmann::json& j, const std::string& origin) {
         row.flags = row_j.value("flags", std::vector<std::string>{});
         pr.rows.push_back(std::move(row));
       }
-      for (const auto& sj : rj.value("summary", nlohmann::json::array())) {
-        pr.summary.push_back({params_from(sj.value("params", nlohmann::json::object())),
-                              quantities_from(sj.value("values", nlohmann::json::object()))});
+      for (const auto& sj : rj.value("summary", ojson::array())) {
+        pr.summary.push_back({params_from(sj.value("params", ojson::object())),
+                              quantities_from(sj.value("values", ojson::object()))});
       }
       pr.verdict = rj.value("verdict", std::vector<std::string>{});
       pr.notes = rj.value("notes", std::vector<std::string>{});
@@ -290,13 +290,13 @@ RunReport report_from_json(const nlohmann::json& j, const std::string& origin) {
   }
 }
 
-nlohmann::json read_json_file(const std::string& path) {
+ojson read_json_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw UsageError(fmt::format("cannot read '{}': no such file or not readable", path));
   std::stringstream buffer;
   buffer << in.rdbuf();
   try {
-    return nlohmann::json::parse(buffer.str());
+    return ojson::parse(buffer.str());
   } catch (const nlohmann::json::parse_error& e) {
     throw UsageError(fmt::format("'{}' is not valid JSON: {}", path, e.what()));
   }

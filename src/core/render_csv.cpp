@@ -54,11 +54,21 @@ std::string render_csv(const RunReport& report) {
     cols.add(fixed);
   std::vector<std::map<std::string, std::string>> lines;
   for (const auto& result : report.results) {
-    for (const auto& row : result.rows) {
+    auto result_cells = [&] {
       std::map<std::string, std::string> cells;
       cells["device"] = result.device ? fmt::format("{}", *result.device) : "";
       cells["probe"] = result.probe;
       cells["status"] = status_name(result.status);
+      if (!result.reason.empty()) {
+        cols.add("reason");
+        cells["reason"] = result.reason;
+      }
+      return cells;
+    };
+    // A failed or skipped result has no rows: one line still says so, with its reason.
+    if (result.rows.empty()) lines.push_back(result_cells());
+    for (const auto& row : result.rows) {
+      std::map<std::string, std::string> cells = result_cells();
       for (const auto& p : row.params) {
         cols.add(p.key);
         cells[p.key] = scalar_text(p.value);

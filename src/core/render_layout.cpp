@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "gpuprobe/core/units.hpp"
 
@@ -119,6 +121,12 @@ std::string format_value(double value, const std::string& unit) {
   return format_number(value);
 }
 
+std::string quantity_text(const Quantity& q) {
+  if (!q.value) return "-";
+  const std::string value = format_value(*q.value, q.unit);
+  return q.unit.empty() || unit_in_cells(q.unit) ? value : fmt::format("{} {}", value, q.unit);
+}
+
 std::string quantity_header(const std::string& prefix, const std::string& name,
                             const std::string& unit) {
   if (unit.empty() || unit_in_cells(unit)) return prefix + name;
@@ -206,10 +214,18 @@ std::string host_line(const RunReport& report) {
   auto version = [](const std::optional<int>& v) {
     return v ? fmt::format("{}.{}", *v / 1000, (*v % 1000) / 10) : std::string("?");
   };
-  return fmt::format("{} {} ({}) · {} · {} · driver {} · runtime {} · {}", report.tool.name,
-                     report.tool.version, report.tool.git, report.host.hostname, report.host.cpu,
-                     version(report.host.driver_version), version(report.host.runtime_version),
-                     report.started_at);
+  // A plan queries no host: leave out what is unknown rather than print empty fields.
+  std::vector<std::string> parts{
+      fmt::format("{} {} ({})", report.tool.name, report.tool.version, report.tool.git)};
+  for (const std::string* text : {&report.host.hostname, &report.host.cpu}) {
+    if (!text->empty()) parts.push_back(*text);
+  }
+  if (report.host.driver_version || report.host.runtime_version) {
+    parts.push_back("driver " + version(report.host.driver_version));
+    parts.push_back("runtime " + version(report.host.runtime_version));
+  }
+  if (!report.started_at.empty()) parts.push_back(report.started_at);
+  return fmt::format("{}", fmt::join(parts, " · "));
 }
 
 }  // namespace gpuprobe::render_detail

@@ -63,9 +63,7 @@ std::string render_markdown(const RunReport& report) {
     if (!result.conditions.empty()) {
       out += "Conditions:";
       for (const auto& q : result.conditions) {
-        out += fmt::format(" {} = {}{};", q.name,
-                           q.value ? render_detail::format_value(*q.value, q.unit) : "-",
-                           q.unit.empty() || q.unit == "B" || q.unit == "s" ? "" : " " + q.unit);
+        out += fmt::format(" {} = {};", q.name, render_detail::quantity_text(q));
       }
       out += "\n\n";
     }

@@ -32,6 +32,12 @@ fmt::text_style status_style(Status status) {
   return {};
 }
 
+// Left-aligned last columns pad with blanks; lines never end in them.
+std::string rtrim(std::string text) {
+  text.erase(text.find_last_not_of(' ') + 1);
+  return text;
+}
+
 void append_section(std::string& out, const Section& section, const TableStyle& style) {
   std::vector<std::size_t> widths;
   for (const Column& c : section.columns) {
@@ -49,14 +55,14 @@ void append_section(std::string& out, const Section& section, const TableStyle& 
     header += " " + cell(section.columns[i].header, widths[i], section.columns[i].numeric);
     rule += " " + std::string(widths[i], '-');
   }
-  out += styled(style, header, fmt::emphasis::bold) + "\n" + rule + "\n";
+  out += styled(style, rtrim(header), fmt::emphasis::bold) + "\n" + rule + "\n";
   const std::size_t rows = section.columns.empty() ? 0 : section.columns.front().cells.size();
   for (std::size_t r = 0; r < rows; ++r) {
     std::string line = " ";
     for (std::size_t i = 0; i < section.columns.size(); ++i) {
       line += " " + cell(section.columns[i].cells[r], widths[i], section.columns[i].numeric);
     }
-    out += line + "\n";
+    out += rtrim(line) + "\n";
   }
 }
 
@@ -91,9 +97,7 @@ std::string render_table(const RunReport& report, const TableStyle& style) {
     if (!result.conditions.empty()) {
       std::vector<std::string> parts;
       for (const auto& q : result.conditions) {
-        parts.push_back(fmt::format(
-            "{} {}{}", q.name, q.value ? render_detail::format_value(*q.value, q.unit) : "-",
-            q.unit.empty() || q.unit == "B" || q.unit == "s" ? "" : " " + q.unit));
+        parts.push_back(fmt::format("{} {}", q.name, render_detail::quantity_text(q)));
       }
       out += fmt::format("  conditions: {}\n", fmt::join(parts, " · "));
     }

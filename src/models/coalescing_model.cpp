@@ -9,15 +9,16 @@
 namespace gpuprobe::models {
 namespace {
 
-constexpr int kAveragedWarps = 8;     // request level: average over this many warps
+constexpr int kAveragedWarps = 8;        // request level: average over this many warps
 constexpr std::uint64_t kRunWarps = 64;  // DRAM level: steady state measured over this run
 
 void check_width(int element_bytes) {
   const bool power_of_two = element_bytes > 0 && (element_bytes & (element_bytes - 1)) == 0;
   if (!power_of_two || element_bytes > kSectorBytes) {
-    throw std::invalid_argument("coalescing model: element_bytes must be a power of two from 1 to "
-                                "32, not " +
-                                std::to_string(element_bytes));
+    throw std::invalid_argument(
+        "coalescing model: element_bytes must be a power of two from 1 to "
+        "32, not " +
+        std::to_string(element_bytes));
   }
 }
 
@@ -97,10 +98,9 @@ struct Counts {
 Counts count(CopyPattern pattern, int element_bytes, std::uint64_t param) {
   auto loads = [&](std::uint64_t k) { return load_lanes(pattern, param, k); };
   auto stores = [](std::uint64_t k) { return store_lanes(k); };
-  return {average_request_sectors(element_bytes, loads),
-          average_request_sectors(element_bytes, stores),
-          dram_sectors_per_warp(element_bytes, loads) +
-              dram_sectors_per_warp(element_bytes, stores)};
+  return {
+      average_request_sectors(element_bytes, loads), average_request_sectors(element_bytes, stores),
+      dram_sectors_per_warp(element_bytes, loads) + dram_sectors_per_warp(element_bytes, stores)};
 }
 
 }  // namespace
@@ -124,8 +124,8 @@ CopyPrediction predict_copy(CopyPattern pattern, int element_bytes,
   p.store_sectors_per_request = here.store_request;
   const double useful = static_cast<double>(kWarpLanes) * element_bytes;
   p.sector_efficiency = 100.0 * useful / (here.load_request * kSectorBytes);
-  p.predicted_relative_bandwidth = (base.load_request + base.store_request) /
-                                   (here.load_request + here.store_request);
+  p.predicted_relative_bandwidth =
+      (base.load_request + base.store_request) / (here.load_request + here.store_request);
   p.dram_sectors_per_warp = here.dram;
   p.predicted_relative_bandwidth_dram = base.dram / here.dram;
   return p;

@@ -14,10 +14,11 @@ nlohmann::ordered_json to_json(const RunReport& report);
 
 // Reads a report written by to_json. Throws UsageError naming `origin` on malformed input
 // or an unsupported schema_version.
-RunReport report_from_json(const nlohmann::json& json, const std::string& origin);
+RunReport report_from_json(const nlohmann::ordered_json& json, const std::string& origin);
 
-// Reads and parses a JSON file. Throws UsageError if it cannot be read or parsed.
-nlohmann::json read_json_file(const std::string& path);
+// Reads and parses a JSON file, keeping key order. Throws UsageError if it cannot be read or
+// parsed.
+nlohmann::ordered_json read_json_file(const std::string& path);
 
 // Writes text to `path` atomically (temporary file in the same folder, then rename), or to
 // stdout when path is "-". Throws Error(kRunFailure) naming the path on I/O failure.

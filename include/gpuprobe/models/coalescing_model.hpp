@@ -28,9 +28,9 @@ int warp_sectors(std::uint64_t first_element, std::uint64_t step_elements, int e
 // two neighbouring warps share (the fifth sector of a misaligned offset) is fetched from
 // DRAM once; everything else is as at request level.
 struct CopyPrediction {
-  double load_sectors_per_request = 0;   // sectors
-  double store_sectors_per_request = 0;  // sectors (stores are unit-stride and aligned)
-  double sector_efficiency = 0;          // %: useful load bytes / loaded sector bytes
+  double load_sectors_per_request = 0;           // sectors
+  double store_sectors_per_request = 0;          // sectors (stores are unit-stride and aligned)
+  double sector_efficiency = 0;                  // %: useful load bytes / loaded sector bytes
   double predicted_relative_bandwidth = 0;       // x: (ld+st sectors) at baseline / here
   double dram_sectors_per_warp = 0;              // sectors: distinct ld+st sectors per warp
   double predicted_relative_bandwidth_dram = 0;  // x: DRAM sectors at baseline / here
@@ -39,8 +39,7 @@ struct CopyPrediction {
 // The baseline of both sweeps is the aligned unit-stride copy (offset 0 / stride 1) of the
 // same width. offset_or_stride: elements; a stride must be >= 1, an offset may be 0.
 // Throws std::invalid_argument for bad arguments (see warp_sectors).
-CopyPrediction predict_copy(CopyPattern pattern, int element_bytes,
-                            std::uint64_t offset_or_stride);
+CopyPrediction predict_copy(CopyPattern pattern, int element_bytes, std::uint64_t offset_or_stride);
 
 // Bytes of distinct 32-byte sectors one launch that copies `elements` elements touches, input
 // and output together (the launch's DRAM working set). Closed form, exact.

@@ -1,0 +1,298 @@
+// Kernels of the bank-conflicts probe: tiled transposes, their check, shared stride loops.
+#include "bank_conflicts_kernels.hpp"
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/models/bank_conflict_model.hpp"
+#include "gpuprobe/runtime/buffers.hpp"
+#include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/pattern.hpp"
+
+namespace gpuprobe::bank {
+namespace {
+
+using models::kBlockRows;
+using models::kTileDim;
+using models::TileLayout;
+
+// ---- Transpose ladder ---------------------------------------------------------------------
+
+__global__ void __launch_bounds__(kTileDim* kBlockRows)
+    copy_kernel(const float* __restrict__ in, float* __restrict__ out, int n) {
+  const std::size_t x = blockIdx.x * kTileDim + threadIdx.x;
+  const std::size_t y = blockIdx.y * kTileDim + threadIdx.y;
+  const std::size_t width = static_cast<std::size_t>(n);
+#pragma unroll
+  for (int j = 0; j < kTileDim; j += kBlockRows)
+    out[(y + j) * width + x] = in[(y + j) * width + x];
+}
+
+__global__ void __launch_bounds__(kTileDim* kBlockRows)
+    naive_transpose_kernel(const float* __restrict__ in, float* __restrict__ out, int n) {
+  const std::size_t x = blockIdx.x * kTileDim + threadIdx.x;
+  const std::size_t y = blockIdx.y * kTileDim + threadIdx.y;
+  const std::size_t width = static_cast<std::size_t>(n);
+#pragma unroll
+  for (int j = 0; j < kTileDim; j += kBlockRows)
+    out[x * width + (y + j)] = in[(y + j) * width + x];
+}
+
+// The tile is indexed only through models::tile_word, the expression the model evaluates.
+template <TileLayout kLayout>
+__global__ void __launch_bounds__(kTileDim* kBlockRows)
+    tile_transpose_kernel(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float tile[models::tile_words(kLayout)];
+  const int tx = static_cast<int>(threadIdx.x);
+  const int ty = static_cast<int>(threadIdx.y);
+  const std::size_t width = static_cast<std::size_t>(n);
+  std::size_t x = blockIdx.x * kTileDim + threadIdx.x;
+  std::size_t y = blockIdx.y * kTileDim + threadIdx.y;
+#pragma unroll
+  for (int j = 0; j < kTileDim; j += kBlockRows)
+    tile[models::tile_word(kLayout, ty + j, tx)] = in[(y + j) * width + x];  // row write
+  __syncthreads();
+  x = blockIdx.y * kTileDim + threadIdx.x;
+  y = blockIdx.x * kTileDim + threadIdx.y;
+#pragma unroll
+  for (int j = 0; j < kTileDim; j += kBlockRows)
+    out[(y + j) * width + x] = tile[models::tile_word(kLayout, tx, ty + j)];  // column read
+}
+
+__global__ void check_transpose_kernel(const std::uint32_t* out, int n, std::uint32_t seed,
+                                       unsigned long long* mismatches) {
+  const std::size_t width = static_cast<std::size_t>(n);
+  unsigned long long local = 0;
+  for (std::size_t r = blockIdx.y; r < width; r += gridDim.y) {
+    for (std::size_t c = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; c < width;
+         c += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+      local += out[r * width + c] != runtime::pattern_word(c * width + r, seed);
+  }
+  if (local) atomicAdd(mismatches, local);
+}
+
+// ---- Stride loops -------------------------------------------------------------------------
+
+template <int kWidth>
+struct Element;
+template <>
+struct Element<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct Element<8> {
+  using type = uint2;
+};
+template <>
+struct Element<16> {
+  using type = uint4;
+};
+
+__device__ __forceinline__ std::uint32_t word_sum(std::uint32_t v) {
+  return v;
+}
+__device__ __forceinline__ std::uint32_t word_sum(uint2 v) {
+  return v.x + v.y;
+}
+__device__ __forceinline__ std::uint32_t word_sum(uint4 v) {
+  return v.x + v.y + v.z + v.w;
+}
+
+// The element whose first word has value `first` and the following words first+1, ...
+template <typename E>
+__device__ __forceinline__ E element_value(std::uint32_t first);
+template <>
+__device__ __forceinline__ std::uint32_t element_value<std::uint32_t>(std::uint32_t first) {
+  return first;
+}
+template <>
+__device__ __forceinline__ uint2 element_value<uint2>(std::uint32_t first) {
+  return make_uint2(first, first + 1);
+}
+template <>
+__device__ __forceinline__ uint4 element_value<uint4>(std::uint32_t first) {
+  return make_uint4(first, first + 1, first + 2, first + 3);
+}
+
+// Elements beyond the capacity, so that e_l + 1 + (kStrideUnroll - 1) never leaves the array.
+constexpr std::uint32_t kStridePad = kStrideUnroll;
+// Enough registers for 6 resident blocks of 256 threads (the shared array allows 6 per SM on
+// a 228 KiB SM); the loop needs few.
+constexpr int kStrideMinBlocks = 6;
+
+template <int kWidth>
+__global__ void __launch_bounds__(kStrideThreads, kStrideMinBlocks)
+    shared_load_kernel(std::uint32_t stride, std::uint32_t outer, std::uint32_t seed,
+                       std::uint32_t* out) {
+  using E = typename Element<kWidth>::type;
+  constexpr std::uint32_t kCapacity = models::stride_capacity(kWidth);
+  constexpr std::uint32_t kWords = (kCapacity + kStridePad) * (kWidth / 4);
+  __shared__ E region[kCapacity + kStridePad];
+  auto* words = reinterpret_cast<std::uint32_t*>(region);
+  for (std::uint32_t w = threadIdx.x; w < kWords; w += blockDim.x)
+    words[w] = seed + w;
+  __syncthreads();
+  const std::uint32_t lane = threadIdx.x % 32;
+  const E* p = region + models::stride_element_index(lane, stride, kCapacity);
+  std::uint32_t sum = 0;
+#pragma unroll 1
+  for (std::uint32_t j = 0; j < outer; ++j) {
+    const E* q = p + (j & 1u);  // the addresses change every step: nothing to hoist
+#pragma unroll
+    for (int i = 0; i < kStrideUnroll; ++i)
+      sum += word_sum(q[i]);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+template <int kWidth>
+__global__ void __launch_bounds__(kStrideThreads, kStrideMinBlocks)
+    shared_store_kernel(std::uint32_t stride, std::uint32_t outer, std::uint32_t seed,
+                        std::uint32_t* out) {
+  using E = typename Element<kWidth>::type;
+  constexpr std::uint32_t kCapacity = models::stride_capacity(kWidth);
+  constexpr std::uint32_t kPerElement = kWidth / 4;
+  constexpr std::uint32_t kWords = (kCapacity + kStridePad) * kPerElement;
+  __shared__ E region[kCapacity + kStridePad];
+  auto* words = reinterpret_cast<std::uint32_t*>(region);
+  for (std::uint32_t w = threadIdx.x; w < kWords; w += blockDim.x)
+    words[w] = 0;  // never a value the loop stores (seed > 0, few words)
+  __syncthreads();
+  const std::uint32_t lane = threadIdx.x % 32;
+  const std::uint32_t first = models::stride_element_index(lane, stride, kCapacity);
+  E* p = region + first;
+#pragma unroll 1
+  for (std::uint32_t j = 0; j < outer; ++j) {
+    const std::uint32_t shift = j & 1u;
+    E* q = p + shift;
+    // Element e always gets the same value (its words are seed + word index), whichever
+    // lane or warp writes it last, so the result is deterministic; it still depends on j.
+    const std::uint32_t value = seed + (first + shift) * kPerElement;
+#pragma unroll
+    for (int i = 0; i < kStrideUnroll; ++i)
+      q[i] = element_value<E>(value + static_cast<std::uint32_t>(i) * kPerElement);
+  }
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = word_sum(p[0]) + word_sum(p[kStrideUnroll]);
+}
+
+template <int kWidth>
+void launch_stride_width(SharedOp op, std::uint32_t stride, std::uint32_t outer, std::uint32_t seed,
+                         int blocks, std::uint32_t* out, cudaStream_t stream) {
+  if (op == SharedOp::kLoad) {
+    shared_load_kernel<kWidth><<<blocks, kStrideThreads, 0, stream>>>(stride, outer, seed, out);
+    GP_CHECK_LAUNCH("shared_load_kernel");
+  } else {
+    shared_store_kernel<kWidth><<<blocks, kStrideThreads, 0, stream>>>(stride, outer, seed, out);
+    GP_CHECK_LAUNCH("shared_store_kernel");
+  }
+}
+
+// Asks for the largest shared-memory carveout, so the occupancy the API reports is the one the
+// launch gets (one full wave of blocks), then returns the resident blocks per SM.
+template <typename Kernel>
+int blocks_per_sm_of(Kernel kernel) {
+  GP_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared));
+  int blocks = 0;
+  GP_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kStrideThreads, 0));
+  return blocks > 0 ? blocks : 1;
+}
+
+template <int kWidth>
+int blocks_per_sm_width(SharedOp op) {
+  return op == SharedOp::kLoad ? blocks_per_sm_of(shared_load_kernel<kWidth>)
+                               : blocks_per_sm_of(shared_store_kernel<kWidth>);
+}
+
+void check_width(int width_bytes) {
+  if (width_bytes != 4 && width_bytes != 8 && width_bytes != 16)
+    throw RunError("bank-conflicts: element width must be 4, 8 or 16 bytes");
+}
+
+}  // namespace
+
+void launch_transpose(TransposeKernel kernel, const float* in, float* out, int n,
+                      cudaStream_t stream) {
+  const dim3 grid(static_cast<unsigned>(n / kTileDim), static_cast<unsigned>(n / kTileDim));
+  const dim3 block(kTileDim, kBlockRows);
+  switch (kernel) {
+    case TransposeKernel::kCopy:
+      copy_kernel<<<grid, block, 0, stream>>>(in, out, n);
+      GP_CHECK_LAUNCH("copy_kernel");
+      break;
+    case TransposeKernel::kNaive:
+      naive_transpose_kernel<<<grid, block, 0, stream>>>(in, out, n);
+      GP_CHECK_LAUNCH("naive_transpose_kernel");
+      break;
+    case TransposeKernel::kTiled:
+      tile_transpose_kernel<TileLayout::kPlain><<<grid, block, 0, stream>>>(in, out, n);
+      GP_CHECK_LAUNCH("tile_transpose_kernel<plain>");
+      break;
+    case TransposeKernel::kPadded:
+      tile_transpose_kernel<TileLayout::kPadded><<<grid, block, 0, stream>>>(in, out, n);
+      GP_CHECK_LAUNCH("tile_transpose_kernel<padded>");
+      break;
+    case TransposeKernel::kSwizzled:
+      tile_transpose_kernel<TileLayout::kSwizzled><<<grid, block, 0, stream>>>(in, out, n);
+      GP_CHECK_LAUNCH("tile_transpose_kernel<swizzled>");
+      break;
+  }
+}
+
+std::uint64_t count_transpose_mismatches(const float* out, int n, std::uint32_t seed,
+                                         cudaStream_t stream) {
+  runtime::DeviceBuffer counter(sizeof(unsigned long long));
+  GP_CUDA(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned long long), stream));
+  constexpr unsigned kThreads = 256;
+  const unsigned columns = (static_cast<unsigned>(n) + kThreads - 1) / kThreads;
+  const unsigned rows = static_cast<unsigned>(n) < 1024u ? static_cast<unsigned>(n) : 1024u;
+  check_transpose_kernel<<<dim3(columns, rows), kThreads, 0, stream>>>(
+      reinterpret_cast<const std::uint32_t*>(out), n, seed, counter.as<unsigned long long>());
+  GP_CHECK_LAUNCH("check_transpose_kernel");
+  unsigned long long bad = 0;
+  GP_CUDA(cudaMemcpyAsync(&bad, counter.get(), sizeof(bad), cudaMemcpyDeviceToHost, stream));
+  GP_CUDA(cudaStreamSynchronize(stream));
+  return bad;
+}
+
+int stride_blocks_per_sm(SharedOp op, int width_bytes) {
+  check_width(width_bytes);
+  if (width_bytes == 4) return blocks_per_sm_width<4>(op);
+  if (width_bytes == 8) return blocks_per_sm_width<8>(op);
+  return blocks_per_sm_width<16>(op);
+}
+
+void launch_shared_stride(SharedOp op, int width_bytes, std::uint32_t stride, std::uint32_t outer,
+                          std::uint32_t seed, int blocks, std::uint32_t* out, cudaStream_t stream) {
+  check_width(width_bytes);
+  if (width_bytes == 4)
+    launch_stride_width<4>(op, stride, outer, seed, blocks, out, stream);
+  else if (width_bytes == 8)
+    launch_stride_width<8>(op, stride, outer, seed, blocks, out, stream);
+  else
+    launch_stride_width<16>(op, stride, outer, seed, blocks, out, stream);
+}
+
+std::uint32_t expected_stride_output(SharedOp op, int width_bytes, std::uint32_t stride,
+                                     std::uint32_t outer, std::uint32_t seed, std::uint32_t lane) {
+  check_width(width_bytes);
+  const std::uint32_t per_element = static_cast<std::uint32_t>(width_bytes) / 4;
+  const std::uint32_t first =
+      models::stride_element_index(lane, stride, models::stride_capacity(width_bytes));
+  // Sum of the words of element e, whose words hold seed + (word index).
+  auto element_sum = [&](std::uint32_t e) {
+    std::uint32_t s = 0;
+    for (std::uint32_t k = 0; k < per_element; ++k)
+      s += seed + e * per_element + k;
+    return s;
+  };
+  if (op == SharedOp::kStore) return element_sum(first) + element_sum(first + kStrideUnroll);
+  std::uint32_t step_sum[2] = {0, 0};
+  for (std::uint32_t shift = 0; shift < 2; ++shift)
+    for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(kStrideUnroll); ++i)
+      step_sum[shift] += element_sum(first + shift + i);
+  const std::uint32_t even_steps = (outer + 1) / 2;
+  const std::uint32_t odd_steps = outer / 2;
+  return even_steps * step_sum[0] + odd_steps * step_sum[1];
+}
+
+}  // namespace gpuprobe::bank

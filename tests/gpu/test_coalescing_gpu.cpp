@@ -1,0 +1,99 @@
+// GPU tests of the coalescing probe: data verified, aligned >= misaligned, strides collapse.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "gpu_test_support.hpp"
+#include "registry.hpp"
+
+namespace gpuprobe {
+namespace {
+
+double median_bandwidth(const Row& row) {
+  return find_metric(row, "bandwidth")->stats.median;
+}
+
+double noise(const Row& row) {
+  return find_metric(row, "bandwidth")->stats.rel_noise;
+}
+
+double relative(const Row& row) {
+  const Quantity* q = find_quantity(row.derived, "relative_bandwidth");
+  EXPECT_NE(q, nullptr);
+  EXPECT_TRUE(q && q->value.has_value());
+  return q && q->value ? *q->value : 0;
+}
+
+TEST(CoalescingGpu, AlignedOffsetIsNoSlowerThanMisaligned) {
+  GP_REQUIRE_GPU();
+  auto probe = make_coalescing_probe();
+  const ProbeResult r =
+      testing::run_probe(*probe, {"--pattern", "offset", "--offsets", "0,1,8", "--widths", "4"});
+  // ok implies every row's output was checked element by element and matched.
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  ASSERT_EQ(r.rows.size(), 3u);
+  const Row* aligned = testing::find_row(r, {{"pattern", "offset"}, {"offset", "0"}});
+  const Row* misaligned = testing::find_row(r, {{"pattern", "offset"}, {"offset", "1"}});
+  ASSERT_NE(aligned, nullptr);
+  ASSERT_NE(misaligned, nullptr);
+  const double bw0 = median_bandwidth(*aligned);
+  const double bw1 = median_bandwidth(*misaligned);
+  // Any GPU copies a multi-L2-sized buffer at well over 10 GB/s and under 20 TB/s.
+  EXPECT_GT(bw0, 10.0);
+  EXPECT_LT(bw0, 20000.0);
+  // Offset 0 is no slower than offset 1 beyond the noise (3 sigma, at least 2 %).
+  const double margin = std::max(0.02, 3 * std::max(noise(*aligned), noise(*misaligned)));
+  EXPECT_GE(bw0, bw1 * (1 - margin)) << "offset 0 " << bw0 << " GB/s, offset 1 " << bw1;
+  EXPECT_DOUBLE_EQ(relative(*aligned), 1.0);
+  // The model rows: 4 sectors aligned, 5 misaligned.
+  EXPECT_DOUBLE_EQ(*find_quantity(aligned->model, "sectors_per_request")->value, 4.0);
+  EXPECT_DOUBLE_EQ(*find_quantity(misaligned->model, "sectors_per_request")->value, 5.0);
+}
+
+TEST(CoalescingGpu, StrideThirtyTwoIsMuchSlowerThanUnitStride) {
+  GP_REQUIRE_GPU();
+  auto probe = make_coalescing_probe();
+  const ProbeResult r =
+      testing::run_probe(*probe, {"--pattern", "stride", "--strides", "1,32", "--widths", "4"});
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  ASSERT_EQ(r.rows.size(), 2u);
+  const Row* unit = testing::find_row(r, {{"stride", "1"}});
+  const Row* wide = testing::find_row(r, {{"stride", "32"}});
+  ASSERT_NE(unit, nullptr);
+  ASSERT_NE(wide, nullptr);
+  // 32 sectors per request instead of 4: the model says 0.22x; demand at least 2x slower.
+  EXPECT_LT(median_bandwidth(*wide), 0.5 * median_bandwidth(*unit));
+  EXPECT_LT(relative(*wide), 0.5);
+  EXPECT_GT(relative(*wide), 0.0);
+}
+
+TEST(CoalescingGpu, EveryWidthVerifiesAndBaselinesAreAdded) {
+  GP_REQUIRE_GPU();
+  auto probe = make_coalescing_probe();
+  const ProbeResult r =
+      testing::run_probe(*probe, {"--offsets", "1", "--strides", "2", "--widths", "4,8,16"}, 3);
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  // Per pattern and width: the requested point plus its unrequested baseline.
+  ASSERT_EQ(r.rows.size(), 2u * 3u * 2u);
+  for (const char* w : {"4", "8", "16"}) {
+    const Row* base = testing::find_row(r, {{"offset", "0"}, {"element_bytes", w}});
+    const Row* stride1 = testing::find_row(r, {{"stride", "1"}, {"element_bytes", w}});
+    const Row* stride2 = testing::find_row(r, {{"stride", "2"}, {"element_bytes", w}});
+    ASSERT_NE(base, nullptr) << w;
+    ASSERT_NE(stride1, nullptr) << w;
+    ASSERT_NE(stride2, nullptr) << w;
+    EXPECT_NE(std::find(base->flags.begin(), base->flags.end(), "baseline"), base->flags.end());
+    EXPECT_DOUBLE_EQ(relative(*stride1), 1.0);
+    // Half of every loaded sector is wasted at stride 2: clearly slower than stride 1.
+    EXPECT_LT(relative(*stride2), 0.95) << w;
+    const Quantity* ws = find_quantity(stride2->derived, "working_set_over_l2");
+    ASSERT_NE(ws, nullptr);
+    EXPECT_GE(ws->value.value_or(0), 4.0) << w;
+  }
+  EXPECT_FALSE(r.verdict.empty());
+  EXPECT_NE(find_quantity(r.conditions, "working_set_over_l2"), nullptr);
+}
+
+}  // namespace
+}  // namespace gpuprobe

@@ -1,0 +1,322 @@
+// Unit tests for the JSON form of a report: round trip, rejection of bad input, atomic writes.
+#include "gpuprobe/core/json_io.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gpuprobe/core/errors.hpp"
+
+namespace gpuprobe {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+RunReport sample_report() {
+  RunReport report;
+  report.tool = {"gpuprobe", "0.1.0", "deadbeef"};
+  report.command = {"gpuprobe", "--json", "x.json", "transfer"};
+  report.started_at = "2026-11-22T12:00:00Z";
+  report.host = {"node17", "Intel(R) Xeon(R) Platinum 8480+", 12080, std::nullopt};
+  DeviceInfo d;
+  d.index = 1;
+  d.name = "NVIDIA H200";
+  d.uuid = "GPU-aaaa";
+  d.pci_bus_id = "00000000:2A:00.0";
+  d.compute_capability = "9.0";
+  d.sm_count = 132;
+  d.sm_clock_khz = 1980000;
+  d.memory_clock_khz = 3201000;
+  d.memory_bus_width_bits = 6144;
+  d.total_memory_bytes = 150754820096ULL;
+  d.l2_bytes = 62914560;
+  d.persisting_l2_max_bytes = 47185920;
+  d.access_policy_max_window_bytes = 134213632;
+  d.shared_memory_per_sm_bytes = 233472;
+  d.shared_memory_per_block_optin_bytes = 232448;
+  d.async_engine_count = 3;
+  d.can_map_host_memory = true;
+  d.ecc_enabled = true;
+  d.pcie_link_gts = 32;
+  d.pcie_link_width = 16;
+  d.peak_dram_estimate_gbps = 4917.3;
+  report.devices = {d};
+
+  ProbeResult ok;
+  ok.probe = "transfer";
+  ok.device = 1;
+  ok.method = "events";
+  ok.params = {{"sizes", std::string("4KiB"), ""},
+               {"samples", std::int64_t{5}, ""},
+               {"pinned", false, ""},
+               {"ratio", 2.0, ""},
+               {"nothing", std::monostate{}, ""}};
+  Row row;
+  row.params = {{"memory", std::string("pinned"), ""}, {"bytes", std::int64_t{4096}, "B"}};
+  Summary s;
+  s.median = 5.25;
+  s.min = 5.0;
+  s.max = 5.5;
+  s.mean = 5.25;
+  s.stdev = 0.125;
+  s.rel_noise = 0.0238;
+  s.n = 5;
+  row.metrics = {{"bandwidth", "GB/s", s}};
+  row.derived = {{"ratio", "", 0.97}};
+  row.model = {{"bandwidth", "GB/s", 5.5}, {"latency", "s", std::nullopt}};
+  row.counters = std::vector<Quantity>{{"dram_bytes", "B", 4096.0}};
+  row.flags = {"noisy", "gate-timeout"};
+  Row bare;
+  bare.params = {{"memory", std::string("pageable"), ""}, {"bytes", std::int64_t{8192}, "B"}};
+  ok.rows = {row, bare};
+  ok.summary = {{{{"memory", std::string("pinned"), ""}}, {{"latency", "s", 1e-5}}}};
+  ok.conditions = {{"sm_clock", "MHz", std::nullopt}};
+  ok.verdict = {"fine"};
+  ok.notes = {"a note"};
+
+  ProbeResult skipped;
+  skipped.probe = "tma";
+  skipped.device = 1;
+  skipped.status = Status::kSkipped;
+  skipped.reason = "needs cc 9.0";
+
+  ProbeResult planned;
+  planned.probe = "transfer";
+  planned.status = Status::kPlanned;
+
+  report.results = {ok, skipped, planned};
+  return report;
+}
+
+json sample_json() {
+  return json::parse(to_json(sample_report()).dump());
+}
+
+// Expects report_from_json to throw UsageError whose message names the origin.
+void expect_rejected(const json& j, const std::string& what) {
+  try {
+    report_from_json(j, "bad.json");
+    ADD_FAILURE() << "accepted: " << what;
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos)
+        << what << ": " << e.what();
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << what << ": wrong exception type: " << e.what();
+  }
+}
+
+TEST(JsonRoundTrip, ToJsonFromJsonToJsonIsEqual) {
+  const auto first = to_json(sample_report());
+  const RunReport back = report_from_json(nlohmann::ordered_json::parse(first.dump()), "round-trip");
+  const auto second = to_json(back);
+  // Byte for byte: reading keeps key order, so params come back in the probe's order.
+  EXPECT_EQ(first.dump(), second.dump()) << first.dump(2) << "\n---\n" << second.dump(2);
+}
+
+TEST(JsonRoundTrip, ValuesSurvive) {
+  const RunReport back = report_from_json(sample_json(), "x");
+  EXPECT_EQ(back.schema_version, 1);
+  EXPECT_EQ(back.tool.git, "deadbeef");
+  EXPECT_EQ(back.host.driver_version, 12080);
+  EXPECT_FALSE(back.host.runtime_version.has_value());
+  ASSERT_EQ(back.devices.size(), 1u);
+  EXPECT_EQ(back.devices[0].index, 1);
+  EXPECT_EQ(back.devices[0].total_memory_bytes, 150754820096ULL);
+  EXPECT_DOUBLE_EQ(back.devices[0].peak_dram_estimate_gbps, 4917.3);
+  ASSERT_EQ(back.results.size(), 3u);
+  const ProbeResult& ok = back.results[0];
+  EXPECT_EQ(ok.status, Status::kOk);
+  EXPECT_EQ(ok.device, 1);
+  EXPECT_TRUE(ok.reason.empty());
+  const Param* ratio = find_param(ok.params, "ratio");
+  ASSERT_NE(ratio, nullptr);
+  EXPECT_TRUE(std::holds_alternative<double>(ratio->value));
+  const Param* samples = find_param(ok.params, "samples");
+  ASSERT_NE(samples, nullptr);
+  EXPECT_EQ(std::get<std::int64_t>(samples->value), 5);
+  const Param* nothing = find_param(ok.params, "nothing");
+  ASSERT_NE(nothing, nullptr);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(nothing->value));
+  ASSERT_EQ(ok.rows.size(), 2u);
+  const Metric* bw = find_metric(ok.rows[0], "bandwidth");
+  ASSERT_NE(bw, nullptr);
+  EXPECT_EQ(bw->unit, "GB/s");
+  EXPECT_DOUBLE_EQ(bw->stats.median, 5.25);
+  EXPECT_DOUBLE_EQ(bw->stats.stdev, 0.125);
+  EXPECT_EQ(bw->stats.n, 5u);
+  const Quantity* latency = find_quantity(ok.rows[0].model, "latency");
+  ASSERT_NE(latency, nullptr);
+  EXPECT_FALSE(latency->value.has_value());
+  ASSERT_TRUE(ok.rows[0].counters.has_value());
+  EXPECT_EQ(ok.rows[0].counters->size(), 1u);
+  EXPECT_FALSE(ok.rows[1].counters.has_value());
+  EXPECT_EQ(ok.rows[0].flags, (std::vector<std::string>{"noisy", "gate-timeout"}));
+  EXPECT_EQ(back.results[1].status, Status::kSkipped);
+  EXPECT_EQ(back.results[1].reason, "needs cc 9.0");
+  EXPECT_EQ(back.results[2].status, Status::kPlanned);
+  EXPECT_FALSE(back.results[2].device.has_value());
+}
+
+TEST(JsonRead, RejectsNonObject) {
+  expect_rejected(json::array({1, 2}), "array at top level");
+  expect_rejected(json("text"), "string at top level");
+}
+
+TEST(JsonRead, RejectsMissingSchemaVersion) {
+  json j = sample_json();
+  j.erase("schema_version");
+  expect_rejected(j, "no schema_version");
+}
+
+TEST(JsonRead, RejectsSchemaVersion2) {
+  json j = sample_json();
+  j["schema_version"] = 2;
+  expect_rejected(j, "schema_version 2");
+  try {
+    report_from_json(j, "bad.json");
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("schema_version 2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(JsonRead, RejectsSchemaVersionOfWrongType) {
+  json j = sample_json();
+  j["schema_version"] = "1";
+  expect_rejected(j, "schema_version as text");
+}
+
+TEST(JsonRead, RejectsResultsNotAnArray) {
+  json j = sample_json();
+  j["results"] = json::object();
+  expect_rejected(j, "results is an object");
+  j.erase("results");
+  expect_rejected(j, "no results");
+}
+
+TEST(JsonRead, RejectsRowWithoutParams) {
+  json j = sample_json();
+  j["results"][0]["rows"][0].erase("params");
+  expect_rejected(j, "row without params");
+}
+
+TEST(JsonRead, RejectsMetricWithoutMedian) {
+  json j = sample_json();
+  j["results"][0]["rows"][0]["metrics"]["bandwidth"].erase("median");
+  expect_rejected(j, "metric without median");
+}
+
+TEST(JsonRead, RejectsUnknownStatus) {
+  json j = sample_json();
+  j["results"][1]["status"] = "exploded";
+  expect_rejected(j, "unknown status");
+  try {
+    report_from_json(j, "bad.json");
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("exploded"), std::string::npos) << e.what();
+  }
+}
+
+TEST(JsonRead, RejectsResultWithoutProbe) {
+  json j = sample_json();
+  j["results"][0].erase("probe");
+  expect_rejected(j, "result without probe");
+}
+
+TEST(JsonRead, AcceptsMinimalReport) {
+  const RunReport r =
+      report_from_json(json{{"schema_version", 1}, {"results", json::array()}}, "minimal.json");
+  EXPECT_TRUE(r.results.empty());
+  EXPECT_TRUE(r.devices.empty());
+}
+
+// ---- files --------------------------------------------------------------------------------
+
+class JsonFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           (std::string("gpuprobe_json_io_") + info->name() + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(JsonFile, WriteOutputWritesTheTextAndLeavesNoTempFile) {
+  const fs::path path = dir_ / "out.json";
+  const std::string text = to_json(sample_report()).dump(2) + "\n";
+  write_output(path.string(), text);
+  EXPECT_EQ(slurp(path), text);
+  // Overwriting replaces the whole file (a shorter text leaves no tail of the longer one).
+  write_output(path.string(), "{}\n");
+  EXPECT_EQ(slurp(path), "{}\n");
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos)
+        << "leftover " << entry.path();
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(JsonFile, WriteOutputIntoMissingFolderIsARunFailure) {
+  const fs::path path = dir_ / "no-such-folder" / "out.json";
+  try {
+    write_output(path.string(), "{}\n");
+    ADD_FAILURE() << "no error for " << path;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kRunFailure);
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(path));
+}
+
+TEST_F(JsonFile, ReadJsonFileReadsWhatWasWritten) {
+  const fs::path path = dir_ / "r.json";
+  write_output(path.string(), to_json(sample_report()).dump(2));
+  const json j = read_json_file(path.string());
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(report_from_json(j, path.string()).results.size(), 3u);
+}
+
+TEST_F(JsonFile, ReadJsonFileMissingIsUsageError) {
+  const fs::path path = dir_ / "missing.json";
+  try {
+    read_json_file(path.string());
+    ADD_FAILURE() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(JsonFile, ReadJsonFileInvalidIsUsageError) {
+  const fs::path path = dir_ / "broken.json";
+  {
+    std::ofstream out(path);
+    out << "{\"schema_version\": 1, \"results\": [";
+  }
+  try {
+    read_json_file(path.string());
+    ADD_FAILURE() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpuprobe
