@@ -159,9 +159,11 @@ std::vector<Quantity> ladder_model(const LadderKernel& k) {
           {"store_conflict_ways", "x", store.conflict_ways}};
 }
 
-std::vector<Quantity> stride_model(std::uint32_t stride, int width) {
-  const auto p = models::predict_stride_access(stride, width);
-  const auto base = models::predict_stride_access(1, width);
+// The model for one stride row, evaluated for the row's op (loads and stores have different
+// phases at 8 and 16 bytes; see bank_conflict_model.hpp).
+std::vector<Quantity> stride_model(SharedOp op, std::uint32_t stride, int width) {
+  const auto p = models::predict_stride_access(stride, width, op);
+  const auto base = models::predict_stride_access(1, width, op);
   return {{"conflict_ways", "x", p.conflict_ways},
           {"wavefronts_per_request", "wavefronts", p.wavefronts},
           {"predicted_slowdown", "x", p.wavefronts / base.wavefronts}};
@@ -231,7 +233,7 @@ class BankConflictsProbe final : public Probe {
       for (auto op : sw.ops)
         for (int w : sw.widths)
           for (auto s : sw.stride_list)
-            r.rows.push_back({stride_params(op, w, s), {}, {}, stride_model(s, w), {}, {}});
+            r.rows.push_back({stride_params(op, w, s), {}, {}, stride_model(op, s, w), {}, {}});
     }
     return r;
   }
@@ -283,6 +285,9 @@ class BankConflictsProbe final : public Probe {
 struct LadderPoint {
   double bandwidth = 0;  // median GB/s
   double noise = 0;      // rel_noise of the bandwidth samples
+  double min = 0;        // slowest and fastest sample, GB/s
+  double max = 0;
+  std::size_t samples = 0;
 };
 
 void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, const Sweep& sw,
@@ -298,11 +303,9 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, const Sweep& sw,
   float* out_ptr = out.as<float>();
   const cudaStream_t check_stream = ctx.stream();
 
-  std::map<std::string, LadderPoint> points;
-  const std::size_t first_row = result.rows.size();
-  for (const auto& k : kLadder) {
+  auto make_operation = [=](const LadderKernel& k, const std::string& label) {
     runtime::Operation op;
-    op.label = fmt::format("{} {}x{}", k.name, n, n);
+    op.label = label;
     const TransposeKernel kernel = k.kernel;
     // Poison: the pattern never has a zero word, so an element not written cannot pass.
     op.prepare = [=](cudaStream_t s) { GP_CUDA(cudaMemsetAsync(out_ptr, 0, bytes, s)); };
@@ -318,6 +321,13 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, const Sweep& sw,
       return fmt::format("{} of {} elements differ from the {}", bad, elements,
                          copy ? "input" : "transposed input");
     };
+    return op;
+  };
+
+  std::map<std::string, LadderPoint> points;
+  const std::size_t first_row = result.rows.size();
+  for (const auto& k : kLadder) {
+    const runtime::Operation op = make_operation(k, fmt::format("{} {}x{}", k.name, n, n));
     ctx.progress(done++, total, op.label);
     const SampleSet samples = ctx.measure(op);
     Row row;
@@ -326,9 +336,19 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, const Sweep& sw,
     row.metrics.push_back(time_metric(samples));
     row.model = ladder_model(k);
     row.flags = samples.flags;
-    points[k.name] = {row.metrics[0].stats.median, row.metrics[0].stats.rel_noise};
+    const auto& bw = row.metrics[0].stats;
+    points[k.name] = {bw.median, bw.rel_noise, bw.min, bw.max, bw.n};
     result.rows.push_back(std::move(row));
   }
+
+  // copy once more, after the other four: the baseline of every ratio is measured first, so
+  // this shows whether it moved while the ladder ran (a transient or an order effect) or not.
+  const LadderKernel& copy_entry = kLadder[0];
+  const runtime::Operation repeat =
+      make_operation(copy_entry, fmt::format("{} {}x{} (again)", copy_entry.name, n, n));
+  ctx.progress(done++, total, repeat.label);
+  const SampleSet repeat_samples = ctx.measure(repeat);
+  const Metric repeat_bw = bandwidth_metric(repeat_samples.seconds, repeat_samples.total_bytes());
 
   const LadderPoint copy = points["copy"];
   for (std::size_t i = first_row; i < result.rows.size(); ++i) {
@@ -379,6 +399,29 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, const Sweep& sw,
                   "same\": naive {:.0f}%, tiled {:.0f}% of copy — {} on this GPU (measured, "
                   "+-10% band)",
                   100 * naive_rel, 100 * tiled_rel, same ? "holds" : "does not hold"));
+
+  // copy is the baseline of every ratio above: say when and how it was measured, with its
+  // sample count and spread (noise within this run only; docs/probes/bank-conflicts.md: copy
+  // has differed between runs on one H100 by far more), and the repeat at the end.
+  const double repeat_ratio = repeat_bw.stats.median / copy.bandwidth;
+  result.notes.push_back(fmt::format(
+      "ladder: kernels measured one after another in the order copy, naive, tiled, padded, "
+      "swizzled, then copy again (each after its own warm-up batch); copy, the baseline of "
+      "relative_to_copy and of the ratios: {} samples, {:.0f}-{:.0f} GB/s (noise within this "
+      "run, not the variation between runs); copy again at the end: {} samples, median {:.0f} "
+      "GB/s = {:.3f}x the first, {}",
+      copy.samples, copy.min, copy.max, repeat_bw.stats.n, repeat_bw.stats.median, repeat_ratio,
+      compare_text(repeat_ratio, repeat_bw.stats.rel_noise, copy.noise)));
+  const std::pair<const char*, LadderPoint> tiles[] = {{"padded", padded}, {"swizzled", swizzled}};
+  for (const auto& [label, point] : tiles) {
+    const double ratio = point.bandwidth / copy.bandwidth;
+    if (compare_text(ratio, point.noise, copy.noise) == "faster")
+      result.notes.push_back(fmt::format(
+          "ladder: {} ran at {:.2f}x copy, beyond the noise of both: in this run copy is not "
+          "an upper bound for the transposes, so relative_to_copy is not a fraction of a "
+          "roofline here",
+          label, ratio));
+  }
 
   const double working_set = 2.0 * static_cast<double>(bytes);
   const double l2 = static_cast<double>(ctx.device().l2_bytes);
@@ -462,7 +505,7 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const Sweep& sw
         row.params = stride_params(op, w, stride);
         row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
         row.metrics.push_back({"time", "s", summarize(per_instruction)});
-        row.model = stride_model(stride, w);
+        row.model = stride_model(op, stride, w);
         row.flags = samples.flags;
         StridePoint p{op, w, stride};
         p.time = row.metrics[1].stats.median;
@@ -522,8 +565,8 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const Sweep& sw
       for (const auto& p : points) {
         if (p.op != op || p.width != w) continue;
         const double slow = p.time / base->time;
-        const auto pred = models::predict_stride_access(p.stride, w);
-        const double model = pred.wavefronts / models::predict_stride_access(1, w).wavefronts;
+        const auto pred = models::predict_stride_access(p.stride, w, op);
+        const double model = pred.wavefronts / models::predict_stride_access(1, w, op).wavefronts;
         max_slow = std::max(max_slow, slow);
         max_model = std::max(max_model, model);
         if (p.stride != 1) {
@@ -532,7 +575,7 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const Sweep& sw
           if (off <= 0.1)
             ++within;
           else
-            misses.push_back({off, fmt::format("{} B {} stride {}: {:.2f}x vs {:.0f}x", w,
+            misses.push_back({off, fmt::format("{} B {} stride {}: {:.2f}x vs {:g}x", w,
                                                op_name(op), p.stride, slow, model)});
         }
         if (p.stride % 2 == 1 && p.stride > 1) {
@@ -541,7 +584,7 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const Sweep& sw
           any_odd = true;
         } else if (p.stride == 0 || p.stride == 2 || p.stride == 32) {
           items.push_back(
-              fmt::format("{} {:.2f}x ({:.0f})",
+              fmt::format("{} {:.2f}x ({:g})",
                           p.stride == 0 ? std::string("broadcast") : fmt::format("s{}", p.stride),
                           slow, model));
         }
@@ -601,7 +644,7 @@ ProbeResult BankConflictsProbe::run(runtime::ProbeContext& ctx) {
   const Sweep sw = resolve(settings_);
   ProbeResult result = skeleton(sw);
   const std::size_t total =
-      (sw.ladder ? std::size(kLadder) : 0) +
+      (sw.ladder ? std::size(kLadder) + 1 : 0) +  // + copy again at the end
       (sw.strides ? sw.ops.size() * sw.widths.size() * sw.stride_list.size() : 0);
   std::size_t done = 0;
   if (sw.ladder) run_ladder(ctx, sw, result, done, total);

@@ -16,14 +16,23 @@ using models::TileLayout;
 
 // ---- Transpose ladder ---------------------------------------------------------------------
 
+// Each thread loads its kElementsPerThread elements into registers before it stores any, so
+// every kernel of the ladder has the same loads in flight per thread (4, like the tiled
+// kernels, which load all 4 before the barrier); SASS (sm_90): 4 LDG, then 4 STG.
+constexpr int kElementsPerThread = kTileDim / kBlockRows;
+
 __global__ void __launch_bounds__(kTileDim* kBlockRows)
     copy_kernel(const float* __restrict__ in, float* __restrict__ out, int n) {
   const std::size_t x = blockIdx.x * kTileDim + threadIdx.x;
   const std::size_t y = blockIdx.y * kTileDim + threadIdx.y;
   const std::size_t width = static_cast<std::size_t>(n);
+  float v[kElementsPerThread];
 #pragma unroll
-  for (int j = 0; j < kTileDim; j += kBlockRows)
-    out[(y + j) * width + x] = in[(y + j) * width + x];
+  for (int k = 0; k < kElementsPerThread; ++k)
+    v[k] = in[(y + k * kBlockRows) * width + x];
+#pragma unroll
+  for (int k = 0; k < kElementsPerThread; ++k)
+    out[(y + k * kBlockRows) * width + x] = v[k];
 }
 
 __global__ void __launch_bounds__(kTileDim* kBlockRows)
@@ -31,9 +40,13 @@ __global__ void __launch_bounds__(kTileDim* kBlockRows)
   const std::size_t x = blockIdx.x * kTileDim + threadIdx.x;
   const std::size_t y = blockIdx.y * kTileDim + threadIdx.y;
   const std::size_t width = static_cast<std::size_t>(n);
+  float v[kElementsPerThread];
 #pragma unroll
-  for (int j = 0; j < kTileDim; j += kBlockRows)
-    out[x * width + (y + j)] = in[(y + j) * width + x];
+  for (int k = 0; k < kElementsPerThread; ++k)
+    v[k] = in[(y + k * kBlockRows) * width + x];
+#pragma unroll
+  for (int k = 0; k < kElementsPerThread; ++k)
+    out[x * width + (y + k * kBlockRows)] = v[k];
 }
 
 // The tile is indexed only through models::tile_word, the expression the model evaluates.

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "gpuprobe/models/bank_conflict_model.hpp"
+
 namespace gpuprobe::bank {
 
 // ---- Transpose ladder: n x n fp32, row-major, n a multiple of 32 -------------------------
@@ -33,7 +35,8 @@ std::uint64_t count_transpose_mismatches(const float* out, int n, std::uint32_t 
 // Loads add up every word read and write the sum to out[thread]; stores write element e the
 // value whose words are seed + (word index), then, after a barrier, out[thread] = sum of the
 // words of elements e_l and e_l + kStrideUnroll.
-enum class SharedOp { kLoad, kStore };
+// The model's op, so that a row's op is the one the model is evaluated with.
+using SharedOp = models::AccessOp;
 
 inline constexpr int kStrideThreads = 256;  // 8 warps per block
 inline constexpr int kStrideUnroll = 32;    // shared instructions per step (fully unrolled)

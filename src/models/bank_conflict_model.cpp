@@ -10,8 +10,12 @@
 namespace gpuprobe::models {
 namespace {
 
-// Wavefronts one phase needs: the largest number of distinct words any one bank must serve.
-int phase_wavefronts(std::span<const std::uint64_t> addresses, int width_bytes) {
+struct PhaseCount {
+  int wavefronts = 0;  // the largest number of distinct words any one bank must serve
+  int ideal = 0;       // ceil(distinct words / 32): the fewest wavefronts for those words
+};
+
+PhaseCount count_phase(std::span<const std::uint64_t> addresses, int width_bytes) {
   std::array<std::vector<std::uint64_t>, kBanks> words_in_bank;
   const int words_per_lane = width_bytes / kBankBytes;
   for (const std::uint64_t address : addresses) {
@@ -22,19 +26,25 @@ int phase_wavefronts(std::span<const std::uint64_t> addresses, int width_bytes) 
       if (std::find(bank.begin(), bank.end(), word) == bank.end()) bank.push_back(word);
     }
   }
-  std::size_t most = 0;
-  for (const auto& bank : words_in_bank)
+  std::size_t most = 0, distinct = 0;
+  for (const auto& bank : words_in_bank) {
     most = std::max(most, bank.size());
-  return static_cast<int>(most);
+    distinct += bank.size();
+  }
+  return {static_cast<int>(most), static_cast<int>((distinct + kBanks - 1) / kBanks)};
+}
+
+void check_width(int width_bytes) {
+  if (width_bytes != 4 && width_bytes != 8 && width_bytes != 16)
+    throw std::invalid_argument("shared access width must be 4, 8 or 16 bytes, not " +
+                                std::to_string(width_bytes));
 }
 
 }  // namespace
 
-AccessPrediction predict_warp_access(std::span<const std::uint64_t> byte_addresses,
-                                     int width_bytes) {
-  if (width_bytes != 4 && width_bytes != 8 && width_bytes != 16)
-    throw std::invalid_argument("shared access width must be 4, 8 or 16 bytes, not " +
-                                std::to_string(width_bytes));
+AccessPrediction predict_warp_access(std::span<const std::uint64_t> byte_addresses, int width_bytes,
+                                     AccessOp op) {
+  check_width(width_bytes);
   if (byte_addresses.size() > static_cast<std::size_t>(kWarpSize))
     throw std::invalid_argument("a warp has at most 32 lanes");
   for (const std::uint64_t a : byte_addresses) {
@@ -42,30 +52,30 @@ AccessPrediction predict_warp_access(std::span<const std::uint64_t> byte_address
       throw std::invalid_argument("address " + std::to_string(a) + " is not aligned to " +
                                   std::to_string(width_bytes) + " bytes");
   }
-  const std::size_t lanes_per_phase = static_cast<std::size_t>(kWavefrontBytes / width_bytes);
+  const auto phase_lanes = static_cast<std::size_t>(lanes_per_phase(width_bytes, op));
   AccessPrediction p;
-  for (std::size_t begin = 0; begin < byte_addresses.size(); begin += lanes_per_phase) {
-    const std::size_t count = std::min(lanes_per_phase, byte_addresses.size() - begin);
-    p.wavefronts += phase_wavefronts(byte_addresses.subspan(begin, count), width_bytes);
-    p.ideal_wavefronts += 1;
+  for (std::size_t begin = 0; begin < byte_addresses.size(); begin += phase_lanes) {
+    const std::size_t count = std::min(phase_lanes, byte_addresses.size() - begin);
+    const PhaseCount phase = count_phase(byte_addresses.subspan(begin, count), width_bytes);
+    p.wavefronts += phase.wavefronts;
+    p.ideal_wavefronts += phase.ideal;
   }
   p.conflict_ways = p.ideal_wavefronts > 0 ? p.wavefronts / p.ideal_wavefronts : 0;
   return p;
 }
 
-AccessPrediction predict_stride_access(std::uint64_t stride, int width_bytes) {
-  if (width_bytes != 4 && width_bytes != 8 && width_bytes != 16)
-    throw std::invalid_argument("shared access width must be 4, 8 or 16 bytes, not " +
-                                std::to_string(width_bytes));
+AccessPrediction predict_stride_access(std::uint64_t stride, int width_bytes, AccessOp op) {
+  check_width(width_bytes);
   const std::uint32_t capacity = stride_capacity(width_bytes);
   std::array<std::uint64_t, kWarpSize> addresses{};
   for (std::uint32_t lane = 0; lane < static_cast<std::uint32_t>(kWarpSize); ++lane)
     addresses[lane] = std::uint64_t{stride_element_index(lane, stride, capacity)} *
                       static_cast<std::uint64_t>(width_bytes);
-  return predict_warp_access(addresses, width_bytes);
+  return predict_warp_access(addresses, width_bytes, op);
 }
 
 AccessPrediction predict_tile_access(TileLayout layout, TileAccess access) {
+  const AccessOp op = access == TileAccess::kRowWrite ? AccessOp::kStore : AccessOp::kLoad;
   AccessPrediction total;
   int instructions = 0;
   for (int ty = 0; ty < kBlockRows; ++ty) {  // one warp per ty: lanes are tx = 0..31
@@ -76,7 +86,7 @@ AccessPrediction predict_tile_access(TileLayout layout, TileAccess access) {
                                                          : tile_word(layout, tx, ty + j);
         addresses[static_cast<std::size_t>(tx)] = static_cast<std::uint64_t>(word) * kBankBytes;
       }
-      const AccessPrediction one = predict_warp_access(addresses, kBankBytes);
+      const AccessPrediction one = predict_warp_access(addresses, kBankBytes, op);
       total.wavefronts += one.wavefronts;
       total.ideal_wavefronts += one.ideal_wavefronts;
       ++instructions;

@@ -78,6 +78,15 @@ TEST(BankConflictsGpu, StrideTwoLoadsSlowerThanStrideOne) {
       testing::find_row(r, {{"op", "store"}, {"element_bytes", "4"}, {"stride", "32"}});
   ASSERT_TRUE(st1 && st32);
   EXPECT_GT(median(*st32, "time"), 4 * median(*st1, "time"));
+  // The model is evaluated per op: a 16-byte broadcast load has 16-lane phases (2 wavefronts,
+  // as measured on sm_90), a 16-byte broadcast store 8-lane phases (4 wavefronts).
+  const Row* lb16 =
+      testing::find_row(r, {{"op", "load"}, {"element_bytes", "16"}, {"stride", "0"}});
+  const Row* sb16 =
+      testing::find_row(r, {{"op", "store"}, {"element_bytes", "16"}, {"stride", "0"}});
+  ASSERT_TRUE(lb16 && sb16);
+  EXPECT_EQ(find_quantity(lb16->model, "wavefronts_per_request")->value, 2.0);
+  EXPECT_EQ(find_quantity(sb16->model, "wavefronts_per_request")->value, 4.0);
 }
 
 }  // namespace
