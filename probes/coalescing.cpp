@@ -1,4 +1,5 @@
-// The `coalescing` probe: offset and stride copy bandwidth by element width, beside a sector model.
+// The `coalescing` probe: offset and stride copy bandwidth by element width, beside a model of
+// sectors and lines per request and DRAM fetch blocks per warp.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
@@ -33,6 +34,8 @@ constexpr std::uint64_t kMaxOffset = 65536;        // elements
 constexpr std::uint64_t kMaxStride = 65536;        // elements
 constexpr std::uint64_t kElementQuantum = 1024;    // N is a multiple of this
 constexpr std::uint64_t kFallbackL2 = 8ull << 20;  // when the driver reports no L2 size
+// Measured / DRAM model below this: the verdict says the model no longer explains the loss.
+constexpr double kModelShortfall = 0.9;
 
 const char* pattern_name(CopyPattern p) {
   return p == CopyPattern::kOffset ? "offset" : "stride";
@@ -131,6 +134,7 @@ std::vector<Param> row_params(const Point& p) {
 
 std::vector<Quantity> model_quantities(const models::CopyPrediction& m) {
   return {{"sectors_per_request", "sectors", m.load_sectors_per_request},
+          {"lines_per_request", "lines", m.load_lines_per_request},
           {"sector_efficiency", "%", m.sector_efficiency},
           {"predicted_relative_bandwidth", "x", m.predicted_relative_bandwidth},
           {"predicted_relative_bandwidth_dram", "x", m.predicted_relative_bandwidth_dram}};
@@ -155,6 +159,220 @@ struct Measured {
 
 std::string join_numbers(const std::vector<std::uint64_t>& values) {
   return fmt::format("{}", fmt::join(values, ", "));
+}
+
+// "1 line", "2 lines".
+std::string count_of(double n, const char* what) {
+  return fmt::format("{:g} {}{}", n, what, n == 1 ? "" : "s");
+}
+
+// Useful bytes one warp moves: 32 elements read and 32 written.
+double useful_bytes_per_warp(int width) {
+  return 2.0 * models::kWarpLanes * width;
+}
+
+// DRAM bytes per second the measurement implies if the DRAM model's traffic is right.
+double implied_dram_gbps(const Measured& m) {
+  return m.median_gbps * m.sized.model.dram_bytes_per_warp /
+         useful_bytes_per_warp(m.sized.point.width);
+}
+
+template <typename F>
+double mean_of(const std::vector<const Measured*>& v, F f) {
+  double sum = 0;
+  for (const auto* m : v)
+    sum += f(*m);
+  return sum / static_cast<double>(v.size());
+}
+
+std::string relative_range(const std::vector<const Measured*>& v) {
+  double lo = v.front()->relative, hi = lo;
+  for (const auto* m : v) {
+    lo = std::min(lo, m->relative);
+    hi = std::max(hi, m->relative);
+  }
+  const std::string a = fmt::format("{:.2f}", lo), b = fmt::format("{:.2f}", hi);
+  if (a == b) return "";
+  return fmt::format(" ({}-{}x)", a, b);
+}
+
+// Non-zero offsets of one width that touch the same sectors and lines per warp load.
+struct OffsetClass {
+  double sectors = 0;
+  double lines = 0;
+  std::vector<const Measured*> members;
+  bool is_offset_zero = false;  // stands in for the baseline's class when no other offset has it
+};
+
+std::string describe_class(const OffsetClass& c, double base_sectors, double base_lines) {
+  std::string who;
+  if (c.is_offset_zero) {
+    who = "offset 0";
+  } else if (c.members.size() <= 6) {
+    std::vector<std::uint64_t> offsets;
+    for (const auto* m : c.members)
+      offsets.push_back(m->sized.point.param);
+    who = fmt::format("offset{} {}", offsets.size() == 1 ? "" : "s", join_numbers(offsets));
+  } else {
+    const char* how = c.sectors > base_sectors ? "not 32-B aligned"
+                      : c.lines > base_lines   ? "32-B but not 128-B aligned"
+                                               : "128-B aligned";
+    who = fmt::format("{} offsets {}", c.members.size(), how);
+  }
+  return fmt::format(
+      "{} ({}, {}) {:.2f}x{}", who, count_of(c.sectors, "sector"), count_of(c.lines, "line"),
+      mean_of(c.members, [](const Measured& m) { return m.relative; }), relative_range(c.members));
+}
+
+// The offsets of one width grouped by the sectors and lines of their warp loads, each group's
+// measured mean, and the measured cost of one more sector (same lines) or line (same sectors).
+void add_offset_verdict(int w, const std::vector<const Measured*>& group, int fetch, SummaryRow& s,
+                        std::vector<std::string>& verdict) {
+  const models::CopyPrediction base = models::predict_copy(CopyPattern::kOffset, w, 0, fetch);
+  const double bs = base.load_sectors_per_request;
+  const double bl = base.load_lines_per_request;
+  std::map<std::pair<double, double>, OffsetClass> classes;
+  const Measured* zero = nullptr;
+  for (const auto* m : group) {
+    if (m->sized.point.param == 0) {
+      zero = m;
+      continue;
+    }
+    const auto& md = m->sized.model;
+    OffsetClass& c = classes[{md.load_sectors_per_request, md.load_lines_per_request}];
+    c.sectors = md.load_sectors_per_request;
+    c.lines = md.load_lines_per_request;
+    c.members.push_back(m);
+  }
+  if (classes.empty()) return;
+
+  std::vector<const Measured*> mis, line_mis, line_aligned;
+  for (const auto& [key, c] : classes) {
+    auto& into = c.sectors > bs ? mis : (c.lines > bl ? line_mis : line_aligned);
+    into.insert(into.end(), c.members.begin(), c.members.end());
+  }
+  auto rel = [](const Measured& m) { return m.relative; };
+  if (!mis.empty()) {
+    s.values.push_back({"misaligned_mean_relative", "x", mean_of(mis, rel)});
+    s.values.push_back({"model_misaligned_relative", "x", mean_of(mis, [](const Measured& m) {
+                          return m.sized.model.predicted_relative_bandwidth;
+                        })});
+    s.values.push_back({"model_dram_misaligned_relative", "x", mean_of(mis, [](const Measured& m) {
+                          return m.sized.model.predicted_relative_bandwidth_dram;
+                        })});
+  }
+  if (!line_mis.empty())
+    s.values.push_back({"line_misaligned_mean_relative", "x", mean_of(line_mis, rel)});
+  if (!line_aligned.empty())
+    s.values.push_back({"line_aligned_mean_relative", "x", mean_of(line_aligned, rel)});
+
+  // Offset 0 stands for its own class when no other offset measured has it.
+  if (zero && !classes.count({bs, bl})) classes[{bs, bl}] = OffsetClass{bs, bl, {zero}, true};
+  std::vector<const OffsetClass*> ordered;  // most sectors first, then most lines
+  for (auto it = classes.rbegin(); it != classes.rend(); ++it)
+    ordered.push_back(&it->second);
+
+  std::vector<std::string> parts, costs, sector_model;
+  double dram_lo = std::numeric_limits<double>::infinity(), dram_hi = 0;
+  for (const auto* c : ordered) {
+    parts.push_back(describe_class(*c, bs, bl));
+    const auto& md = c->members.front()->sized.model;
+    sector_model.push_back(fmt::format("{:.2f}x at {}", md.predicted_relative_bandwidth,
+                                       count_of(c->sectors, "sector")));
+    for (const auto* m : c->members) {
+      dram_lo = std::min(dram_lo, m->sized.model.predicted_relative_bandwidth_dram);
+      dram_hi = std::max(dram_hi, m->sized.model.predicted_relative_bandwidth_dram);
+    }
+  }
+  sector_model.erase(std::unique(sector_model.begin(), sector_model.end()), sector_model.end());
+  for (const auto* a : ordered) {
+    for (const auto* b : ordered) {
+      const double ratio = mean_of(a->members, rel) / mean_of(b->members, rel);
+      if (a->lines == b->lines && a->sectors > b->sectors) {
+        costs.push_back(fmt::format("{:g} vs {:g} sectors with {} each {:.2f}x", a->sectors,
+                                    b->sectors, count_of(a->lines, "line"), ratio));
+      } else if (a->sectors == b->sectors && a->lines > b->lines) {
+        costs.push_back(fmt::format("{:g} vs {:g} lines with {} each {:.2f}x", a->lines, b->lines,
+                                    count_of(a->sectors, "sector"), ratio));
+      }
+    }
+  }
+  const std::string dram = dram_hi - dram_lo < 0.005
+                               ? fmt::format("{:.2f}x", dram_hi)
+                               : fmt::format("{:.2f}-{:.2f}x", dram_lo, dram_hi);
+  verdict.push_back(fmt::format(
+      "{} B offsets, relative to offset 0 ({}, {} per warp load): {}{}; model: sectors {}, "
+      "DRAM ({}-B fetches) {}",
+      w, count_of(bs, "sector"), count_of(bl, "line"), fmt::join(parts, "; "),
+      costs.empty() ? "" : fmt::format("; measured ratios: {}", fmt::join(costs, ", ")),
+      fmt::join(sector_model, ", "), base.fetch_bytes, dram));
+}
+
+// Headline strides of one width beside both models, and where the measurement leaves the
+// DRAM model.
+void add_stride_verdict(int w, std::vector<const Measured*> group,
+                        std::vector<std::string>& verdict) {
+  std::sort(group.begin(), group.end(), [](const Measured* a, const Measured* b) {
+    return a->sized.point.param < b->sized.point.param;
+  });
+  const int fetch = group.front()->sized.model.fetch_bytes;
+  const std::uint64_t largest = group.back()->sized.point.param;
+  // 2, the strides from which each lane has its own sector and its own fetch block, the largest.
+  std::vector<std::uint64_t> wanted = {
+      2, static_cast<std::uint64_t>(std::max(1, models::kSectorBytes / w)),
+      static_cast<std::uint64_t>(std::max(1, fetch / w)), largest};
+  std::vector<std::string> shown;
+  for (const auto* m : group) {
+    const std::uint64_t st = m->sized.point.param;
+    if (st <= 1 || std::find(wanted.begin(), wanted.end(), st) == wanted.end()) continue;
+    shown.push_back(fmt::format("{:.2f}x at {}{} ({:.2f}x, {:.2f}x)", m->relative,
+                                shown.empty() ? "stride " : "", st,
+                                m->sized.model.predicted_relative_bandwidth,
+                                m->sized.model.predicted_relative_bandwidth_dram));
+  }
+  if (shown.empty()) return;
+
+  // Measured / DRAM model, by stride: the first stride below kModelShortfall and what precedes it.
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  const Measured* last_ok = nullptr;
+  const Measured* first_short = nullptr;
+  const Measured* lowest = nullptr;
+  auto ratio = [](const Measured& m) {
+    return m.relative / m.sized.model.predicted_relative_bandwidth_dram;
+  };
+  for (const auto* m : group) {
+    if (m->sized.point.param <= 1) continue;
+    const double r = ratio(*m);
+    if (!lowest || r < ratio(*lowest)) lowest = m;
+    if (first_short) continue;
+    if (r < kModelShortfall) {
+      first_short = m;
+      continue;
+    }
+    lo = std::min(lo, r);
+    hi = std::max(hi, r);
+    last_ok = m;
+  }
+  std::string fit;
+  if (!first_short) {
+    fit = fmt::format("measured/DRAM model {:.2f}-{:.2f}x at every stride", lo, hi);
+  } else {
+    if (last_ok) {
+      fit = fmt::format(
+          "measured/DRAM model {:.2f}-{:.2f}x up to stride {} (elements {} B apart), ", lo, hi,
+          last_ok->sized.point.param, last_ok->sized.point.param * static_cast<std::uint64_t>(w));
+    }
+    fit += fmt::format(
+        "more than {:.0f}% below it from stride {} ({} B apart), down to {:.2f}x at stride {}: a "
+        "loss the model does not explain",
+        (1 - kModelShortfall) * 100, first_short->sized.point.param,
+        first_short->sized.point.param * static_cast<std::uint64_t>(w), ratio(*lowest),
+        lowest->sized.point.param);
+  }
+  verdict.push_back(
+      fmt::format("{} B strides, measured (sector model, DRAM model with {}-B "
+                  "fetches): {}; {}",
+                  w, fetch, fmt::join(shown, ", "), fit));
 }
 
 class CoalescingProbe final : public Probe {
@@ -199,16 +417,22 @@ class CoalescingProbe final : public Probe {
     for (const auto& p : sw.points) {
       Row row;
       row.params = row_params(p);
-      row.model = model_quantities(models::predict_copy(p.pattern, p.width, p.param));
+      row.model =
+          model_quantities(models::predict_copy(p.pattern, p.width, p.param, models::kSectorBytes));
       if (p.baseline) row.flags.push_back("baseline");
       r.rows.push_back(std::move(row));
     }
+    r.notes.push_back(fmt::format(
+        "--plan has no device: predicted_relative_bandwidth_dram uses {}-B fetches (the sector); "
+        "a run uses the device's L2 fetch granularity (cudaLimitMaxL2FetchGranularity; an H100 "
+        "reports 64 B), which lowers it for strides that put elements 64 B or more apart",
+        models::kSectorBytes));
     r.notes.push_back(fmt::format(
         "sizes are chosen on the device: N x element bytes >= {:g}x L2 per direction at offset "
         "0 / stride 1; large strides may run with a smaller N or be dropped to stay within {:.0f}% "
         "of free device memory",
         settings_.l2_multiple, kMemoryCapFraction * 100));
-    add_model_notes(r);
+    add_model_notes(r, false);
     return r;
   }
 
@@ -234,17 +458,21 @@ class CoalescingProbe final : public Probe {
     return r;
   }
 
-  static void add_model_notes(ProbeResult& r) {
+  static void add_model_notes(ProbeResult& r, bool measured) {
     r.notes.push_back(
-        "model: sectors_per_request = distinct 32-B sectors one warp's load touches (stores are "
-        "aligned and unit-stride: element_bytes sectors); predicted_relative_bandwidth counts "
-        "load + store sectors per request, as L1 sends them to L2; "
-        "predicted_relative_bandwidth_dram counts each sector once per run of warps, as DRAM "
-        "sees it (a misaligned offset's extra sector is the next warp's first)");
+        "model: sectors_per_request / lines_per_request = distinct 32-B sectors / 128-B lines one "
+        "warp's load touches (stores are aligned and unit-stride); predicted_relative_bandwidth "
+        "counts load + store sectors per request, as L1 sends them to L2 (lines are shown, not "
+        "used in a prediction); predicted_relative_bandwidth_dram counts distinct G-byte DRAM "
+        "fetch blocks (G = the L2 fetch granularity) per run of warps, loads + stores: a block "
+        "neighbouring warps share is fetched once, an element alone in its block costs G bytes");
+    if (!measured) return;
     r.notes.push_back(
-        "the model ignores DRAM bursts, pages and TLB reach: if the L2 fetches more than 32 B "
-        "per miss (l2_fetch_granularity), strides that put lanes 32 B or more apart lose more "
-        "than it predicts");
+        "implied_dram_bandwidth = bandwidth x DRAM-model bytes per useful byte: the DRAM traffic "
+        "rate the measurement implies if the model's byte count is right; the model assumes it "
+        "is the same at every point, so where it moves, something the model does not count "
+        "(DRAM row locality, bank/channel interleaving, read/write turnaround, TLB reach) is at "
+        "work; which one, this probe cannot tell");
   }
 
   Settings settings_;
@@ -261,6 +489,24 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx) {
                                        format_bytes(static_cast<double>(l2))));
   }
   const auto l2d = static_cast<double>(l2);
+
+  // The DRAM model's fetch block. Optional query: a driver that does not report it gets the
+  // sector (32 B) and a note.
+  std::size_t reported_fetch = 0;
+  const bool fetch_reported =
+      cudaDeviceGetLimit(&reported_fetch, cudaLimitMaxL2FetchGranularity) == cudaSuccess;
+  if (!fetch_reported) (void)cudaGetLastError();
+  const int fetch = models::model_fetch_bytes(fetch_reported ? reported_fetch : 0);
+  if (!fetch_reported) {
+    result.notes.push_back(fmt::format(
+        "the driver reports no L2 fetch granularity: the DRAM model uses {}-B fetches (the sector)",
+        fetch));
+  } else if (static_cast<std::uint64_t>(fetch) != reported_fetch) {
+    result.notes.push_back(
+        fmt::format("the driver reports an L2 fetch granularity of {} B: the DRAM model uses {} B "
+                    "(a power of two from 32 to 128)",
+                    reported_fetch, fetch));
+  }
 
   // Default N per width: N x width >= l2_multiple x L2, a multiple of kElementQuantum.
   auto default_elements = [&](int w) {
@@ -279,7 +525,7 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx) {
   std::vector<Sized> sized;
   std::map<int, std::vector<std::string>> clamped_notes;
   for (const auto& p : sw.points) {
-    Sized s{p, models::predict_copy(p.pattern, p.width, p.param)};
+    Sized s{p, models::predict_copy(p.pattern, p.width, p.param, fetch)};
     const auto w = static_cast<std::uint64_t>(p.width);
     s.elements = default_elements(p.width);
     s.in_bytes = models::copy_input_elements(p.pattern, p.param, s.elements) * w;
@@ -399,7 +645,8 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx) {
     if (it != baseline_gbps.end() && it->second > 0) rel = m.median_gbps / it->second;
     m.relative = rel.value_or(0);
     result.rows[i].derived = {{"relative_bandwidth", "x", rel},
-                              {"working_set_over_l2", "x", m.sized.working_set_over_l2}};
+                              {"working_set_over_l2", "x", m.sized.working_set_over_l2},
+                              {"implied_dram_bandwidth", "GB/s", implied_dram_gbps(m)}};
     min_ws = std::min(min_ws, m.sized.working_set_over_l2);
   }
 
@@ -427,84 +674,15 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx) {
       s.values.push_back({"baseline_bandwidth", "GB/s", baseline_gbps[{pattern, w}]});
 
       if (pattern == CopyPattern::kOffset) {
-        // Misaligned: the model puts more load sectors in a request than at offset 0.
-        const double base_sectors = static_cast<double>(w);  // 32 lanes x w B / 32 B
-        std::vector<const Measured*> mis, aligned;
-        for (const auto* m : group) {
-          if (m->sized.point.param == 0) continue;
-          (m->sized.model.load_sectors_per_request > base_sectors ? mis : aligned).push_back(m);
-        }
-        auto mean_of = [](const std::vector<const Measured*>& v, auto f) {
-          double sum = 0;
-          for (const auto* m : v)
-            sum += f(*m);
-          return sum / static_cast<double>(v.size());
-        };
-        if (!mis.empty()) {
-          const double mean = mean_of(mis, [](const Measured& m) { return m.relative; });
-          const double model_req = mean_of(
-              mis, [](const Measured& m) { return m.sized.model.predicted_relative_bandwidth; });
-          const double model_dram = mean_of(mis, [](const Measured& m) {
-            return m.sized.model.predicted_relative_bandwidth_dram;
-          });
-          double lo = mis.front()->relative, hi = lo;
-          for (const auto* m : mis) {
-            lo = std::min(lo, m->relative);
-            hi = std::max(hi, m->relative);
-          }
-          s.values.push_back({"misaligned_mean_relative", "x", mean});
-          s.values.push_back({"model_misaligned_relative", "x", model_req});
-          s.values.push_back({"model_dram_misaligned_relative", "x", model_dram});
-          std::string aligned_text;
-          if (!aligned.empty()) {
-            aligned_text =
-                fmt::format("; aligned non-zero offsets {:.2f}x",
-                            mean_of(aligned, [](const Measured& m) { return m.relative; }));
-          }
-          result.verdict.push_back(fmt::format(
-              "{} B offsets: the {} offsets that are not a multiple of {} elements (32 B) load "
-              "{:g} sectors per request instead of {:g} and averaged {:.2f}x of offset 0 "
-              "(range {:.2f}-{:.2f}x){}; model {:.2f}x if every request's sectors move, "
-              "{:.2f}x if the shared sector moves once",
-              w, mis.size(), models::kSectorBytes / w,
-              mis.front()->sized.model.load_sectors_per_request, base_sectors, mean, lo, hi,
-              aligned_text, model_req, model_dram));
-        } else if (!aligned.empty()) {
-          result.verdict.push_back(fmt::format(
-              "{} B offsets: every offset measured is 32-B aligned (model 1.00x); they averaged "
-              "{:.2f}x of offset 0",
-              w, mean_of(aligned, [](const Measured& m) { return m.relative; })));
-        }
+        add_offset_verdict(w, group, fetch, s, result.verdict);
       } else {
-        // Strides: 2, the stride from which every lane loads its own sector, and the largest.
-        const std::uint64_t saturation =
-            static_cast<std::uint64_t>(std::max(1, models::kSectorBytes / w));
-        std::uint64_t largest = 0;
-        for (const auto* m : group)
-          largest = std::max(largest, m->sized.point.param);
-        std::vector<std::string> shown;
-        std::vector<std::uint64_t> picked;
-        for (std::uint64_t want : {std::uint64_t{2}, saturation, largest}) {
-          if (want <= 1 || std::find(picked.begin(), picked.end(), want) != picked.end()) continue;
-          for (const auto* m : group) {
-            if (m->sized.point.param != want) continue;
-            picked.push_back(want);
-            shown.push_back(fmt::format("{:.2f}x at stride {} (model {:.2f}x)", m->relative, want,
-                                        m->sized.model.predicted_relative_bandwidth));
-          }
-        }
-        if (!shown.empty()) {
-          result.verdict.push_back(fmt::format(
-              "{} B strides: {}; from stride {} every lane loads its own 32-B sector and the "
-              "model stays at {:.2f}x; worst {:.2f}x at stride {} (measured)",
-              w, fmt::join(shown, ", "), saturation,
-              models::predict_copy(pattern, w, saturation).predicted_relative_bandwidth,
-              low->relative, low->sized.point.param));
-        }
+        add_stride_verdict(w, group, result.verdict);
       }
       s.values.push_back({"worst_relative_bandwidth", "x", low->relative});
       s.values.push_back({"worst_at", "elements", static_cast<double>(low->sized.point.param)});
       s.values.push_back({"model_at_worst", "x", low->sized.model.predicted_relative_bandwidth});
+      s.values.push_back(
+          {"model_dram_at_worst", "x", low->sized.model.predicted_relative_bandwidth_dram});
       result.summary.push_back(std::move(s));
     }
   }
@@ -518,17 +696,42 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx) {
                     worst->median_gbps, describe(*worst), best->median_gbps, describe(*best),
                     worst->median_gbps / best->median_gbps));
   }
+  if (!measured.empty()) {
+    // The DRAM traffic rate each point implies under the DRAM model: flat where the model holds.
+    const Measured* hi = nullptr;
+    const Measured* lo = nullptr;
+    double base_lo = std::numeric_limits<double>::infinity(), base_hi = 0;
+    for (const auto& m : measured) {
+      const double g = implied_dram_gbps(m);
+      if (!hi || g > implied_dram_gbps(*hi)) hi = &m;
+      if (!lo || g < implied_dram_gbps(*lo)) lo = &m;
+      if (m.sized.point.param == baseline_param(m.sized.point.pattern)) {
+        base_lo = std::min(base_lo, g);
+        base_hi = std::max(base_hi, g);
+      }
+    }
+    auto describe = [](const Measured& m) {
+      return fmt::format("{} {}, {} B", pattern_name(m.sized.point.pattern), m.sized.point.param,
+                         m.sized.point.width);
+    };
+    const std::string peak =
+        dev.peak_dram_estimate_gbps > 0
+            ? fmt::format(" (est. peak {:.0f} GB/s)", dev.peak_dram_estimate_gbps)
+            : std::string();
+    result.verdict.push_back(fmt::format(
+        "implied DRAM traffic (bandwidth x DRAM-model bytes per useful byte, {}-B fetches): "
+        "{:.0f}-{:.0f} GB/s for the aligned unit-stride copies, highest {:.0f} GB/s ({}), lowest "
+        "{:.0f} GB/s ({}){}; the model's predictions assume it is the same everywhere",
+        fetch, base_lo, base_hi, implied_dram_gbps(*hi), describe(*hi), implied_dram_gbps(*lo),
+        describe(*lo), peak));
+  }
 
   // Conditions and notes.
   if (!measured.empty()) result.conditions.push_back({"working_set_over_l2", "x", min_ws});
   result.conditions.push_back({"memory_cap", "B", static_cast<double>(cap)});
-  std::size_t granularity = 0;
-  // Optional query: a driver that does not report it costs only this condition.
-  if (cudaDeviceGetLimit(&granularity, cudaLimitMaxL2FetchGranularity) == cudaSuccess) {
-    result.conditions.push_back({"l2_fetch_granularity", "B", static_cast<double>(granularity)});
-  } else {
-    (void)cudaGetLastError();
-  }
+  if (fetch_reported)
+    result.conditions.push_back({"l2_fetch_granularity", "B", static_cast<double>(reported_fetch)});
+  result.conditions.push_back({"model_fetch_bytes", "B", static_cast<double>(fetch)});
   std::vector<std::uint64_t> default_n;
   for (int w : sw.widths)
     default_n.push_back(default_elements(w));
@@ -550,7 +753,7 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx) {
                     "'baseline')",
                     pattern_name(pattern), baseline_param(pattern), fmt::join(widths, ", ")));
   }
-  add_model_notes(result);
+  add_model_notes(result, true);
   return result;
 }
 

@@ -1,4 +1,5 @@
-// Sector counting for the coalescing probe: per warp request, per warp in DRAM, per launch.
+// Sector, line and fetch-block counting for the coalescing probe: per warp request, per warp
+// in DRAM, per launch.
 #include "gpuprobe/models/coalescing_model.hpp"
 
 #include <algorithm>
@@ -44,90 +45,124 @@ LaneMap store_lanes(std::uint64_t warp) {
   return {warp * kWarpLanes, 1};
 }
 
-// Appends the sectors of one warp's access to `sectors` (unsorted, may repeat).
-void append_sectors(const LaneMap& lanes, int element_bytes, std::vector<std::uint64_t>& sectors) {
+// Appends the aligned unit_bytes-byte blocks (sectors, lines, fetch blocks) of one warp's
+// access to `units` (unsorted, may repeat).
+void append_units(const LaneMap& lanes, int element_bytes, int unit_bytes,
+                  std::vector<std::uint64_t>& units) {
   const auto w = static_cast<std::uint64_t>(element_bytes);
+  const auto u = static_cast<std::uint64_t>(unit_bytes);
   for (std::uint64_t l = 0; l < kWarpLanes; ++l) {
     const std::uint64_t first_byte = (lanes.first + l * lanes.step) * w;
     const std::uint64_t last_byte = first_byte + w - 1;
-    for (std::uint64_t s = first_byte / kSectorBytes; s <= last_byte / kSectorBytes; ++s)
-      sectors.push_back(s);
+    for (std::uint64_t b = first_byte / u; b <= last_byte / u; ++b)
+      units.push_back(b);
   }
 }
 
-std::size_t distinct(std::vector<std::uint64_t>& sectors) {
-  std::sort(sectors.begin(), sectors.end());
-  return static_cast<std::size_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+std::size_t distinct(std::vector<std::uint64_t>& units) {
+  std::sort(units.begin(), units.end());
+  return static_cast<std::size_t>(std::unique(units.begin(), units.end()) - units.begin());
 }
 
-// Distinct sectors touched by warps [0, warps) of one kind of access.
+// Distinct units touched by warps [0, warps) of one kind of access.
 template <typename MapFn>
-std::size_t union_sectors(std::uint64_t warps, int element_bytes, MapFn map) {
-  std::vector<std::uint64_t> sectors;
+std::size_t union_units(std::uint64_t warps, int element_bytes, int unit_bytes, MapFn map) {
+  std::vector<std::uint64_t> units;
   for (std::uint64_t k = 0; k < warps; ++k)
-    append_sectors(map(k), element_bytes, sectors);
-  return distinct(sectors);
+    append_units(map(k), element_bytes, unit_bytes, units);
+  return distinct(units);
 }
 
-// Request-level sectors, averaged over kAveragedWarps consecutive warps.
+// Request-level units per warp, averaged over kAveragedWarps consecutive warps.
 template <typename MapFn>
-double average_request_sectors(int element_bytes, MapFn map) {
+double average_request_units(int element_bytes, int unit_bytes, MapFn map) {
   std::size_t total = 0;
   for (std::uint64_t k = 0; k < kAveragedWarps; ++k) {
-    std::vector<std::uint64_t> sectors;
-    append_sectors(map(k), element_bytes, sectors);
-    total += distinct(sectors);
+    std::vector<std::uint64_t> units;
+    append_units(map(k), element_bytes, unit_bytes, units);
+    total += distinct(units);
   }
   return static_cast<double>(total) / kAveragedWarps;
 }
 
-// Steady-state distinct sectors per warp: what warps [W, 2W) add to warps [0, W).
+// Steady-state distinct units per warp: what warps [W, 2W) add to warps [0, W).
 template <typename MapFn>
-double dram_sectors_per_warp(int element_bytes, MapFn map) {
-  const std::size_t first_half = union_sectors(kRunWarps, element_bytes, map);
-  const std::size_t both = union_sectors(2 * kRunWarps, element_bytes, map);
+double run_units_per_warp(int element_bytes, int unit_bytes, MapFn map) {
+  const std::size_t first_half = union_units(kRunWarps, element_bytes, unit_bytes, map);
+  const std::size_t both = union_units(2 * kRunWarps, element_bytes, unit_bytes, map);
   return static_cast<double>(both - first_half) / static_cast<double>(kRunWarps);
 }
 
 struct Counts {
-  double load_request;
-  double store_request;
-  double dram;  // loads + stores
+  double load_sectors;
+  double store_sectors;
+  double load_lines;
+  double dram_bytes;  // loads + stores, G-byte blocks x G
 };
 
-Counts count(CopyPattern pattern, int element_bytes, std::uint64_t param) {
+Counts count(CopyPattern pattern, int element_bytes, std::uint64_t param, int fetch_bytes) {
   auto loads = [&](std::uint64_t k) { return load_lanes(pattern, param, k); };
   auto stores = [](std::uint64_t k) { return store_lanes(k); };
-  return {
-      average_request_sectors(element_bytes, loads), average_request_sectors(element_bytes, stores),
-      dram_sectors_per_warp(element_bytes, loads) + dram_sectors_per_warp(element_bytes, stores)};
+  const double blocks = run_units_per_warp(element_bytes, fetch_bytes, loads) +
+                        run_units_per_warp(element_bytes, fetch_bytes, stores);
+  return {average_request_units(element_bytes, kSectorBytes, loads),
+          average_request_units(element_bytes, kSectorBytes, stores),
+          average_request_units(element_bytes, kLineBytes, loads), blocks * fetch_bytes};
+}
+
+void check_fetch(int fetch_bytes) {
+  const bool power_of_two = fetch_bytes > 0 && (fetch_bytes & (fetch_bytes - 1)) == 0;
+  if (!power_of_two || fetch_bytes < kSectorBytes || fetch_bytes > kLineBytes) {
+    throw std::invalid_argument(
+        "coalescing model: fetch_bytes must be a power of two from 32 to 128, not " +
+        std::to_string(fetch_bytes));
+  }
+}
+
+int warp_units(std::uint64_t first_element, std::uint64_t step_elements, int element_bytes,
+               int unit_bytes) {
+  check_width(element_bytes);
+  if (step_elements == 0) throw std::invalid_argument("coalescing model: step must be at least 1");
+  std::vector<std::uint64_t> units;
+  append_units({first_element, step_elements}, element_bytes, unit_bytes, units);
+  return static_cast<int>(distinct(units));
 }
 
 }  // namespace
 
 int warp_sectors(std::uint64_t first_element, std::uint64_t step_elements, int element_bytes) {
-  check_width(element_bytes);
-  if (step_elements == 0) throw std::invalid_argument("coalescing model: step must be at least 1");
-  std::vector<std::uint64_t> sectors;
-  append_sectors({first_element, step_elements}, element_bytes, sectors);
-  return static_cast<int>(distinct(sectors));
+  return warp_units(first_element, step_elements, element_bytes, kSectorBytes);
 }
 
-CopyPrediction predict_copy(CopyPattern pattern, int element_bytes,
-                            std::uint64_t offset_or_stride) {
+int warp_lines(std::uint64_t first_element, std::uint64_t step_elements, int element_bytes) {
+  return warp_units(first_element, step_elements, element_bytes, kLineBytes);
+}
+
+int model_fetch_bytes(std::uint64_t reported_bytes) {
+  int g = kSectorBytes;
+  while (g < kLineBytes && static_cast<std::uint64_t>(2 * g) <= reported_bytes)
+    g *= 2;
+  return g;
+}
+
+CopyPrediction predict_copy(CopyPattern pattern, int element_bytes, std::uint64_t offset_or_stride,
+                            int fetch_bytes) {
   check_point(pattern, element_bytes, offset_or_stride);
+  check_fetch(fetch_bytes);
   const std::uint64_t baseline_param = pattern == CopyPattern::kOffset ? 0 : 1;
-  const Counts here = count(pattern, element_bytes, offset_or_stride);
-  const Counts base = count(pattern, element_bytes, baseline_param);
+  const Counts here = count(pattern, element_bytes, offset_or_stride, fetch_bytes);
+  const Counts base = count(pattern, element_bytes, baseline_param, fetch_bytes);
   CopyPrediction p;
-  p.load_sectors_per_request = here.load_request;
-  p.store_sectors_per_request = here.store_request;
+  p.load_sectors_per_request = here.load_sectors;
+  p.store_sectors_per_request = here.store_sectors;
+  p.load_lines_per_request = here.load_lines;
   const double useful = static_cast<double>(kWarpLanes) * element_bytes;
-  p.sector_efficiency = 100.0 * useful / (here.load_request * kSectorBytes);
+  p.sector_efficiency = 100.0 * useful / (here.load_sectors * kSectorBytes);
   p.predicted_relative_bandwidth =
-      (base.load_request + base.store_request) / (here.load_request + here.store_request);
-  p.dram_sectors_per_warp = here.dram;
-  p.predicted_relative_bandwidth_dram = base.dram / here.dram;
+      (base.load_sectors + base.store_sectors) / (here.load_sectors + here.store_sectors);
+  p.fetch_bytes = fetch_bytes;
+  p.dram_bytes_per_warp = here.dram_bytes;
+  p.predicted_relative_bandwidth_dram = base.dram_bytes / here.dram_bytes;
   return p;
 }
 

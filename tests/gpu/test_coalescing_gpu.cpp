@@ -18,6 +18,12 @@ double noise(const Row& row) {
   return find_metric(row, "bandwidth")->stats.rel_noise;
 }
 
+double model(const Row& row, const char* name) {
+  const Quantity* q = find_quantity(row.model, name);
+  EXPECT_NE(q, nullptr) << name;
+  return q && q->value ? *q->value : -1;
+}
+
 double relative(const Row& row) {
   const Quantity* q = find_quantity(row.derived, "relative_bandwidth");
   EXPECT_NE(q, nullptr);
@@ -46,9 +52,20 @@ TEST(CoalescingGpu, AlignedOffsetIsNoSlowerThanMisaligned) {
   const double margin = std::max(0.02, 3 * std::max(noise(*aligned), noise(*misaligned)));
   EXPECT_GE(bw0, bw1 * (1 - margin)) << "offset 0 " << bw0 << " GB/s, offset 1 " << bw1;
   EXPECT_DOUBLE_EQ(relative(*aligned), 1.0);
-  // The model rows: 4 sectors aligned, 5 misaligned.
-  EXPECT_DOUBLE_EQ(*find_quantity(aligned->model, "sectors_per_request")->value, 4.0);
-  EXPECT_DOUBLE_EQ(*find_quantity(misaligned->model, "sectors_per_request")->value, 5.0);
+  // The model rows: 4 sectors / 1 line aligned, 5 / 2 misaligned, 4 / 2 at offset 8 (32 B).
+  const Row* eight = testing::find_row(r, {{"pattern", "offset"}, {"offset", "8"}});
+  ASSERT_NE(eight, nullptr);
+  EXPECT_DOUBLE_EQ(model(*aligned, "sectors_per_request"), 4.0);
+  EXPECT_DOUBLE_EQ(model(*aligned, "lines_per_request"), 1.0);
+  EXPECT_DOUBLE_EQ(model(*misaligned, "sectors_per_request"), 5.0);
+  EXPECT_DOUBLE_EQ(model(*misaligned, "lines_per_request"), 2.0);
+  EXPECT_DOUBLE_EQ(model(*eight, "sectors_per_request"), 4.0);
+  EXPECT_DOUBLE_EQ(model(*eight, "lines_per_request"), 2.0);
+  // Aligned unit stride: the DRAM model moves exactly the useful bytes, so the implied DRAM
+  // rate is the measured bandwidth.
+  const Quantity* implied = find_quantity(aligned->derived, "implied_dram_bandwidth");
+  ASSERT_NE(implied, nullptr);
+  EXPECT_NEAR(implied->value.value_or(0), bw0, 1e-9 * bw0);
 }
 
 TEST(CoalescingGpu, StrideThirtyTwoIsMuchSlowerThanUnitStride) {
@@ -66,6 +83,13 @@ TEST(CoalescingGpu, StrideThirtyTwoIsMuchSlowerThanUnitStride) {
   EXPECT_LT(median_bandwidth(*wide), 0.5 * median_bandwidth(*unit));
   EXPECT_LT(relative(*wide), 0.5);
   EXPECT_GT(relative(*wide), 0.0);
+  // The DRAM model uses the fetch block the run reports: 128 B apart, one G-byte block per
+  // element -> (128 + 128) / (32 G + 128).
+  const Quantity* fetch = find_quantity(r.conditions, "model_fetch_bytes");
+  ASSERT_NE(fetch, nullptr);
+  const double g = fetch->value.value_or(0);
+  EXPECT_TRUE(g == 32 || g == 64 || g == 128) << g;
+  EXPECT_DOUBLE_EQ(model(*wide, "predicted_relative_bandwidth_dram"), 256.0 / (32 * g + 128));
 }
 
 TEST(CoalescingGpu, EveryWidthVerifiesAndBaselinesAreAdded) {

@@ -1,4 +1,5 @@
-// Unit tests of the coalescing sector model, against cases counted by hand.
+// Unit tests of the coalescing model (sectors, lines, DRAM fetch blocks), against cases counted
+// by hand.
 #include "gpuprobe/models/coalescing_model.hpp"
 
 #include <cstdint>
@@ -74,9 +75,111 @@ TEST(CoalescingModel, PredictionForMisalignedFourByteOffset) {
   EXPECT_DOUBLE_EQ(p.sector_efficiency, 80);
   // baseline (4 ld + 4 st) / here (5 ld + 4 st) = 8/9 = 0.889
   EXPECT_DOUBLE_EQ(p.predicted_relative_bandwidth, 8.0 / 9.0);
-  // In a long run the fifth sector is the next warp's first: 4 new ld + 4 st per warp.
-  EXPECT_DOUBLE_EQ(p.dram_sectors_per_warp, 8);
+  // In a long run the fifth sector is the next warp's first: 4 new ld + 4 st sectors per warp.
+  EXPECT_EQ(p.fetch_bytes, 32);
+  EXPECT_DOUBLE_EQ(p.dram_bytes_per_warp, 8 * 32);
   EXPECT_DOUBLE_EQ(p.predicted_relative_bandwidth_dram, 1.0);
+}
+
+TEST(CoalescingModel, LinesPerWarpAccess) {
+  // 4 B, unit step: a warp covers 128 contiguous bytes from 4o.
+  EXPECT_EQ(warp_lines(0, 1, 4), 1);   // bytes 0..127
+  EXPECT_EQ(warp_lines(1, 1, 4), 2);   // bytes 4..131: lines 0, 1
+  EXPECT_EQ(warp_lines(8, 1, 4), 2);   // bytes 32..159: 4 sectors, but lines 0, 1
+  EXPECT_EQ(warp_lines(16, 1, 4), 2);  // bytes 64..191
+  EXPECT_EQ(warp_lines(24, 1, 4), 2);  // bytes 96..223
+  EXPECT_EQ(warp_lines(32, 1, 4), 1);  // bytes 128..255: line 1 only
+  // 8 B: 256 B per warp.
+  EXPECT_EQ(warp_lines(0, 1, 8), 2);   // bytes 0..255
+  EXPECT_EQ(warp_lines(4, 1, 8), 3);   // bytes 32..287: lines 0..2
+  EXPECT_EQ(warp_lines(16, 1, 8), 2);  // bytes 128..383: lines 1, 2
+  // 16 B: 512 B per warp.
+  EXPECT_EQ(warp_lines(0, 1, 16), 4);  // bytes 0..511
+  EXPECT_EQ(warp_lines(2, 1, 16), 5);  // bytes 32..543: lines 0..4
+  EXPECT_EQ(warp_lines(8, 1, 16), 4);  // bytes 128..639: lines 1..4
+  // 4 B strides: starts 4s B apart.
+  EXPECT_EQ(warp_lines(0, 2, 4), 2);    // bytes 0..251
+  EXPECT_EQ(warp_lines(0, 4, 4), 4);    // bytes 0..499
+  EXPECT_EQ(warp_lines(0, 8, 4), 8);    // bytes 0..995: 4 lanes per line
+  EXPECT_EQ(warp_lines(0, 32, 4), 32);  // 128 B apart: one line per lane
+  EXPECT_EQ(warp_lines(0, 64, 4), 32);
+}
+
+TEST(CoalescingModel, PredictionCarriesLines) {
+  // 4 B offsets: 5 sectors / 2 lines (misaligned), 4 / 2 (8, 16, 24), 4 / 1 (0, 32).
+  EXPECT_DOUBLE_EQ(predict_copy(kOffset, 4, 1).load_lines_per_request, 2);
+  EXPECT_DOUBLE_EQ(predict_copy(kOffset, 4, 8).load_lines_per_request, 2);
+  EXPECT_DOUBLE_EQ(predict_copy(kOffset, 4, 8).load_sectors_per_request, 4);
+  EXPECT_DOUBLE_EQ(predict_copy(kOffset, 4, 32).load_lines_per_request, 1);
+  EXPECT_DOUBLE_EQ(predict_copy(kOffset, 4, 0).load_lines_per_request, 1);
+  // 1-byte elements: warp k covers bytes [32k + 100, 32k + 131]; it crosses a 128-B boundary
+  // for k = 0 (100..131) and k = 4 (228..259) of warps 0..7: (2 + 1 + 1 + 1) x 2 / 8 = 1.25.
+  EXPECT_DOUBLE_EQ(predict_copy(kOffset, 1, 100).load_lines_per_request, 1.25);
+  // 16 B, stride 8: 128 B apart, one line per lane.
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 16, 8).load_lines_per_request, 32);
+}
+
+TEST(CoalescingModel, SixtyFourByteFetches) {
+  // G = 64: every DRAM fetch moves an aligned 64-byte block. Baselines (ld + st per warp):
+  // 4 B: 128 + 128 = 256 B; 8 B: 512 B; 16 B: 1024 B.
+  // 4 B, stride 16: elements 64 B apart, each in its own block: 32 x 64 = 2048 B loaded,
+  // 128 B stored -> 256 / 2176 = 2/17 = 0.1176 (the sector model says 8/36 = 0.222).
+  CopyPrediction p = predict_copy(kStride, 4, 16, 64);
+  EXPECT_EQ(p.fetch_bytes, 64);
+  EXPECT_DOUBLE_EQ(p.dram_bytes_per_warp, 2048 + 128);
+  EXPECT_DOUBLE_EQ(p.predicted_relative_bandwidth_dram, 256.0 / 2176.0);
+  EXPECT_DOUBLE_EQ(p.predicted_relative_bandwidth, 8.0 / 36.0);  // request level: unchanged
+  // 4 B, stride 32 (128 B apart): still one block per element.
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 4, 32, 64).predicted_relative_bandwidth_dram,
+                   256.0 / 2176.0);
+  // 4 B, stride 8: 32 B apart, lane pairs share a block: 16 x 64 = 1024 + 128 -> 256/1152 = 2/9.
+  p = predict_copy(kStride, 4, 8, 64);
+  EXPECT_DOUBLE_EQ(p.dram_bytes_per_warp, 1024 + 128);
+  EXPECT_DOUBLE_EQ(p.predicted_relative_bandwidth_dram, 2.0 / 9.0);
+  // 4 B, stride 2: bytes 0..251 of a 256-B aligned span -> 4 blocks = 256 + 128 -> 2/3.
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 4, 2, 64).predicted_relative_bandwidth_dram, 2.0 / 3.0);
+  // Offset 1: warp k loads bytes 128k + 4 .. 128k + 131; over a run each 64-B block is
+  // fetched once, 2 per warp, as at offset 0 -> 1.0.
+  p = predict_copy(kOffset, 4, 1, 64);
+  EXPECT_DOUBLE_EQ(p.dram_bytes_per_warp, 256);
+  EXPECT_DOUBLE_EQ(p.predicted_relative_bandwidth_dram, 1.0);
+  EXPECT_DOUBLE_EQ(p.predicted_relative_bandwidth, 8.0 / 9.0);
+  // 8 B, stride 16 (128 B apart): 32 x 64 = 2048 + 256 stored -> 512 / 2304 = 2/9.
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 8, 16, 64).predicted_relative_bandwidth_dram, 2.0 / 9.0);
+  // 8 B, stride 4 (32 B apart): pairs share a block: 16 x 64 = 1024 + 256 -> 512/1280 = 0.4,
+  // the sector model's value.
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 8, 4, 64).predicted_relative_bandwidth_dram, 0.4);
+  // 16 B, stride 2 (32 B apart): 16 blocks = 1024 + 512 stored -> 1024 / 1536 = 2/3.
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 16, 2, 64).predicted_relative_bandwidth_dram, 2.0 / 3.0);
+  // 16 B, stride 4 (64 B apart): 32 blocks = 2048 + 512 -> 1024 / 2560 = 0.4, and the floor.
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 16, 4, 64).predicted_relative_bandwidth_dram, 0.4);
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 16, 256, 64).predicted_relative_bandwidth_dram, 0.4);
+}
+
+TEST(CoalescingModel, OtherFetchGranularities) {
+  // G = 32 is the sector: the DRAM model is the old per-sector count.
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 4, 32, 32).predicted_relative_bandwidth_dram, 8.0 / 36.0);
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 4, 16, 32).predicted_relative_bandwidth_dram, 8.0 / 36.0);
+  // G = 128, 4 B stride 32: 32 x 128 = 4096 + 128 stored -> 256 / 4224.
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 4, 32, 128).predicted_relative_bandwidth_dram,
+                   256.0 / 4224.0);
+  // G = 128, 4 B stride 2: 2 lines = 256 B + 128 -> 2/3 still.
+  EXPECT_DOUBLE_EQ(predict_copy(kStride, 4, 2, 128).predicted_relative_bandwidth_dram, 2.0 / 3.0);
+  // G = 128, 1 B offset 0: 32 B stored per warp, 4 warps share a line -> 32 B per warp each way.
+  EXPECT_DOUBLE_EQ(predict_copy(kOffset, 1, 0, 128).dram_bytes_per_warp, 64);
+  EXPECT_THROW(predict_copy(kStride, 4, 2, 16), std::invalid_argument);
+  EXPECT_THROW(predict_copy(kStride, 4, 2, 48), std::invalid_argument);
+  EXPECT_THROW(predict_copy(kStride, 4, 2, 256), std::invalid_argument);
+}
+
+TEST(CoalescingModel, FetchBytesFromTheDriver) {
+  EXPECT_EQ(model_fetch_bytes(0), 32);  // not reported: the sector
+  EXPECT_EQ(model_fetch_bytes(16), 32);
+  EXPECT_EQ(model_fetch_bytes(32), 32);
+  EXPECT_EQ(model_fetch_bytes(64), 64);
+  EXPECT_EQ(model_fetch_bytes(96), 64);
+  EXPECT_EQ(model_fetch_bytes(128), 128);
+  EXPECT_EQ(model_fetch_bytes(4096), 128);
 }
 
 TEST(CoalescingModel, AlignedOffsetsMatchTheBaseline) {
@@ -182,6 +285,8 @@ TEST(CoalescingModel, RejectsBadArguments) {
   EXPECT_THROW(warp_sectors(0, 1, 3), std::invalid_argument);
   EXPECT_THROW(warp_sectors(0, 1, 64), std::invalid_argument);
   EXPECT_THROW(warp_sectors(0, 0, 4), std::invalid_argument);
+  EXPECT_THROW(warp_lines(0, 0, 4), std::invalid_argument);
+  EXPECT_THROW(warp_lines(0, 1, 3), std::invalid_argument);
   EXPECT_THROW(predict_copy(kStride, 4, 0), std::invalid_argument);
   EXPECT_THROW(predict_copy(kOffset, 0, 1), std::invalid_argument);
   EXPECT_NO_THROW(predict_copy(kOffset, 4, 0));

@@ -1,4 +1,5 @@
-// First-principles sector model of the coalescing probe's offset and stride copy kernels.
+// First-principles model of the coalescing probe's offset and stride copy kernels: sectors and
+// lines per warp request, and DRAM fetch blocks per warp.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@ namespace gpuprobe::models {
 
 inline constexpr int kWarpLanes = 32;    // lanes in one warp-wide request
 inline constexpr int kSectorBytes = 32;  // the unit global memory moves (cc >= 6.0)
+inline constexpr int kLineBytes = 128;   // an L1/L2 cache line: 4 sectors
 
 // The two copy kernels: out[i] = in[i + offset] and out[i] = in[i * stride].
 enum class CopyPattern { kOffset, kStride };
@@ -17,29 +19,42 @@ enum class CopyPattern { kOffset, kStride };
 // throws std::invalid_argument otherwise.
 int warp_sectors(std::uint64_t first_element, std::uint64_t step_elements, int element_bytes);
 
+// Distinct 128-byte lines the same access touches (same arguments and checks).
+int warp_lines(std::uint64_t first_element, std::uint64_t step_elements, int element_bytes);
+
+// The DRAM fetch block the model uses for a granularity the driver reports
+// (cudaLimitMaxL2FetchGranularity, bytes; 0 = not reported): rounded down to a power of two
+// and kept within [kSectorBytes, kLineBytes] (the L2 never fetches less than a sector).
+int model_fetch_bytes(std::uint64_t reported_bytes);
+
 // The model of one sweep point (pattern, element width, offset or stride in elements).
 //
-// Request level: each warp's load and store are counted in sectors as the SM's L1 sends them
-// on (sectors per request), averaged over 8 consecutive warps (every warp of these kernels
-// starts 32 * element_bytes bytes after the previous one, a multiple of 32 B, so all warps
-// see the same misalignment and the average equals each warp's count).
+// Request level: each warp's load and store are counted in sectors and in lines as the SM's
+// L1 sends them on (per request), averaged over 8 consecutive warps (warp k starts
+// 32 * element_bytes * k bytes in, so the misalignment repeats every 8 warps or fewer; for
+// 4-byte elements and wider every warp sees the same one).
 //
-// DRAM level: distinct sectors per warp over a long run of consecutive warps. A sector that
-// two neighbouring warps share (the fifth sector of a misaligned offset) is fetched from
-// DRAM once; everything else is as at request level.
+// DRAM level: every DRAM fetch moves one aligned block of fetch_bytes (G) bytes. Distinct
+// G-byte blocks per warp over a long run of consecutive warps, loads and stores: a block two
+// neighbouring warps share (the extra sector of a misaligned offset) is fetched once, a block
+// that holds a single element of a wide stride costs G bytes for it.
 struct CopyPrediction {
   double load_sectors_per_request = 0;           // sectors
   double store_sectors_per_request = 0;          // sectors (stores are unit-stride and aligned)
+  double load_lines_per_request = 0;             // 128-B lines
   double sector_efficiency = 0;                  // %: useful load bytes / loaded sector bytes
   double predicted_relative_bandwidth = 0;       // x: (ld+st sectors) at baseline / here
-  double dram_sectors_per_warp = 0;              // sectors: distinct ld+st sectors per warp
-  double predicted_relative_bandwidth_dram = 0;  // x: DRAM sectors at baseline / here
+  int fetch_bytes = kSectorBytes;                // G used by the DRAM level
+  double dram_bytes_per_warp = 0;                // B: distinct ld+st G-blocks per warp x G
+  double predicted_relative_bandwidth_dram = 0;  // x: DRAM bytes at baseline / here
 };
 
 // The baseline of both sweeps is the aligned unit-stride copy (offset 0 / stride 1) of the
 // same width. offset_or_stride: elements; a stride must be >= 1, an offset may be 0.
+// fetch_bytes: G, a power of two from kSectorBytes to kLineBytes.
 // Throws std::invalid_argument for bad arguments (see warp_sectors).
-CopyPrediction predict_copy(CopyPattern pattern, int element_bytes, std::uint64_t offset_or_stride);
+CopyPrediction predict_copy(CopyPattern pattern, int element_bytes, std::uint64_t offset_or_stride,
+                            int fetch_bytes = kSectorBytes);
 
 // Bytes of distinct 32-byte sectors one launch that copies `elements` elements touches, input
 // and output together (the launch's DRAM working set). Closed form, exact.
