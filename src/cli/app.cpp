@@ -1,4 +1,4 @@
-// Command-line wiring: global options, one subcommand per probe, list/info/all.
+// Command-line wiring: global options, one subcommand per probe, list/info/all/compare.
 #include "app.hpp"
 
 #include <fmt/format.h>
@@ -57,8 +57,13 @@ int run(int argc, char** argv) {
   auto* list_cmd = app.add_subcommand("list", "list the probes (no GPU needed)");
   auto* info_cmd = app.add_subcommand("info", "show the GPU(s) and what they support");
   auto* all_cmd = app.add_subcommand("all", "run every probe with quick defaults");
-  for (auto* c : {list_cmd, info_cmd, all_cmd})
+  auto* compare_cmd =
+      app.add_subcommand("compare", "compare two JSON result files (no GPU needed)");
+  for (auto* c : {list_cmd, info_cmd, all_cmd, compare_cmd})
     c->fallthrough();
+  CompareArgs compare_args;
+  add_compare_options(*compare_cmd, compare_args);
+  compare_cmd->footer(compare_cmd->get_footer() + "\n\n" + kExitCodes);
 
   auto probes = make_probes();
   std::vector<std::pair<CLI::App*, Probe*>> probe_cmds;
@@ -88,6 +93,7 @@ int run(int argc, char** argv) {
   const std::vector<std::string> command(argv, argv + argc);
   if (list_cmd->parsed()) return list_probes(probes);
   if (info_cmd->parsed()) return show_info(options, command);
+  if (compare_cmd->parsed()) return compare_runs(options, command, compare_args);
   if (all_cmd->parsed()) {
     std::vector<Probe*> selected;
     for (auto& p : probes) {

@@ -1,7 +1,8 @@
-// The commands behind the subcommands: list, info, and running probes (one, or all).
+// The commands behind the subcommands: list, info, running probes (one, or all), compare.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,5 +17,18 @@ int show_info(const GlobalOptions& options, const std::vector<std::string>& comm
 // explicit_probe: the user named the probe, so "unsupported here" exits 3 rather than 0.
 int run_probes(const GlobalOptions& options, const std::vector<std::string>& command,
                const std::vector<Probe*>& probes, bool quick, bool explicit_probe);
+
+// `gpuprobe compare A.json B.json`: its flags as given, checked by compare_runs.
+struct CompareArgs {
+  std::string a_path, b_path;
+  std::vector<std::string> metrics;
+  std::optional<std::string> fail_on_regression;  // percent; absent: no check
+  std::optional<std::string> devices;             // absent: device i with device i
+  double noise_k = 3;
+};
+void add_compare_options(CLI::App& command, CompareArgs& args);
+// Compares two result files (no GPU used); 4 when --fail-on-regression finds a regression.
+int compare_runs(const GlobalOptions& options, const std::vector<std::string>& command,
+                 const CompareArgs& args);
 
 }  // namespace gpuprobe::cli

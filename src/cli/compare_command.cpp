@@ -1,0 +1,92 @@
+// `gpuprobe compare`: reads two result files, compares them, writes the outputs; never uses CUDA.
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "gpuprobe/core/compare.hpp"
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/version.hpp"
+#include "output.hpp"
+
+namespace gpuprobe::cli {
+namespace {
+
+constexpr const char* kCompareFooter =
+    "Rows are matched by probe, device pair and row params (their order does not matter). For "
+    "each metric: A and B medians, ratio = B/A, and a verdict: 'same' when |ratio - 1| <= "
+    "max(0.5%, K x the larger rel_noise of the two); otherwise for time (unit s) a higher value "
+    "is 'slower', for rates (units with /s, e.g. GB/s) a higher value is 'faster', and other "
+    "units say 'higher'/'lower'. With --fail-on-regression PCT, a 'slower' verdict more than "
+    "PCT percent away from 1 (|ratio - 1|) is a regression: flagged, and the exit code is 4. "
+    "Rows found in one file only are counted and listed in the notes. The global "
+    "--json/--csv/--md/--quiet options write the comparison like a probe's results; the header "
+    "shows A's host and GPUs.\n"
+    "Examples:\n"
+    "  gpuprobe compare before.json after.json\n"
+    "  gpuprobe compare base.json new.json --fail-on-regression 5 --metric bandwidth\n"
+    "  gpuprobe compare run.json run.json --devices 0:1     # two GPUs of one run\n"
+    "Compare exits 4 when --fail-on-regression finds a regression beyond PCT, and 2 for an "
+    "unreadable or malformed file, a bad flag, or two files without a row in common.";
+
+}  // namespace
+
+void add_compare_options(CLI::App& command, CompareArgs& args) {
+  command.add_option("A", args.a_path, "baseline result file (gpuprobe --json output)")
+      ->required()
+      ->type_name("A.json");
+  command.add_option("B", args.b_path, "result file compared with A")
+      ->required()
+      ->type_name("B.json");
+  command
+      .add_option("--metric", args.metrics,
+                  "metric(s) to compare, e.g. bandwidth or time (default: every metric in both)")
+      ->delimiter(',')
+      ->type_name("NAME[,NAME...]");
+  command
+      .add_option("--fail-on-regression", args.fail_on_regression,
+                  "exit 4 if some row is slower than A by more than PCT percent (5 or 5%)")
+      ->type_name("PCT");
+  command
+      .add_option("--noise-k", args.noise_k,
+                  "noise band = K x the larger relative noise of A and B (floor 0.5%)")
+      ->default_str("3")
+      ->check(CLI::Range(0.0, 1000.0));
+  command
+      .add_option("--devices", args.devices,
+                  "pair GPU A of file A with GPU B of file B, e.g. 0:1 or 0:1,2:3 (default: "
+                  "same index)")
+      ->type_name("A:B");
+  command.footer(kCompareFooter);
+}
+
+int compare_runs(const GlobalOptions& options, const std::vector<std::string>& command,
+                 const CompareArgs& args) {
+  CompareOptions compare;
+  compare.metrics = args.metrics;
+  compare.noise_k = args.noise_k;
+  if (args.fail_on_regression)
+    compare.fail_on_regression = parse_percent("--fail-on-regression", *args.fail_on_regression);
+  if (args.devices) compare.devices = parse_device_pairs(*args.devices);
+  compare.a_name = args.a_path;
+  compare.b_name = args.b_path;
+  check_outputs(options);
+
+  const RunReport a = read_report_file(args.a_path);
+  const RunReport b = read_report_file(args.b_path);
+  CompareOutcome outcome = compare_reports(a, b, compare);
+  outcome.report.tool.version = kToolVersion;
+  outcome.report.tool.git = kToolGit;
+  outcome.report.command = command;
+  outcome.report.started_at = utc_timestamp();
+  write_outputs(options, outcome.report);
+
+  if (compare.fail_on_regression && !outcome.regressions.empty()) {
+    std::cerr << "gpuprobe: " << regression_summary(outcome) << "\n";
+    return static_cast<int>(ExitCode::kCheckFailed);
+  }
+  return 0;
+}
+
+}  // namespace gpuprobe::cli

@@ -1,0 +1,484 @@
+// Unit tests for gpuprobe compare: row matching, verdicts and noise bands, regressions, pairing.
+#include "gpuprobe/core/compare.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/json_io.hpp"
+#include "gpuprobe/core/render.hpp"
+
+namespace gpuprobe {
+namespace {
+
+namespace fs = std::filesystem;
+
+Metric metric(const std::string& name, const std::string& unit, double median,
+              double rel_noise = 0.0) {
+  Metric m{name, unit, {}};
+  m.stats.median = median;
+  m.stats.min = m.stats.max = m.stats.mean = median;
+  m.stats.stdev = median * rel_noise;
+  m.stats.rel_noise = rel_noise;
+  m.stats.n = 10;
+  return m;
+}
+
+// A transfer row: bandwidth (GB/s) and the matching time (s) for `bytes`.
+Row transfer_row(const std::string& direction, std::int64_t bytes, double gbps,
+                 double rel_noise = 0.002, bool reversed_params = false) {
+  Row row;
+  row.params = {
+      {"memory", std::string("pinned"), ""}, {"direction", direction, ""}, {"bytes", bytes, "B"}};
+  if (reversed_params) std::reverse(row.params.begin(), row.params.end());
+  row.metrics = {metric("bandwidth", "GB/s", gbps, rel_noise),
+                 metric("time", "s", static_cast<double>(bytes) / (gbps * 1e9), rel_noise)};
+  return row;
+}
+
+ProbeResult transfer_result(int device, std::vector<Row> rows) {
+  ProbeResult r;
+  r.probe = "transfer";
+  r.device = device;
+  r.rows = std::move(rows);
+  return r;
+}
+
+RunReport report_with(std::vector<ProbeResult> results, const std::string& git = "aaaa",
+                      int devices = 1) {
+  RunReport report;
+  report.tool = {"gpuprobe", "0.1.0", git};
+  report.host = {"node17", "cpu", 13000, 13000};
+  for (int i = 0; i < devices; ++i) {
+    DeviceInfo d;
+    d.index = i;
+    d.name = "NVIDIA H100 80GB HBM3";
+    d.uuid = "GPU-" + std::to_string(i);
+    report.devices.push_back(d);
+  }
+  report.results = std::move(results);
+  return report;
+}
+
+// The "compare <probe>" result for one metric, or nullptr.
+const ProbeResult* table_for(const CompareOutcome& out, const std::string& metric_name) {
+  for (const auto& r : out.report.results) {
+    const Param* m = find_param(r.params, "metric");
+    if (m && scalar_text(m->value) == metric_name) return &r;
+  }
+  return nullptr;
+}
+
+std::string verdict_of(const Row& row) {
+  return scalar_text(row.params.back().value);
+}
+
+bool has_note(const CompareOutcome& out, const std::string& text) {
+  const auto& notes = out.report.results.back().notes;
+  return std::any_of(notes.begin(), notes.end(),
+                     [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+constexpr std::int64_t kMiB = 1 << 20;
+
+// ---- classification of one metric --------------------------------------------------------
+
+TEST(CompareMetric, TimeHigherIsSlowerLowerIsFaster) {
+  const Metric a = metric("time", "s", 1.0, 0.001);
+  EXPECT_EQ(compare_metric(a, metric("time", "s", 1.10, 0.001), 3, 0).verdict, Verdict::kSlower);
+  EXPECT_EQ(compare_metric(a, metric("time", "s", 0.90, 0.001), 3, 0).verdict, Verdict::kFaster);
+  const MetricComparison c = compare_metric(a, metric("time", "s", 1.10, 0.001), 3, 0);
+  ASSERT_TRUE(c.ratio.has_value());
+  EXPECT_NEAR(*c.ratio, 1.10, 1e-12);
+  EXPECT_DOUBLE_EQ(c.a, 1.0);
+  EXPECT_DOUBLE_EQ(c.b, 1.10);
+}
+
+TEST(CompareMetric, BandwidthHigherIsFasterLowerIsSlower) {
+  const Metric a = metric("bandwidth", "GB/s", 100, 0.001);
+  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 110, 0.001), 3, 0).verdict,
+            Verdict::kFaster);
+  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 90, 0.001), 3, 0).verdict,
+            Verdict::kSlower);
+}
+
+TEST(CompareMetric, OtherUnitsAreHigherOrLowerAndNeverRegress) {
+  const Metric a = metric("sectors", "x", 4.0);
+  const MetricComparison up = compare_metric(a, metric("sectors", "x", 5.0), 3, 0);
+  EXPECT_EQ(up.verdict, Verdict::kHigher);
+  EXPECT_FALSE(up.regression);
+  EXPECT_EQ(compare_metric(a, metric("sectors", "x", 3.0), 3, 0).verdict, Verdict::kLower);
+  EXPECT_EQ(metric_direction("s"), Direction::kLowerIsBetter);
+  EXPECT_EQ(metric_direction("GB/s"), Direction::kHigherIsBetter);
+  EXPECT_EQ(metric_direction("%"), Direction::kNone);
+}
+
+TEST(CompareMetric, NoiseBandIsKTimesTheLargerRelativeNoise) {
+  // A quiet (0.1%), B noisy (2%): band = 3 x 2% = 6%, so 5% is "same" and 7% is not.
+  const Metric a = metric("bandwidth", "GB/s", 100, 0.001);
+  const MetricComparison five = compare_metric(a, metric("bandwidth", "GB/s", 95, 0.02), 3, 0);
+  EXPECT_NEAR(five.band, 0.06, 1e-12);
+  EXPECT_EQ(five.verdict, Verdict::kSame);
+  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 93, 0.02), 3, 0).verdict,
+            Verdict::kSlower);
+  // K scales the band: with K = 1 the same 5% is outside 2%.
+  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 95, 0.02), 1, 0).verdict,
+            Verdict::kSlower);
+  // The noisier side decides, whichever file it is in.
+  EXPECT_EQ(compare_metric(metric("bandwidth", "GB/s", 100, 0.02),
+                           metric("bandwidth", "GB/s", 95, 0.001), 3, 0)
+                .verdict,
+            Verdict::kSame);
+}
+
+TEST(CompareMetric, NoiseBandHasAHalfPercentFloor) {
+  const Metric a = metric("time", "s", 1.0, 0.0);
+  const MetricComparison inside = compare_metric(a, metric("time", "s", 1.004, 0.0), 3, 0);
+  EXPECT_DOUBLE_EQ(inside.band, kCompareNoiseFloor);
+  EXPECT_EQ(inside.verdict, Verdict::kSame);
+  EXPECT_EQ(compare_metric(a, metric("time", "s", 1.006, 0.0), 3, 0).verdict, Verdict::kSlower);
+}
+
+TEST(CompareMetric, RegressionNeedsSlowerBeyondThePercentage) {
+  const Metric a = metric("bandwidth", "GB/s", 100, 0.001);
+  const Metric b = metric("bandwidth", "GB/s", 90, 0.001);  // 10% slower
+  EXPECT_TRUE(compare_metric(a, b, 3, 5).regression);
+  EXPECT_FALSE(compare_metric(a, b, 3, 20).regression);
+  EXPECT_TRUE(compare_metric(a, b, 3, 0).regression);
+  EXPECT_FALSE(compare_metric(a, b, 3, std::nullopt).regression);  // no threshold, no check
+  // Faster by any amount is never a regression.
+  EXPECT_FALSE(compare_metric(a, metric("bandwidth", "GB/s", 150, 0.001), 3, 0).regression);
+  // Slower but within the noise band: "same", not a regression.
+  EXPECT_FALSE(compare_metric(a, metric("bandwidth", "GB/s", 90, 0.05), 3, 5).regression);
+}
+
+TEST(CompareMetric, ZeroOrNegativeBaselineHasNoRatio) {
+  const MetricComparison c =
+      compare_metric(metric("time", "s", 0.0), metric("time", "s", 1.0), 3, 0);
+  EXPECT_FALSE(c.ratio.has_value());
+  EXPECT_EQ(c.verdict, Verdict::kUndefined);
+  EXPECT_STREQ(verdict_name(c.verdict), "n/a");
+  EXPECT_EQ(compare_metric(metric("time", "s", 0.0), metric("time", "s", 0.0), 3, 0).verdict,
+            Verdict::kSame);
+}
+
+// ---- matching and the report -------------------------------------------------------------
+
+TEST(CompareReports, MatchesRowsWhateverTheParamOrder) {
+  const RunReport a = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)})});
+  const RunReport b = report_with(
+      {transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50, 0.002, /*reversed=*/true)})});
+  const CompareOutcome out = compare_reports(a, b, {});
+  EXPECT_EQ(out.matched_rows, 1u);
+  EXPECT_EQ(out.comparisons, 2u);  // bandwidth and time
+  EXPECT_EQ(out.unmatched_a, 0u);
+  EXPECT_EQ(out.unmatched_b, 0u);
+  EXPECT_EQ(out.same, 2u);
+}
+
+TEST(CompareReports, IntegerAndWholeRealParamsMatchButTextDoesNot) {
+  Row real = transfer_row("h2d", 64 * kMiB, 50);
+  real.params[2].value = static_cast<double>(64 * kMiB);
+  Row text = transfer_row("d2h", 64 * kMiB, 50);
+  text.params[2].value = std::to_string(64 * kMiB);
+  const RunReport a = report_with({transfer_result(
+      0, {transfer_row("h2d", 64 * kMiB, 50), transfer_row("d2h", 64 * kMiB, 50)})});
+  const RunReport b = report_with({transfer_result(0, {real, text})});
+  const CompareOutcome out = compare_reports(a, b, {});
+  EXPECT_EQ(out.matched_rows, 1u);
+  EXPECT_EQ(out.unmatched_a, 1u);
+  EXPECT_EQ(out.unmatched_b, 1u);
+}
+
+TEST(CompareReports, BuildsOneTablePerMetricWithVerdictLastAndUnits) {
+  const RunReport a = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)})});
+  const RunReport b = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 45)})});
+  const CompareOutcome out = compare_reports(a, b, {});
+  // bandwidth table, time table, then the overview.
+  ASSERT_EQ(out.report.results.size(), 3u);
+  EXPECT_EQ(out.report.results.back().probe, "compare");
+  const ProbeResult* bw = table_for(out, "bandwidth");
+  const ProbeResult* time = table_for(out, "time");
+  ASSERT_NE(bw, nullptr);
+  ASSERT_NE(time, nullptr);
+  EXPECT_EQ(bw->probe, "compare transfer");
+  ASSERT_EQ(bw->rows.size(), 1u);
+  const Row& row = bw->rows.front();
+  ASSERT_EQ(row.params.size(), 5u);
+  EXPECT_EQ(row.params[0].key, "memory");
+  EXPECT_EQ(row.params[3].key, "metric");
+  EXPECT_EQ(row.params[4].key, "verdict");
+  EXPECT_EQ(verdict_of(row), "slower");
+  ASSERT_EQ(row.derived.size(), 3u);
+  EXPECT_EQ(row.derived[0].name, "a");
+  EXPECT_EQ(row.derived[0].unit, "GB/s");
+  EXPECT_DOUBLE_EQ(*row.derived[0].value, 50);
+  EXPECT_EQ(row.derived[1].name, "b");
+  EXPECT_DOUBLE_EQ(*row.derived[1].value, 45);
+  EXPECT_EQ(row.derived[2].name, "ratio");
+  EXPECT_EQ(row.derived[2].unit, "x");
+  EXPECT_NEAR(*row.derived[2].value, 0.9, 1e-12);
+  EXPECT_TRUE(row.flags.empty());  // no --fail-on-regression: slower, but no regression
+  EXPECT_TRUE(out.regressions.empty());
+  EXPECT_EQ(out.slowdowns.size(), 2u);
+  EXPECT_EQ(time->rows.front().derived[0].unit, "s");
+  EXPECT_EQ(verdict_of(time->rows.front()), "slower");
+  // Overview summary: one line for transfer with the counts.
+  const ProbeResult& overview = out.report.results.back();
+  ASSERT_EQ(overview.summary.size(), 1u);
+  EXPECT_DOUBLE_EQ(*find_quantity(overview.summary[0].values, "slower")->value, 2);
+  EXPECT_DOUBLE_EQ(*find_quantity(overview.summary[0].values, "same")->value, 0);
+  EXPECT_DOUBLE_EQ(*find_quantity(overview.summary[0].values, "rows")->value, 1);
+  // Renders through the ordinary renderers, and the JSON reads back.
+  const std::string table = render_table(out.report);
+  EXPECT_NE(table.find("== compare transfer"), std::string::npos);
+  EXPECT_NE(table.find("slower"), std::string::npos);
+  const RunReport back = report_from_json(to_json(out.report), "compare");
+  EXPECT_EQ(back.results.size(), 3u);
+}
+
+TEST(CompareReports, ClassifiesFasterSlowerSameAcrossRows) {
+  const RunReport a = report_with(
+      {transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50), transfer_row("d2h", 64 * kMiB, 50),
+                           transfer_row("bidir", 64 * kMiB, 90)})});
+  const RunReport b =
+      report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 45),        // 10% slower
+                                       transfer_row("d2h", 64 * kMiB, 50.1),      // 0.2%: same
+                                       transfer_row("bidir", 64 * kMiB, 99)})});  // 10% faster
+  CompareOptions options;
+  options.metrics = {"bandwidth"};
+  const CompareOutcome out = compare_reports(a, b, options);
+  EXPECT_EQ(out.comparisons, 3u);
+  EXPECT_EQ(out.slower, 1u);
+  EXPECT_EQ(out.same, 1u);
+  EXPECT_EQ(out.faster, 1u);
+  EXPECT_EQ(table_for(out, "time"), nullptr);  // --metric bandwidth only
+  const ProbeResult* bw = table_for(out, "bandwidth");
+  ASSERT_NE(bw, nullptr);
+  ASSERT_EQ(bw->rows.size(), 3u);
+  EXPECT_EQ(verdict_of(bw->rows[0]), "slower");
+  EXPECT_EQ(verdict_of(bw->rows[1]), "same");
+  EXPECT_EQ(verdict_of(bw->rows[2]), "faster");
+  ASSERT_EQ(out.improvements.size(), 1u);
+  EXPECT_EQ(out.improvements[0].params, "memory=pinned direction=bidir bytes=67108864");
+}
+
+TEST(CompareReports, RegressionThresholdDecidesWhatFails) {
+  const RunReport a = report_with({transfer_result(
+      0, {transfer_row("h2d", 64 * kMiB, 50), transfer_row("d2h", 64 * kMiB, 50)})});
+  const RunReport b = report_with({transfer_result(
+      0, {transfer_row("h2d", 64 * kMiB, 45), transfer_row("d2h", 64 * kMiB, 40)})});
+  CompareOptions options;
+  options.metrics = {"bandwidth"};
+  options.fail_on_regression = 5;
+  CompareOutcome out = compare_reports(a, b, options);
+  ASSERT_EQ(out.regressions.size(), 2u);
+  EXPECT_EQ(out.regressions[0].params, "memory=pinned direction=d2h bytes=67108864");  // worst
+  EXPECT_EQ(regression_summary(out),
+            "2 regression(s) beyond 5%: worst transfer memory=pinned direction=d2h "
+            "bytes=67108864 bandwidth 0.8x");
+  options.fail_on_regression = 15;
+  out = compare_reports(a, b, options);
+  ASSERT_EQ(out.regressions.size(), 1u);
+  EXPECT_EQ(out.slower, 2u);
+  const ProbeResult* bw = table_for(out, "bandwidth");
+  ASSERT_NE(bw, nullptr);
+  EXPECT_TRUE(bw->rows[0].flags.empty());  // 10%: slower, below 15%
+  EXPECT_EQ(bw->rows[1].flags, std::vector<std::string>{"regression"});
+  options.fail_on_regression = 25;
+  EXPECT_TRUE(compare_reports(a, b, options).regressions.empty());
+}
+
+TEST(CompareReports, CountsAndListsUnmatchedRows) {
+  const RunReport a = report_with(
+      {transfer_result(0, {transfer_row("h2d", 4096, 5), transfer_row("h2d", 64 * kMiB, 50),
+                           transfer_row("d2h", 64 * kMiB, 50)})});
+  ProbeResult extra_probe;
+  extra_probe.probe = "coalescing";
+  extra_probe.device = 0;
+  extra_probe.rows = {transfer_row("h2d", 1, 1), transfer_row("h2d", 2, 1)};
+  const RunReport b = report_with(
+      {transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50), transfer_row("d2h", 64 * kMiB, 50),
+                           transfer_row("h2d", 256 * kMiB, 50)}),
+       extra_probe});
+  const CompareOutcome out = compare_reports(a, b, {});
+  EXPECT_EQ(out.matched_rows, 2u);
+  EXPECT_EQ(out.unmatched_a, 1u);
+  EXPECT_EQ(out.unmatched_b, 3u);  // the 256 MiB row and both coalescing rows
+  EXPECT_TRUE(has_note(out, "1 row(s) only in A: [memory=pinned direction=h2d bytes=4096]"));
+  EXPECT_TRUE(has_note(out, "coalescing on GPU 0: only in B (2 rows"));
+  const auto& summary = out.report.results.back().summary;
+  ASSERT_EQ(summary.size(), 2u);
+  EXPECT_DOUBLE_EQ(*find_quantity(summary[0].values, "only_in_a")->value, 1);
+  EXPECT_DOUBLE_EQ(*find_quantity(summary[0].values, "only_in_b")->value, 1);
+  EXPECT_DOUBLE_EQ(*find_quantity(summary[1].values, "only_in_b")->value, 2);
+}
+
+TEST(CompareReports, NotesRowsThatTimedDifferentAmountsOfWork) {
+  // Same params, but B's time is half for the same bandwidth: B moved half the bytes.
+  Row half = transfer_row("h2d", 64 * kMiB, 50);
+  half.metrics[1].stats.median /= 2;
+  const RunReport a = report_with({transfer_result(
+      0, {transfer_row("h2d", 64 * kMiB, 50), transfer_row("d2h", 64 * kMiB, 50)})});
+  const RunReport b = report_with({transfer_result(0, {half, transfer_row("d2h", 64 * kMiB, 50)})});
+  const CompareOutcome out = compare_reports(a, b, {});
+  EXPECT_TRUE(has_note(out, "in 1 of 2 matched rows bandwidth x time"))
+      << out.report.results.back().notes.back();
+  EXPECT_TRUE(has_note(out, "B/A 0.5x"));
+  // The same rows measured alike raise no such note.
+  EXPECT_FALSE(has_note(compare_reports(a, a, {}), "bandwidth x time"));
+}
+
+TEST(CompareReports, NoRowInCommonIsAUsageError) {
+  const RunReport a = report_with({transfer_result(0, {transfer_row("h2d", 4096, 5)})});
+  const RunReport b = report_with({transfer_result(0, {transfer_row("h2d", 8192, 5)})});
+  try {
+    compare_reports(a, b, {});
+    FAIL() << "expected UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("no rows in common"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CompareReports, FailedResultsAreNotedNotCompared) {
+  ProbeResult failed = transfer_result(0, {});
+  failed.probe = "coalescing";
+  failed.status = Status::kFailed;
+  failed.reason = "wrong kernel result";
+  ProbeResult ok_coalescing = transfer_result(0, {transfer_row("h2d", 4096, 5)});
+  ok_coalescing.probe = "coalescing";
+  const RunReport a =
+      report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)}), ok_coalescing});
+  const RunReport b =
+      report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)}), failed});
+  const CompareOutcome out = compare_reports(a, b, {});
+  EXPECT_EQ(out.matched_rows, 1u);
+  EXPECT_TRUE(has_note(out, "coalescing on GPU 0: failed in B (wrong kernel result)"));
+}
+
+TEST(CompareReports, UnknownMetricIsAUsageError) {
+  const RunReport a = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)})});
+  CompareOptions options;
+  options.metrics = {"latency"};
+  EXPECT_THROW(compare_reports(a, a, options), UsageError);
+}
+
+TEST(CompareReports, NotesEnvironmentDifferences) {
+  const RunReport a = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)})});
+  RunReport b = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)})}, "bbbb");
+  b.host.driver_version = 12080;
+  b.devices[0].name = "NVIDIA H200";
+  const CompareOutcome out = compare_reports(a, b, {});
+  EXPECT_TRUE(has_note(out, "driver 13.0 vs 12.8"));
+  EXPECT_TRUE(has_note(out, "git aaaa vs bbbb"));
+  EXPECT_TRUE(has_note(out,
+                       "different GPU models: A GPU 0 is NVIDIA H100 80GB HBM3, B GPU 0 is "
+                       "NVIDIA H200"));
+  EXPECT_EQ(out.report.devices.size(), 1u);
+  EXPECT_EQ(out.report.devices[0].name, "NVIDIA H100 80GB HBM3");  // devices come from A
+}
+
+// ---- device pairing ----------------------------------------------------------------------
+
+TEST(CompareDevices, PairsTwoGpusOfOneFile) {
+  const RunReport run = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)}),
+                                     transfer_result(1, {transfer_row("h2d", 64 * kMiB, 40)})},
+                                    "aaaa", 2);
+  CompareOptions options;
+  options.devices = {{0, 1}};
+  options.metrics = {"bandwidth"};
+  const CompareOutcome out = compare_reports(run, run, options);
+  EXPECT_EQ(out.matched_rows, 1u);
+  const ProbeResult* bw = table_for(out, "bandwidth");
+  ASSERT_NE(bw, nullptr);
+  EXPECT_EQ(bw->device, 0);
+  EXPECT_EQ(scalar_text(find_param(bw->params, "b_device")->value), "1");
+  EXPECT_DOUBLE_EQ(*bw->rows[0].derived[0].value, 50);
+  EXPECT_DOUBLE_EQ(*bw->rows[0].derived[1].value, 40);
+  EXPECT_EQ(verdict_of(bw->rows[0]), "slower");
+  // Default pairing compares each GPU with itself: all same.
+  const CompareOutcome self = compare_reports(run, run, {});
+  EXPECT_EQ(self.matched_rows, 2u);
+  EXPECT_EQ(self.same, self.comparisons);
+}
+
+TEST(CompareDevices, DifferentGpusNeedExplicitPairing) {
+  const RunReport a = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)})});
+  const RunReport b =
+      report_with({transfer_result(1, {transfer_row("h2d", 64 * kMiB, 50)})}, "aaaa", 2);
+  try {
+    compare_reports(a, b, {});
+    FAIL() << "expected UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--devices"), std::string::npos) << e.what();
+  }
+  CompareOptions options;
+  options.devices = {{0, 1}};
+  EXPECT_EQ(compare_reports(a, b, options).matched_rows, 1u);
+  options.devices = {{0, 5}};  // B has no GPU 5
+  EXPECT_THROW(compare_reports(a, b, options), UsageError);
+  options.devices = {{3, 1}};  // A has no GPU 3
+  EXPECT_THROW(compare_reports(a, b, options), UsageError);
+}
+
+TEST(CompareDevices, ParsesPairs) {
+  EXPECT_EQ(parse_device_pairs("0:1"), (std::vector<DevicePair>{{0, 1}}));
+  EXPECT_EQ(parse_device_pairs("0:1,2:3"), (std::vector<DevicePair>{{0, 1}, {2, 3}}));
+  for (const char* bad : {"", "0", "0:", ":1", "a:b", "-1:0", "0:1,", "0:1:2", "0-1"})
+    EXPECT_THROW(parse_device_pairs(bad), UsageError) << bad;
+}
+
+TEST(CompareOptionsParsing, ParsesPercentages) {
+  EXPECT_DOUBLE_EQ(parse_percent("--fail-on-regression", "5"), 5);
+  EXPECT_DOUBLE_EQ(parse_percent("--fail-on-regression", "2.5%"), 2.5);
+  EXPECT_DOUBLE_EQ(parse_percent("--fail-on-regression", "0"), 0);
+  for (const char* bad : {"", "-5", "abc", "5%%", "inf", "nan"})
+    EXPECT_THROW(parse_percent("--fail-on-regression", bad), UsageError) << bad;
+  EXPECT_THROW(compare_reports({}, {}, CompareOptions{{}, -1.0, 3, {}, "A", "B"}), UsageError);
+}
+
+// ---- reading files -----------------------------------------------------------------------
+
+class CompareFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gpuprobe_compare_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+TEST_F(CompareFiles, MalformedInputIsAUsageError) {
+  EXPECT_THROW(read_report_file(write("broken.json", "{\"schema_version\": 1, \"results\": [")),
+               UsageError);
+  EXPECT_THROW(read_report_file(write("no_results.json", "{\"schema_version\": 1}")), UsageError);
+  EXPECT_THROW(read_report_file(write("bad_metric.json",
+                                      R"({"schema_version": 1, "results": [{"probe": "transfer",
+                                          "rows": [{"params": {}, "metrics": {"time": {}}}]}]})")),
+               UsageError);
+  EXPECT_THROW(read_report_file((dir_ / "missing.json").string()), UsageError);
+}
+
+TEST_F(CompareFiles, ReadsWhatItWrote) {
+  const RunReport a = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)})});
+  const std::string path = write("a.json", to_json(a).dump());
+  const RunReport back = read_report_file(path);
+  const CompareOutcome out = compare_reports(a, back, {});
+  EXPECT_EQ(out.matched_rows, 1u);
+  EXPECT_EQ(out.same, out.comparisons);
+}
+
+}  // namespace
+}  // namespace gpuprobe
