@@ -128,8 +128,12 @@ __device__ __forceinline__ uint4 element_value<uint4>(std::uint32_t first) {
 // Elements beyond the capacity, so that e_l + 1 + (kStrideUnroll - 1) never leaves the array.
 constexpr std::uint32_t kStridePad = kStrideUnroll;
 // Enough registers for 6 resident blocks of 256 threads (the shared array allows 6 per SM on
-// a 228 KiB SM); the loop needs few.
+// a 228 KiB SM); the loop needs few. sm_75 holds at most 1024 threads (4 such blocks) per SM.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+constexpr int kStrideMinBlocks = 4;
+#else
 constexpr int kStrideMinBlocks = 6;
+#endif
 
 template <int kWidth>
 __global__ void __launch_bounds__(kStrideThreads, kStrideMinBlocks)
