@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "bank_conflicts_kernels.hpp"
+#include "gpuprobe/core/compare.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/bank_conflict_model.hpp"
@@ -84,6 +85,9 @@ Sweep resolve(const Settings& s) {
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("--size: {}", e.what()));
   }
+  if (n > kMaxSize)
+    throw UsageError(fmt::format("--size: {} is larger than {} (2 x {} GiB matrices)", n, kMaxSize,
+                                 kMaxSize * kMaxSize * 4 / (1ll << 30)));
   if (n < models::kTileDim)
     throw UsageError(fmt::format(
         "--size: {} is too small: N must be a positive multiple of 32 (the transpose tile)", n));
@@ -94,9 +98,6 @@ Sweep resolve(const Settings& s) {
         fmt::format("--size: {} is not a multiple of 32 (the transpose tile); use e.g. {} or {}", n,
                     below, above));
   }
-  if (n > kMaxSize)
-    throw UsageError(fmt::format("--size: {} is larger than {} (2 x {} GiB matrices)", n, kMaxSize,
-                                 kMaxSize * kMaxSize * 4 / (1ll << 30)));
   sw.size = static_cast<int>(n);
 
   try {
@@ -174,11 +175,26 @@ std::string join_ints(const std::vector<int>& v) {
 }
 
 // "faster" / "slower" / "the same within noise" for a ratio of two medians.
-std::string compare_text(double ratio, double noise_a, double noise_b) {
-  const double band = std::max(0.02, 3 * std::sqrt(noise_a * noise_a + noise_b * noise_b));
-  if (ratio > 1 + band) return "faster";
-  if (ratio < 1 - band) return "slower";
-  return "the same within noise";
+// How `b` compares with `a` (bandwidths with their relative noise), by the rule `gpuprobe
+// compare` uses between runs, with K = 3.
+std::string compare_text(double b, double b_noise, double a, double a_noise) {
+  const auto metric = [](double median, double noise) {
+    Metric m{"bandwidth", "GB/s", {}};
+    m.stats.median = median;
+    m.stats.rel_noise = noise;
+    return m;
+  };
+  const MetricComparison c = compare_metric(metric(a, a_noise), metric(b, b_noise), 3.0, {});
+  switch (c.verdict) {
+    case Verdict::kFaster:
+      return "faster";
+    case Verdict::kSlower:
+      return "slower";
+    case Verdict::kSame:
+      return "the same within noise";
+    default:
+      return "not comparable";
+  }
 }
 
 class BankConflictsProbe final : public Probe {
@@ -385,12 +401,12 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, const Sweep& sw,
       "{:.0f}-way)",
       padded.bandwidth, 100 * padded.bandwidth / copy.bandwidth, copy.bandwidth, tiled.bandwidth,
       100 * tiled.bandwidth / copy.bandwidth, padded.bandwidth / tiled.bandwidth,
-      compare_text(padded.bandwidth / tiled.bandwidth, padded.noise, tiled.noise),
+      compare_text(padded.bandwidth, padded.noise, tiled.bandwidth, tiled.noise),
       tiled_load.conflict_ways, padded_load.conflict_ways));
   result.verdict.push_back(fmt::format(
       "swizzled (XOR, no padding): {:.0f} GB/s = {:.3f}x padded, {}", swizzled.bandwidth,
       swizzled.bandwidth / padded.bandwidth,
-      compare_text(swizzled.bandwidth / padded.bandwidth, swizzled.noise, padded.noise)));
+      compare_text(swizzled.bandwidth, swizzled.noise, padded.bandwidth, padded.noise)));
   const double naive_rel = naive.bandwidth / copy.bandwidth;
   const double tiled_rel = tiled.bandwidth / copy.bandwidth;
   const bool same = std::fabs(naive_rel - 1) <= 0.1 && std::fabs(tiled_rel - 1) <= 0.1;
@@ -411,11 +427,11 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, const Sweep& sw,
       "run, not the variation between runs); copy again at the end: {} samples, median {:.0f} "
       "GB/s = {:.3f}x the first, {}",
       copy.samples, copy.min, copy.max, repeat_bw.stats.n, repeat_bw.stats.median, repeat_ratio,
-      compare_text(repeat_ratio, repeat_bw.stats.rel_noise, copy.noise)));
+      compare_text(repeat_bw.stats.median, repeat_bw.stats.rel_noise, copy.bandwidth, copy.noise)));
   const std::pair<const char*, LadderPoint> tiles[] = {{"padded", padded}, {"swizzled", swizzled}};
   for (const auto& [label, point] : tiles) {
     const double ratio = point.bandwidth / copy.bandwidth;
-    if (compare_text(ratio, point.noise, copy.noise) == "faster")
+    if (compare_text(point.bandwidth, point.noise, copy.bandwidth, copy.noise) == "faster")
       result.notes.push_back(fmt::format(
           "ladder: {} ran at {:.2f}x copy, beyond the noise of both: in this run copy is not "
           "an upper bound for the transposes, so relative_to_copy is not a fraction of a "

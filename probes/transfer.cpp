@@ -27,6 +27,8 @@ using runtime::HostMemory;
 
 constexpr std::uint32_t kH2DSeed = 0x1234567u;
 constexpr std::uint32_t kD2HSeed = 0x7654321u;
+// Largest --sizes value accepted: 1 TiB, more than any GPU holds (and far from int64 overflow).
+constexpr std::uint64_t kMaxTransferBytes = 1ull << 40;
 
 enum class Direction { kH2D, kD2H, kBidir };
 
@@ -40,6 +42,12 @@ const char* direction_name(Direction d) {
       return "bidir";
   }
   return "?";
+}
+
+// The fits run over the bytes one operation moves (both directions for bidir); sizes reported
+// from them are per direction, like the rows' `bytes`.
+double per_direction(Direction d) {
+  return d == Direction::kBidir ? 0.5 : 1.0;
 }
 
 struct Settings {
@@ -85,6 +93,9 @@ Sweep resolve(const Settings& s) {
     throw UsageError(fmt::format("--sizes: {}", e.what()));
   }
   for (auto b : sw.sizes) {
+    if (b > kMaxTransferBytes)
+      throw UsageError(fmt::format("--sizes: {} is larger than {} (1 TiB, beyond any GPU's memory)",
+                                   b, kMaxTransferBytes));
     if (b % 4 != 0) throw UsageError(fmt::format("--sizes: {} is not a multiple of 4 bytes", b));
   }
   return sw;
@@ -281,7 +292,7 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx) {
       fits[key] = *fit;
       s.values = {{"latency", "s", fit->latency_s},
                   {"fit_bandwidth", "GB/s", fit->bandwidth_Bps / kBytesPerGB},
-                  {"half_bandwidth_size", "B", fit->half_bandwidth_bytes},
+                  {"half_bandwidth_size", "B", fit->half_bandwidth_bytes * per_direction(key.dir)},
                   {"fit_rms_error", "%", fit->rms_rel_residual * 100}};
     } else {
       s.values = {{"latency", "s", std::nullopt},
@@ -333,10 +344,10 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx) {
   }
   for (const auto& [key, fit] : fits) {
     if (key.kind != HostMemory::kPinned) continue;
-    result.verdict.push_back(
-        fmt::format("pinned {}: {:.1f} GB/s asymptotic, {} per copy, half of it reached at {}",
-                    direction_name(key.dir), fit.bandwidth_Bps / kBytesPerGB,
-                    format_seconds(fit.latency_s), format_bytes(fit.half_bandwidth_bytes)));
+    result.verdict.push_back(fmt::format(
+        "pinned {}: {:.1f} GB/s asymptotic, {} per copy, half of it reached at {}",
+        direction_name(key.dir), fit.bandwidth_Bps / kBytesPerGB, format_seconds(fit.latency_s),
+        format_bytes(fit.half_bandwidth_bytes * per_direction(key.dir))));
   }
   const double link = models::pcie_raw_gbps(dev.pcie_link_gts, dev.pcie_link_width);
   if (link > 0) {

@@ -19,7 +19,8 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit codes: 0 success; 1 a probe failed at run time (CUDA error, out of memory, wrong "
     "result); 2 usage error (bad option or value, unreadable input); 3 no usable GPU, or the "
-    "probe is unsupported on this GPU; 4 a check failed (regression or --expect bound).";
+    "probe is unsupported on this GPU; 4 compare --fail-on-regression found a regression beyond "
+    "its threshold.";
 
 void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_option("-d,--device", o.device, "GPU index, list (0,2) or 'all'")->default_str("0");

@@ -50,6 +50,7 @@ int list_probes(const std::vector<std::unique_ptr<Probe>>& probes) {
 
 int show_info(const GlobalOptions& options, const std::vector<std::string>& command) {
   check_outputs(options);
+  (void)runtime::parse_device_spec(options.device);  // a typo is exit 2 before CUDA starts
   runtime::initialize();
   RunReport report = new_report(command);
   report.host = runtime::query_host();
@@ -66,6 +67,7 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   for (const Probe* p : probes)
     p->validate();
   check_outputs(options);
+  (void)runtime::parse_device_spec(options.device);  // a typo is exit 2 before CUDA starts
   RunReport report = new_report(command);
 
   if (options.plan) {

@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/units.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/render.hpp"
 
@@ -80,16 +81,12 @@ StoppingRule stopping_rule(const GlobalOptions& o, bool quick) {
   if (o.min_time) rule.min_time = *o.min_time;
   if (o.max_time) rule.max_time = *o.max_time;
   if (o.max_noise) {
-    std::string text = *o.max_noise;
-    const bool percent = !text.empty() && text.back() == '%';
-    if (percent) text.pop_back();
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !(v > 0)) {
+    const auto share = parse_share(*o.max_noise, false);
+    if (!share || !(*share > 0)) {
       throw UsageError(fmt::format("--max-noise '{}': give a fraction (0.02) or a percentage (2%)",
                                    *o.max_noise));
     }
-    rule.max_noise = percent ? v / 100.0 : v;
+    rule.max_noise = *share;
     if (rule.max_noise >= 1)
       throw UsageError(fmt::format("--max-noise '{}' must be below 100%", *o.max_noise));
   }

@@ -65,10 +65,6 @@ std::string value_text(double value, const std::string& unit) {
   return unit.empty() ? format_number(value) : fmt::format("{} {}", format_number(value), unit);
 }
 
-std::string version_text(const std::optional<int>& v) {
-  return v ? fmt::format("{}.{}", *v / 1000, (*v % 1000) / 10) : std::string("?");
-}
-
 std::string pair_text(const DevicePair& p) {
   return p.a == p.b ? fmt::format("GPU {}", p.a) : fmt::format("GPU {} vs {}", p.a, p.b);
 }
@@ -518,12 +514,12 @@ void Comparer::compare_pair(const Pairing& pairing) {
 
 void Comparer::environment_notes(const std::vector<DevicePair>& pairs) {
   auto identity = [](const char* label, const std::string& file, const RunReport& r) {
-    return fmt::format("{} = {}: {} {} ({}) on {}, driver {}, runtime {}, started {}; command: {}",
-                       label, file, r.tool.name, r.tool.version,
-                       r.tool.git.empty() ? "?" : r.tool.git,
-                       r.host.hostname.empty() ? "?" : r.host.hostname,
-                       version_text(r.host.driver_version), version_text(r.host.runtime_version),
-                       r.started_at.empty() ? "?" : r.started_at, fmt::join(r.command, " "));
+    return fmt::format(
+        "{} = {}: {} {} ({}) on {}, driver {}, runtime {}, started {}; command: {}", label, file,
+        r.tool.name, r.tool.version, r.tool.git.empty() ? "?" : r.tool.git,
+        r.host.hostname.empty() ? "?" : r.host.hostname, format_cuda_version(r.host.driver_version),
+        format_cuda_version(r.host.runtime_version), r.started_at.empty() ? "?" : r.started_at,
+        fmt::join(r.command, " "));
   };
   notes_.push_back(identity("A", options_.a_name, a_));
   notes_.push_back(identity("B", options_.b_name, b_));
@@ -554,8 +550,10 @@ void Comparer::environment_notes(const std::vector<DevicePair>& pairs) {
   auto check = [&](const char* what, const std::string& x, const std::string& y) {
     if (x != y) differ.push_back(fmt::format("{} {} vs {}", what, x, y));
   };
-  check("driver", version_text(a_.host.driver_version), version_text(b_.host.driver_version));
-  check("runtime", version_text(a_.host.runtime_version), version_text(b_.host.runtime_version));
+  check("driver", format_cuda_version(a_.host.driver_version),
+        format_cuda_version(b_.host.driver_version));
+  check("runtime", format_cuda_version(a_.host.runtime_version),
+        format_cuda_version(b_.host.runtime_version));
   check("gpuprobe", a_.tool.version, b_.tool.version);
   check("git", a_.tool.git, b_.tool.git);
   check("host", a_.host.hostname, b_.host.hostname);
@@ -806,14 +804,10 @@ std::vector<DevicePair> parse_device_pairs(const std::string& text) {
 }
 
 double parse_percent(const std::string& flag, const std::string& text) {
-  std::string number = text;
-  if (!number.empty() && number.back() == '%') number.pop_back();
-  char* end = nullptr;
-  const double v = number.empty() ? 0.0 : std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(v) || v < 0) {
+  const auto share = parse_share(text, true);
+  if (!share)
     throw UsageError(fmt::format("{} '{}': give a percentage >= 0, e.g. 5 or 5%", flag, text));
-  }
-  return v;
+  return *share * 100.0;
 }
 
 }  // namespace gpuprobe

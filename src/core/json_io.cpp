@@ -3,10 +3,13 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -128,20 +131,36 @@ ojson device_json(const DeviceInfo& d) {
   throw UsageError(fmt::format("{}: not a gpuprobe result file: {}", origin, what));
 }
 
-Scalar scalar_from(const ojson& j) {
+// The integer at obj[key] (fallback when absent or null), refused when it is not an integer
+// or does not fit T: a converting read of 1e300 into an int would be undefined.
+template <typename T>
+T integer_or(const ojson& obj, const char* key, T fallback, const std::string& origin) {
+  if (!obj.is_object() || !obj.contains(key) || obj[key].is_null()) return fallback;
+  const ojson& v = obj[key];
+  if (!v.is_number_integer()) malformed(origin, fmt::format("'{}' is not an integer", key));
+  const bool fits = v.is_number_unsigned() ? std::in_range<T>(v.get<std::uint64_t>())
+                                           : std::in_range<T>(v.get<std::int64_t>());
+  if (!fits) malformed(origin, fmt::format("'{}' = {} is out of range", key, v.dump()));
+  return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>())
+                                : static_cast<T>(v.get<std::int64_t>());
+}
+
+Scalar scalar_from(const ojson& j, const std::string& key, const std::string& origin) {
   if (j.is_null()) return std::monostate{};
   if (j.is_boolean()) return j.get<bool>();
+  if (j.is_number_unsigned() && !std::in_range<std::int64_t>(j.get<std::uint64_t>()))
+    malformed(origin, fmt::format("parameter '{}' = {} is out of range", key, j.dump()));
   if (j.is_number_integer()) return j.get<std::int64_t>();
   if (j.is_number()) return j.get<double>();
   if (j.is_string()) return j.get<std::string>();
-  return j.dump();
+  malformed(origin, fmt::format("parameter '{}' is not a string, number, boolean or null", key));
 }
 
-std::vector<Param> params_from(const ojson& j) {
+std::vector<Param> params_from(const ojson& j, const std::string& origin) {
   std::vector<Param> out;
   if (!j.is_object()) return out;
   for (auto it = j.begin(); it != j.end(); ++it)
-    out.push_back({it.key(), scalar_from(*it), ""});
+    out.push_back({it.key(), scalar_from(*it, it.key(), origin), ""});
   return out;
 }
 
@@ -191,7 +210,7 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
   try {
     if (!j.is_object()) malformed(origin, "the top level is not an object");
     if (!j.contains("schema_version")) malformed(origin, "no schema_version");
-    const int version = j.at("schema_version").get<int>();
+    const int version = integer_or(j, "schema_version", 0, origin);
     if (version != kSchemaVersion) {
       throw UsageError(
           fmt::format("{}: schema_version {} is not supported (this gpuprobe reads {})", origin,
@@ -209,36 +228,38 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
       const auto& h = j.at("host");
       r.host.hostname = h.value("hostname", "");
       r.host.cpu = h.value("cpu", "");
-      if (h.contains("driver_version") && h["driver_version"].is_number())
-        r.host.driver_version = h["driver_version"].get<int>();
-      if (h.contains("runtime_version") && h["runtime_version"].is_number())
-        r.host.runtime_version = h["runtime_version"].get<int>();
+      if (h.contains("driver_version") && !h["driver_version"].is_null())
+        r.host.driver_version = integer_or(h, "driver_version", 0, origin);
+      if (h.contains("runtime_version") && !h["runtime_version"].is_null())
+        r.host.runtime_version = integer_or(h, "runtime_version", 0, origin);
     }
     for (const auto& d : j.value("devices", ojson::array())) {
       DeviceInfo info;
-      info.index = d.value("index", 0);
+      info.index = integer_or(d, "index", 0, origin);
       info.name = d.value("name", "");
       info.uuid = d.value("uuid", "");
       info.pci_bus_id = d.value("pci_bus_id", "");
       info.compute_capability = d.value("compute_capability", "");
-      info.sm_count = d.value("sm_count", 0);
-      info.sm_clock_khz = d.value("sm_clock_khz", std::int64_t{0});
-      info.memory_clock_khz = d.value("memory_clock_khz", std::int64_t{0});
-      info.memory_bus_width_bits = d.value("memory_bus_width_bits", 0);
-      info.total_memory_bytes = d.value("total_memory_bytes", std::uint64_t{0});
-      info.l2_bytes = d.value("l2_bytes", std::uint64_t{0});
-      info.persisting_l2_max_bytes = d.value("persisting_l2_max_bytes", std::uint64_t{0});
+      info.sm_count = integer_or(d, "sm_count", 0, origin);
+      info.sm_clock_khz = integer_or(d, "sm_clock_khz", std::int64_t{0}, origin);
+      info.memory_clock_khz = integer_or(d, "memory_clock_khz", std::int64_t{0}, origin);
+      info.memory_bus_width_bits = integer_or(d, "memory_bus_width_bits", 0, origin);
+      info.total_memory_bytes = integer_or(d, "total_memory_bytes", std::uint64_t{0}, origin);
+      info.l2_bytes = integer_or(d, "l2_bytes", std::uint64_t{0}, origin);
+      info.persisting_l2_max_bytes =
+          integer_or(d, "persisting_l2_max_bytes", std::uint64_t{0}, origin);
       info.access_policy_max_window_bytes =
-          d.value("access_policy_max_window_bytes", std::uint64_t{0});
-      info.shared_memory_per_sm_bytes = d.value("shared_memory_per_sm_bytes", std::uint64_t{0});
+          integer_or(d, "access_policy_max_window_bytes", std::uint64_t{0}, origin);
+      info.shared_memory_per_sm_bytes =
+          integer_or(d, "shared_memory_per_sm_bytes", std::uint64_t{0}, origin);
       info.shared_memory_per_block_optin_bytes =
-          d.value("shared_memory_per_block_optin_bytes", std::uint64_t{0});
-      info.async_engine_count = d.value("async_engine_count", 0);
+          integer_or(d, "shared_memory_per_block_optin_bytes", std::uint64_t{0}, origin);
+      info.async_engine_count = integer_or(d, "async_engine_count", 0, origin);
       info.can_map_host_memory = d.value("can_map_host_memory", false);
       info.integrated = d.value("integrated", false);
       info.ecc_enabled = d.value("ecc_enabled", false);
       info.pcie_link_gts = d.value("pcie_link_gts", 0.0);
-      info.pcie_link_width = d.value("pcie_link_width", 0);
+      info.pcie_link_width = integer_or(d, "pcie_link_width", 0, origin);
       info.peak_dram_estimate_gbps = d.value("peak_dram_estimate_gbps", 0.0);
       r.devices.push_back(std::move(info));
     }
@@ -247,16 +268,17 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
     for (const auto& rj : j.at("results")) {
       ProbeResult pr;
       pr.probe = rj.at("probe").get<std::string>();
-      if (rj.contains("device") && rj["device"].is_number()) pr.device = rj["device"].get<int>();
+      if (rj.contains("device") && !rj["device"].is_null())
+        pr.device = integer_or(rj, "device", 0, origin);
       pr.status = status_from(rj.value("status", "ok"), origin);
       if (rj.contains("reason") && rj["reason"].is_string())
         pr.reason = rj["reason"].get<std::string>();
       pr.method = rj.value("method", "");
-      if (rj.contains("params")) pr.params = params_from(rj["params"]);
+      if (rj.contains("params")) pr.params = params_from(rj["params"], origin);
       if (rj.contains("conditions")) pr.conditions = quantities_from(rj["conditions"]);
       for (const auto& row_j : rj.value("rows", ojson::array())) {
         Row row;
-        row.params = params_from(row_j.at("params"));
+        row.params = params_from(row_j.at("params"), origin);
         const auto& metrics = row_j.value("metrics", ojson::object());
         for (auto it = metrics.begin(); it != metrics.end(); ++it) {
           Metric m{it.key(), it->value("unit", ""), {}};
@@ -266,7 +288,7 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
           m.stats.mean = it->value("mean", m.stats.median);
           m.stats.stdev = it->value("stdev", 0.0);
           m.stats.rel_noise = it->value("rel_noise", 0.0);
-          m.stats.n = it->value("n", std::size_t{0});
+          m.stats.n = integer_or(*it, "n", std::size_t{0}, origin);
           row.metrics.push_back(std::move(m));
         }
         if (row_j.contains("derived")) row.derived = quantities_from(row_j["derived"]);
@@ -277,7 +299,7 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
         pr.rows.push_back(std::move(row));
       }
       for (const auto& sj : rj.value("summary", ojson::array())) {
-        pr.summary.push_back({params_from(sj.value("params", ojson::object())),
+        pr.summary.push_back({params_from(sj.value("params", ojson::object()), origin),
                               quantities_from(sj.value("values", ojson::object()))});
       }
       pr.verdict = rj.value("verdict", std::vector<std::string>{});
@@ -291,6 +313,9 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
 }
 
 ojson read_json_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError(fmt::format("cannot read '{}': it is a folder, not a file", path));
   std::ifstream in(path);
   if (!in) throw UsageError(fmt::format("cannot read '{}': no such file or not readable", path));
   std::stringstream buffer;
@@ -307,6 +332,10 @@ void write_output(const std::string& path, const std::string& text) {
     std::cout << text << std::flush;
     return;
   }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(ExitCode::kRunFailure,
+                fmt::format("cannot write '{}': it is a folder, not a file", path));
   const std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);

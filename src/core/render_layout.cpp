@@ -211,9 +211,6 @@ std::string device_facts(const DeviceInfo& d) {
 }
 
 std::string host_line(const RunReport& report) {
-  auto version = [](const std::optional<int>& v) {
-    return v ? fmt::format("{}.{}", *v / 1000, (*v % 1000) / 10) : std::string("?");
-  };
   // A plan queries no host: leave out what is unknown rather than print empty fields.
   std::vector<std::string> parts{
       fmt::format("{} {} ({})", report.tool.name, report.tool.version, report.tool.git)};
@@ -221,8 +218,8 @@ std::string host_line(const RunReport& report) {
     if (!text->empty()) parts.push_back(*text);
   }
   if (report.host.driver_version || report.host.runtime_version) {
-    parts.push_back("driver " + version(report.host.driver_version));
-    parts.push_back("runtime " + version(report.host.runtime_version));
+    parts.push_back("driver " + format_cuda_version(report.host.driver_version));
+    parts.push_back("runtime " + format_cuda_version(report.host.runtime_version));
   }
   if (!report.started_at.empty()) parts.push_back(report.started_at);
   return fmt::format("{}", fmt::join(parts, " · "));

@@ -598,4 +598,19 @@ std::string format_number(double value, int digits) {
   return sign + strip_fraction_zeros(out);
 }
 
+std::optional<double> parse_share(std::string_view text, bool bare_is_percent) {
+  const bool percent = !text.empty() && text.back() == '%';
+  if (percent) text.remove_suffix(1);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value) || value < 0)
+    return std::nullopt;
+  return percent || bare_is_percent ? value / 100.0 : value;
+}
+
+std::string format_cuda_version(const std::optional<int>& version) {
+  return version ? fmt::format("{}.{}", *version / 1000, (*version % 1000) / 10) : "?";
+}
+
 }  // namespace gpuprobe

@@ -103,7 +103,13 @@ HostBuffer::HostBuffer(HostMemory kind, std::size_t bytes) : bytes_(bytes), kind
   }
   if (status == cudaErrorMemoryAllocation) out_of_host_memory(kind, bytes);
   GP_CUDA(status);
-  if (kind == HostMemory::kMapped) GP_CUDA(cudaHostGetDevicePointer(&device_ptr_, ptr_, 0));
+  if (kind == HostMemory::kMapped) {
+    status = cudaHostGetDevicePointer(&device_ptr_, ptr_, 0);
+    if (status != cudaSuccess) {
+      release();  // the constructor throws, so the destructor will not run
+      GP_CUDA(status);
+    }
+  }
   // First touch: every page is written once now, so no page fault lands in a measurement.
   std::memset(ptr_, 0, bytes);
 }

@@ -58,6 +58,17 @@ ProbeResult run_probe(Probe& probe, const DeviceInfo& device, const MeasureOptio
     result.conditions.insert(result.conditions.begin(), {{"sm_clock_before", "MHz", clock_before},
                                                          {"sm_clock_after", "MHz", clock_after},
                                                          {"sm_clock_max", "MHz", max_mhz}});
+    // The stopping rule in force, so a reader can tell how every sample set was gathered.
+    const StoppingRule& rule = options.rule;
+    if (rule.fixed_samples) {
+      result.conditions.push_back(
+          {"rule_fixed_samples", "", static_cast<double>(*rule.fixed_samples)});
+    } else {
+      result.conditions.push_back({"rule_min_samples", "", static_cast<double>(rule.min_samples)});
+      result.conditions.push_back({"rule_min_time", "s", rule.min_time});
+      result.conditions.push_back({"rule_max_noise", "%", rule.max_noise * 100});
+      result.conditions.push_back({"rule_max_time", "s", rule.max_time});
+    }
     if (max_mhz > 0 && std::min(clock_before, clock_after) < 0.8 * max_mhz) {
       result.notes.push_back(fmt::format(
           "SM clock measured at {:.0f}/{:.0f} MHz (before/after), under 80% of the {:.0f} MHz "

@@ -84,16 +84,26 @@ int device_count() {
   return count;
 }
 
+std::optional<std::vector<std::uint64_t>> parse_device_spec(const std::string& spec) {
+  if (spec == "all") return std::nullopt;
+  try {
+    return parse_list(spec, {ListKind::kInt, true, 64});
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format(
+        "--device '{}': expected a GPU index, a list like 0,2 or 'all' ({})", spec, e.what()));
+  }
+}
+
 std::vector<int> select_devices(const std::string& spec) {
+  const auto indices = parse_device_spec(spec);
   const int count = device_count();
   std::vector<int> out;
-  if (spec == "all") {
+  if (!indices) {
     for (int i = 0; i < count; ++i)
       out.push_back(i);
     return out;
   }
-  const auto indices = parse_list(spec, {ListKind::kInt, true, 64});
-  for (auto i : indices) {
+  for (auto i : *indices) {
     if (i >= static_cast<std::uint64_t>(count)) {
       throw NoDeviceError(fmt::format("--device {}: there is no GPU {} (found {}: 0..{})", spec, i,
                                       count, count - 1));

@@ -35,7 +35,11 @@ LaunchGate::LaunchGate(double timeout_seconds)
   flag_[0] = 0;
   expired_[0] = 0;
   void* dev = nullptr;
-  GP_CUDA(cudaHostGetDevicePointer(&dev, host, 0));
+  const cudaError_t status = cudaHostGetDevicePointer(&dev, host, 0);
+  if (status != cudaSuccess) {
+    (void)cudaFreeHost(host);  // the constructor throws, so the destructor will not run
+    GP_CUDA(status);
+  }
   flag_dev_ = static_cast<int*>(dev);
   expired_dev_ = flag_dev_ + 1;
 }

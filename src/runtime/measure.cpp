@@ -47,7 +47,18 @@ Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t
     if (!flusher_) flusher_ = std::make_unique<L2Flusher>(l2_bytes_);
     flusher_->flush(main);
   }
-  if (gated) gate_.arm(main);
+  // Released on every path: a throw between arm and release must not leave the stream held
+  // until the gate's timeout.
+  struct GateRelease {
+    LaunchGate* gate;
+    ~GateRelease() {
+      if (gate) gate->release();
+    }
+  } release_on_exit{nullptr};
+  if (gated) {
+    gate_.arm(main);
+    release_on_exit.gate = &gate_;
+  }
   start_.record(main);
   for (std::size_t i = 1; i < lanes; ++i)
     GP_CUDA(cudaStreamWaitEvent(streams_[i]->get(), start_.get(), 0));
@@ -61,7 +72,10 @@ Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t
     if (i > 0) GP_CUDA(cudaStreamWaitEvent(main, lane_end_[i]->get(), 0));
   }
   stop_.record(main);
-  if (gated) gate_.release();
+  if (release_on_exit.gate) {
+    gate_.release();
+    release_on_exit.gate = nullptr;
+  }
   stop_.synchronize();
   GP_CHECK_LAUNCH(op.label.c_str());
   BatchTimes t{stop_.seconds_since(start_), {}, gated && gate_.timed_out()};
@@ -83,9 +97,14 @@ Measurer::BatchTimes Measurer::run_host_batch(const Operation& op, std::size_t r
   std::vector<Clock::time_point> begin(lanes), end(lanes);
   std::vector<std::exception_ptr> errors(lanes);
   std::barrier sync_point(static_cast<std::ptrdiff_t>(lanes));
+  int device = 0;
+  GP_CUDA(cudaGetDevice(&device));
   auto run_lane = [&](std::size_t i) {
     try {
+      // The current device is per host thread: a new thread starts on device 0.
+      const cudaError_t set = cudaSetDevice(device);
       sync_point.arrive_and_wait();
+      GP_CUDA(set);
       begin[i] = Clock::now();
       for (std::size_t r = 0; r < reps; ++r)
         op.lanes[i].launch(streams_[i]->get());
@@ -96,12 +115,12 @@ Measurer::BatchTimes Measurer::run_host_batch(const Operation& op, std::size_t r
       end[i] = begin[i] = Clock::now();
     }
   };
-  std::vector<std::thread> threads;
-  for (std::size_t i = 1; i < lanes; ++i)
-    threads.emplace_back(run_lane, i);
-  run_lane(0);
-  for (auto& th : threads)
-    th.join();
+  {
+    std::vector<std::jthread> threads;  // joined at the end of this scope, even on a throw
+    for (std::size_t i = 1; i < lanes; ++i)
+      threads.emplace_back(run_lane, i);
+    run_lane(0);
+  }
   for (auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }

@@ -27,7 +27,7 @@ const Row* find_row(const ProbeResult& result,
 }  // namespace gpuprobe::testing
 
 // Skips the test (reported as SKIPPED, never as passed) when no GPU is present.
-#define GP_REQUIRE_GPU()                                                 \
-  do {                                                                   \
+#define GP_REQUIRE_GPU()                                                         \
+  do {                                                                           \
     if (!::gpuprobe::testing::gpu_available()) GTEST_SKIP() << "no CUDA device"; \
   } while (0)

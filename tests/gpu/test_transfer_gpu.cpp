@@ -10,13 +10,15 @@ namespace {
 TEST(TransferGpu, PinnedBothDirectionsVerifiedAndFast) {
   GP_REQUIRE_GPU();
   auto probe = make_transfer_probe();
-  const ProbeResult r =
-      testing::run_probe(*probe, {"--pinned", "--pageable", "--sizes", "4KiB,64MiB", "--direction", "all"});
+  const ProbeResult r = testing::run_probe(
+      *probe, {"--pinned", "--pageable", "--sizes", "4KiB,64MiB", "--direction", "all"});
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
   ASSERT_EQ(r.rows.size(), 2u * 3u * 2u);
   for (const char* dir : {"h2d", "d2h"}) {
-    const Row* big = testing::find_row(r, {{"memory", "pinned"}, {"direction", dir}, {"bytes", "67108864"}});
-    const Row* small = testing::find_row(r, {{"memory", "pinned"}, {"direction", dir}, {"bytes", "4096"}});
+    const Row* big =
+        testing::find_row(r, {{"memory", "pinned"}, {"direction", dir}, {"bytes", "67108864"}});
+    const Row* small =
+        testing::find_row(r, {{"memory", "pinned"}, {"direction", dir}, {"bytes", "4096"}});
     ASSERT_NE(big, nullptr);
     ASSERT_NE(small, nullptr);
     const double bw = find_metric(*big, "bandwidth")->stats.median;
@@ -29,7 +31,8 @@ TEST(TransferGpu, PinnedBothDirectionsVerifiedAndFast) {
     EXPECT_NEAR(find_metric(*big, "time")->stats.median, 67108864.0 / (bw * 1e9),
                 0.05 * find_metric(*big, "time")->stats.median);
   }
-  const Row* bidir = testing::find_row(r, {{"memory", "pinned"}, {"direction", "bidir"}, {"bytes", "67108864"}});
+  const Row* bidir =
+      testing::find_row(r, {{"memory", "pinned"}, {"direction", "bidir"}, {"bytes", "67108864"}});
   ASSERT_NE(bidir, nullptr);
   ASSERT_NE(find_metric(*bidir, "bandwidth_h2d"), nullptr);
   ASSERT_NE(find_metric(*bidir, "bandwidth_d2h"), nullptr);
@@ -49,11 +52,13 @@ TEST(TransferGpu, PinnedBothDirectionsVerifiedAndFast) {
 TEST(TransferGpu, EveryHostMemoryKindVerifies) {
   GP_REQUIRE_GPU();
   auto probe = make_transfer_probe();
-  const ProbeResult r = testing::run_probe(*probe, {"--sizes", "1MiB,3MiB", "--direction", "all"}, 3);
+  const ProbeResult r =
+      testing::run_probe(*probe, {"--sizes", "1MiB,3MiB", "--direction", "all"}, 3);
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
   EXPECT_EQ(r.rows.size(), 4u * 3u * 2u);
   for (const char* kind : {"pageable", "pinned", "wc", "registered"}) {
-    EXPECT_NE(testing::find_row(r, {{"memory", kind}, {"direction", "d2h"}, {"bytes", "3145728"}}), nullptr)
+    EXPECT_NE(testing::find_row(r, {{"memory", kind}, {"direction", "d2h"}, {"bytes", "3145728"}}),
+              nullptr)
         << kind;
   }
 }

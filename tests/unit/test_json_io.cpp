@@ -114,7 +114,8 @@ void expect_rejected(const json& j, const std::string& what) {
 
 TEST(JsonRoundTrip, ToJsonFromJsonToJsonIsEqual) {
   const auto first = to_json(sample_report());
-  const RunReport back = report_from_json(nlohmann::ordered_json::parse(first.dump()), "round-trip");
+  const RunReport back =
+      report_from_json(nlohmann::ordered_json::parse(first.dump()), "round-trip");
   const auto second = to_json(back);
   // Byte for byte: reading keeps key order, so params come back in the probe's order.
   EXPECT_EQ(first.dump(), second.dump()) << first.dump(2) << "\n---\n" << second.dump(2);
@@ -190,6 +191,33 @@ TEST(JsonRead, RejectsSchemaVersionOfWrongType) {
   json j = sample_json();
   j["schema_version"] = "1";
   expect_rejected(j, "schema_version as text");
+}
+
+TEST(JsonRead, RejectsIntegersOutOfRange) {
+  json j = sample_json();
+  j["schema_version"] = 1e300;  // a double: converting it to int would be undefined
+  expect_rejected(j, "schema_version 1e300");
+  j = sample_json();
+  j["devices"][0]["sm_count"] = 4294967296LL;
+  expect_rejected(j, "sm_count beyond int");
+  j = sample_json();
+  j["results"][0]["device"] = -3000000000LL;
+  expect_rejected(j, "device beyond int");
+  j = sample_json();
+  j["results"][0]["rows"][0]["metrics"]["bandwidth"]["n"] = -1;
+  expect_rejected(j, "negative sample count");
+  j = sample_json();
+  j["results"][0]["rows"][0]["params"]["bytes"] = 18446744073709551615ULL;
+  expect_rejected(j, "parameter beyond int64");
+}
+
+TEST(JsonRead, RejectsNonScalarParameters) {
+  json j = sample_json();
+  j["results"][0]["rows"][0]["params"]["bytes"] = json::array({1, 2});
+  expect_rejected(j, "array parameter");
+  j = sample_json();
+  j["results"][0]["params"]["nested"] = json::parse("[[[[{\"a\": [1]}]]]]");
+  expect_rejected(j, "nested parameter");
 }
 
 TEST(JsonRead, RejectsResultsNotAnArray) {
@@ -316,6 +344,23 @@ TEST_F(JsonFile, ReadJsonFileInvalidIsUsageError) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
   }
+}
+
+TEST_F(JsonFile, FoldersAreRefusedByName) {
+  try {
+    read_json_file(dir_.string());
+    ADD_FAILURE() << "read a folder";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("folder"), std::string::npos) << e.what();
+  }
+  try {
+    write_output(dir_.string(), "{}\n");
+    ADD_FAILURE() << "wrote over a folder";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kRunFailure);
+    EXPECT_NE(std::string(e.what()).find("folder"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(fs::is_directory(dir_));
 }
 
 }  // namespace

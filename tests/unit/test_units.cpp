@@ -375,5 +375,25 @@ TEST(FormatNumber, Examples) {
   EXPECT_EQ(format_number(1.0 / 3.0, 2), "0.33");
 }
 
+TEST(ParseShare, PercentSignAndBareNumbers) {
+  EXPECT_DOUBLE_EQ(*parse_share("2%", false), 0.02);
+  EXPECT_DOUBLE_EQ(*parse_share("0.02", false), 0.02);
+  EXPECT_DOUBLE_EQ(*parse_share("5", true), 0.05);
+  EXPECT_DOUBLE_EQ(*parse_share("5%", true), 0.05);
+  EXPECT_DOUBLE_EQ(*parse_share("0", true), 0.0);
+  EXPECT_DOUBLE_EQ(*parse_share("1e-3", false), 0.001);
+}
+
+TEST(ParseShare, RejectsWhatIsNotAFiniteNonNegativeNumber) {
+  for (const char* bad : {"", "%", "abc", "-5", "5%%", "2 %", "inf", "nan", "1e999", "5x", "%5"})
+    EXPECT_FALSE(parse_share(bad, true).has_value()) << bad;
+}
+
+TEST(FormatCudaVersion, MajorAndMinor) {
+  EXPECT_EQ(format_cuda_version(13000), "13.0");
+  EXPECT_EQ(format_cuda_version(12080), "12.8");
+  EXPECT_EQ(format_cuda_version(std::nullopt), "?");
+}
+
 }  // namespace
 }  // namespace gpuprobe

@@ -12,7 +12,7 @@ enum class ExitCode : int {
   kRunFailure = 1,   // a probe failed at run time (CUDA error, out of memory, wrong result)
   kUsage = 2,        // unknown option, bad value, unreadable or malformed input file
   kNoDevice = 3,     // no usable GPU, or the probe is unsupported on this GPU
-  kCheckFailed = 4,  // a regression beyond the threshold, or an --expect bound not met
+  kCheckFailed = 4,  // compare --fail-on-regression: a regression beyond the threshold
 };
 
 // An error that carries the exit code it should end the process with.

@@ -8,8 +8,8 @@
 namespace gpuprobe {
 
 struct TableStyle {
-  bool color = false;    // ANSI colour (only on a TTY, never with NO_COLOR)
-  bool header = true;    // print the device/environment header
+  bool color = false;  // ANSI colour (only on a TTY, never with NO_COLOR)
+  bool header = true;  // print the device/environment header
 };
 
 std::string render_table(const RunReport& report, const TableStyle& style = {});

@@ -34,9 +34,9 @@ Summary summarize_mapped(std::span<const double> samples, F f);
 struct StoppingRule {
   std::optional<std::size_t> fixed_samples;
   std::size_t min_samples = 10;
-  double min_time = 0.05;    // seconds of measured time
-  double max_noise = 0.02;   // relative (stdev / mean)
-  double max_time = 0.5;     // seconds of wall time, cap per measurement
+  double min_time = 0.05;   // seconds of measured time
+  double max_noise = 0.02;  // relative (stdev / mean)
+  double max_time = 0.5;    // seconds of wall time, cap per measurement
   std::size_t max_samples = 10000;
 
   // Decides whether sampling should continue, given the samples so far, the measured time

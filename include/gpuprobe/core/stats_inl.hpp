@@ -9,7 +9,8 @@ template <typename F>
 Summary summarize_mapped(std::span<const double> samples, F f) {
   std::vector<double> mapped;
   mapped.reserve(samples.size());
-  for (double s : samples) mapped.push_back(f(s));
+  for (double s : samples)
+    mapped.push_back(f(s));
   return summarize(mapped);
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,5 +47,13 @@ std::string format_seconds(double seconds);
 
 // Formats a number with `digits` significant digits, no exponent for ordinary magnitudes.
 std::string format_number(double value, int digits = 4);
+
+// Parses a share: "2%" is 0.02; a bare number is a fraction ("0.02") or, when
+// bare_is_percent, a percentage ("5" is 0.05). nullopt when the text is not a finite number
+// >= 0 (callers name their flag in the error and add their own bounds).
+std::optional<double> parse_share(std::string_view text, bool bare_is_percent);
+
+// A CUDA version as the runtime encodes it (12080) as people write it ("12.8"); "?" if unknown.
+std::string format_cuda_version(const std::optional<int>& version);
 
 }  // namespace gpuprobe

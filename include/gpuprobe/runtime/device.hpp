@@ -1,6 +1,8 @@
 // Device discovery: CUDA start-up, the list of usable GPUs and their facts, host facts.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,10 @@ void initialize();
 
 // Number of CUDA devices; throws NoDeviceError when there are none or no driver.
 int device_count();
+
+// Checks the syntax of "--device" ("0", "0,2", "all") without touching CUDA: the indices, or
+// nullopt for "all". Throws UsageError naming --device for a bad token.
+std::optional<std::vector<std::uint64_t>> parse_device_spec(const std::string& spec);
 
 // Parses "--device" ("0", "1", "all") against the devices present. Throws UsageError for
 // a bad token and NoDeviceError for an index that is not present.

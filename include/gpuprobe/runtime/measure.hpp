@@ -45,7 +45,7 @@ struct MeasureOptions {
   StoppingRule rule;
   std::size_t warmup_batches = 1;
   double target_batch_seconds = 1e-3;  // batch repetitions until a sample lasts this long
-  std::size_t max_batch = 256;           // at most this many repetitions per sample
+  std::size_t max_batch = 256;         // at most this many repetitions per sample
 };
 
 // Thrown when an operation's verify() reports wrong data: the probe's result is failed.
