@@ -12,7 +12,8 @@ log() { echo "== $*" | tee -a "$OUT/check.log"; }
 timed() {  # timed NAME ARGS...: runs gpuprobe ARGS, keeps NAME.txt/.json/.err, logs rc and wall time
   local name=$1; shift
   local t0; t0=$(date +%s.%N)
-  ./build/gpuprobe "$@" --json "$W/$name.json" --no-color >"$W/$name.txt" 2>"$W/$name.err"
+  ./build/gpuprobe "$@" --json "$W/$name.json" --csv "$W/$name.csv" --md "$W/$name.md" --no-color \
+    >"$W/$name.txt" 2>"$W/$name.err"
   local rc=$?
   log "gpuprobe $* -> rc=$rc, $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s wall; $(tail -1 "$W/$name.err")"
 }
@@ -55,4 +56,31 @@ if [ ${#probes[@]} -eq 0 ]; then mapfile -t probes < <(./build/gpuprobe list | a
 for p in "${probes[@]}"; do timed "$p" "$p"; done
 [ ${#probes[@]} -gt 0 ] && [[ " ${probes[*]} " == *" transfer "* ]] && timed transfer-pinned transfer --pinned
 timed all all
+
+# LADDER_EXPERIMENT=1: is the ladder's first copy slower under `all`'s short stopping rule, or
+# only after the other probes? Same ladder, several rules, standalone and inside `all`.
+if [ "${LADDER_EXPERIMENT:-0}" = 1 ]; then
+  log "ladder experiment"
+  timed ladder-default bank-conflicts --ladder
+  timed ladder-quick-1 bank-conflicts --ladder --min-time 0.005 --max-time 0.1 --max-noise 3%
+  timed ladder-quick-2 bank-conflicts --ladder --min-time 0.005 --max-time 0.1 --max-noise 3%
+  timed ladder-samples-5 bank-conflicts --ladder --samples 5
+  timed ladder-samples-100 bank-conflicts --ladder --samples 100
+  timed coalescing-then-ladder all  # second `all`: the position effect again?
+  for f in "$W"/ladder-*.json "$W"/coalescing-then-ladder.json "$W"/all.json "$W"/bank-conflicts.json; do
+    [ -f "$f" ] && python3 - "$f" <<'PY' | tee -a "$OUT/check.log"
+import json, sys
+r = json.load(open(sys.argv[1]))
+for res in r["results"]:
+    if res["probe"] != "bank-conflicts": continue
+    for row in res["rows"]:
+        if row["params"].get("kernel") == "copy":
+            m = row["metrics"]["bandwidth"]
+            again = [n for n in res["notes"] if "copy again" in n]
+            tail = again[0].split("copy again at the end: ")[1] if again else "?"
+            print(f"{sys.argv[1].split('/')[-1]}: copy {m['median']:.0f} GB/s n={m['n']} "
+                  f"min {m['min']:.0f} max {m['max']:.0f}; again: {tail}")
+PY
+  done
+fi
 tar -C "$W" -czf "$OUT/results.tgz" .
