@@ -28,13 +28,27 @@ __global__ void copy(const float4* __restrict__ in, float4* __restrict__ out, si
     out[i] = in[i];
 }
 
-void run(const char* label, size_t big_bytes, int pause_ms) {
+void run(const char* label, size_t big_bytes, int pause_ms, bool poll_free = false) {
   if (big_bytes) {
     void* big = nullptr;
     CHECK(cudaMalloc(&big, big_bytes));
     CHECK(cudaMemset(big, 1, big_bytes));
     CHECK(cudaDeviceSynchronize());
+    size_t free_before = 0, total = 0;
+    CHECK(cudaMemGetInfo(&free_before, &total));
     CHECK(cudaFree(big));
+    if (poll_free) {  // does the free memory the driver reports lag behind a background scrub?
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < 40; ++i) {
+        size_t f = 0;
+        CHECK(cudaMemGetInfo(&f, &total));
+        std::printf("  free +%.3f GiB at %.1f ms\n", (double(f) - double(free_before)) / (1 << 30),
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                        .count());
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      return;
+    }
   }
   const auto freed = std::chrono::steady_clock::now();
   if (pause_ms) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
@@ -81,5 +95,6 @@ int main(int argc, char** argv) {
   run("(c) 200 ms after freeing the large buffer", big, 200);
   run("(d) right after freeing it again", big, 0);
   run("(e) no large free before, again", 0, 0);
+  if (argc > 2) run("(f) free memory reported after the free", big, 0, true);
   return 0;
 }
