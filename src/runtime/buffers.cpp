@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -42,8 +44,22 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   GP_CUDA(status);
 }
 
+namespace {
+std::atomic<std::uint64_t> g_device_bytes_freed{0};
+
+void free_device(void* ptr, std::size_t bytes) noexcept {
+  if (!ptr) return;
+  (void)cudaFree(ptr);
+  g_device_bytes_freed.fetch_add(bytes, std::memory_order_relaxed);
+}
+}  // namespace
+
+std::uint64_t device_bytes_freed() noexcept {
+  return g_device_bytes_freed.load(std::memory_order_relaxed);
+}
+
 DeviceBuffer::~DeviceBuffer() {
-  if (ptr_) (void)cudaFree(ptr_);
+  free_device(ptr_, bytes_);
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
@@ -51,7 +67,7 @@ DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   if (this != &other) {
-    if (ptr_) (void)cudaFree(ptr_);
+    free_device(ptr_, bytes_);
     ptr_ = std::exchange(other.ptr_, nullptr);
     bytes_ = std::exchange(other.bytes_, 0);
   }

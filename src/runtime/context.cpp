@@ -3,7 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/clock.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
@@ -33,6 +39,31 @@ ProbeResult failed(const Probe& probe, int device, const std::string& reason) {
   return r;
 }
 
+// The driver scrubs freed device memory in the background, and that takes DRAM bandwidth
+// from whatever runs next: on an H100, copy bandwidth was 11% lower for about 25 ms after 8 GiB
+// were freed, and normal after a 200 ms pause (scripts/experiments/after_free.cu). Nothing the
+// runtime reports shows when it ends (free memory is back at once), so before a probe starts,
+// wait in proportion to what earlier probes freed, at a rate well below the one measured.
+constexpr std::uint64_t kSettleMinBytes = 256ull << 20;  // less than this: a dip under 1 ms
+constexpr double kSettleBytesPerSecond = 100e9;          // measured ~340 GB/s on an H100
+constexpr double kSettleMaxSeconds = 1.0;
+
+struct Settle {
+  std::uint64_t freed = 0;  // bytes freed since the previous probe started
+  double waited = 0;        // seconds
+};
+
+Settle settle_after_frees() {
+  static std::uint64_t seen = 0;
+  const std::uint64_t now = device_bytes_freed();
+  Settle s{now - seen, 0};
+  seen = now;
+  if (s.freed < kSettleMinBytes) return s;
+  s.waited = std::min(kSettleMaxSeconds, static_cast<double>(s.freed) / kSettleBytesPerSecond);
+  std::this_thread::sleep_for(std::chrono::duration<double>(s.waited));
+  return s;
+}
+
 // After a failure the context may hold a sticky error: start the next probe on a fresh one.
 void recover_device(int index) {
   (void)cudaGetLastError();
@@ -46,6 +77,7 @@ ProbeResult run_probe(Probe& probe, const DeviceInfo& device, const MeasureOptio
                       const ProgressFn& progress) {
   use_device(device.index);
   try {
+    const Settle settle = settle_after_frees();
     reset_persisting_l2(device.persisting_l2_max_bytes);
     ProbeContext context(device, options, progress, probe.name());
     const double clock_before = sample_sm_clock_mhz(context.stream());
@@ -58,6 +90,10 @@ ProbeResult run_probe(Probe& probe, const DeviceInfo& device, const MeasureOptio
     result.conditions.insert(result.conditions.begin(), {{"sm_clock_before", "MHz", clock_before},
                                                          {"sm_clock_after", "MHz", clock_after},
                                                          {"sm_clock_max", "MHz", max_mhz}});
+    if (settle.waited > 0) {
+      result.conditions.push_back({"freed_before_start", "B", static_cast<double>(settle.freed)});
+      result.conditions.push_back({"settle_wait", "s", settle.waited});
+    }
     // The stopping rule in force, so a reader can tell how every sample set was gathered.
     const StoppingRule& rule = options.rule;
     if (rule.fixed_samples) {

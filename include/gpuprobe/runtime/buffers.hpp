@@ -4,9 +4,13 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace gpuprobe::runtime {
+
+// Bytes of device memory DeviceBuffers have freed in this process so far.
+std::uint64_t device_bytes_freed() noexcept;
 
 // Device memory from cudaMalloc. Out-of-memory names the size and the free memory.
 class DeviceBuffer {
