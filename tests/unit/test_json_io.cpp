@@ -165,6 +165,20 @@ TEST(JsonRoundTrip, ValuesSurvive) {
   EXPECT_FALSE(back.results[2].device.has_value());
 }
 
+// Real output from an H100 (examples/results/h100/all.json) survives reading and writing:
+// every field this gpuprobe writes is read back to the same value.
+TEST(JsonRoundTrip, RealH100ReportIsReadBackUnchanged) {
+  const std::string path = std::string(GPUPROBE_EXAMPLES_DIR) + "/h100/all.json";
+  const nlohmann::ordered_json original = read_json_file(path);
+  const RunReport report = report_from_json(original, path);
+  ASSERT_EQ(report.results.size(), 3u);
+  for (const auto& r : report.results) {
+    EXPECT_EQ(r.status, Status::kOk) << r.probe << ": " << r.reason;
+    EXPECT_FALSE(r.rows.empty()) << r.probe;
+  }
+  EXPECT_EQ(to_json(report), original);
+}
+
 TEST(JsonRead, RejectsNonObject) {
   expect_rejected(json::array({1, 2}), "array at top level");
   expect_rejected(json("text"), "string at top level");
