@@ -12,9 +12,9 @@
 #include <iostream>
 
 #include "gpuprobe/core/errors.hpp"
-#include "gpuprobe/core/units.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/render.hpp"
+#include "gpuprobe/core/units.hpp"
 
 namespace gpuprobe::cli {
 namespace {
@@ -81,12 +81,12 @@ StoppingRule stopping_rule(const GlobalOptions& o, bool quick) {
   if (o.min_time) rule.min_time = *o.min_time;
   if (o.max_time) rule.max_time = *o.max_time;
   if (o.max_noise) {
-    const auto share = parse_share(*o.max_noise, false);
-    if (!share || !(*share > 0)) {
+    const auto share = parse_share(*o.max_noise);
+    if (!share || !(share->value > 0)) {
       throw UsageError(fmt::format("--max-noise '{}': give a fraction (0.02) or a percentage (2%)",
                                    *o.max_noise));
     }
-    rule.max_noise = *share;
+    rule.max_noise = share->percent ? share->value / 100.0 : share->value;
     if (rule.max_noise >= 1)
       throw UsageError(fmt::format("--max-noise '{}' must be below 100%", *o.max_noise));
   }

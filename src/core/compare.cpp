@@ -178,6 +178,8 @@ class Comparer {
                       const std::vector<const Row*>& rows);
   void environment_notes(const std::vector<DevicePair>& pairs);
   ProbeResult overview(const std::vector<DevicePair>& pairs) const;
+  // "A GPU 0: NVIDIA H100 80GB HBM3 vs B GPU 0: NVIDIA H200": the heading of a comparison.
+  std::string subject_text(const DevicePair& p) const;
 
   const RunReport& a_;
   const RunReport& b_;
@@ -188,6 +190,15 @@ class Comparer {
   std::set<std::string> metrics_seen_;                  // in any matched row, either side
   std::map<std::string, std::size_t> metric_one_side_;  // "probe: metric only in A" -> n
 };
+
+std::string Comparer::subject_text(const DevicePair& p) const {
+  auto side = [](const char* label, const RunReport& r, int index) {
+    const DeviceInfo* d = find_device(r, index);
+    return d ? fmt::format("{} GPU {}: {}", label, index, d->name)
+             : fmt::format("{} GPU {}", label, index);
+  };
+  return fmt::format("{} vs {}", side("A", a_, p.a), side("B", b_, p.b));
+}
 
 std::vector<DevicePair> Comparer::effective_pairs() const {
   const std::set<int> in_a = result_devices(a_);
@@ -489,6 +500,7 @@ void Comparer::compare_pair(const Pairing& pairing) {
     ProbeResult r;
     r.probe = "compare " + ra.probe;
     r.device = pairing.devices.a;
+    r.subject = subject_text(pairing.devices);
     const Direction dir = metric_direction(table.unit);
     const char* rule = dir == Direction::kLowerIsBetter    ? "lower is faster"
                        : dir == Direction::kHigherIsBetter ? "higher is faster"
@@ -568,6 +580,11 @@ ProbeResult Comparer::overview(const std::vector<DevicePair>& pairs) const {
   ProbeResult r;
   r.probe = "compare";
   r.device = pairs.empty() ? std::optional<int>{} : std::optional<int>{pairs.front().a};
+  std::vector<std::string> subjects;
+  for (const auto& p : pairs)
+    subjects.push_back(subject_text(p));
+  r.subject =
+      subjects.empty() ? std::string("no GPU pairs") : fmt::format("{}", fmt::join(subjects, "; "));
   const std::string pct = format_number(options_.fail_on_regression.value_or(0));
   r.method = fmt::format(
       "rows matched by probe, device pair and row params (in any order); per metric ratio = "
@@ -804,10 +821,10 @@ std::vector<DevicePair> parse_device_pairs(const std::string& text) {
 }
 
 double parse_percent(const std::string& flag, const std::string& text) {
-  const auto share = parse_share(text, true);
+  const auto share = parse_share(text);  // "5" and "5%" both mean 5 percent
   if (!share)
     throw UsageError(fmt::format("{} '{}': give a percentage >= 0, e.g. 5 or 5%", flag, text));
-  return *share * 100.0;
+  return share->value;
 }
 
 }  // namespace gpuprobe

@@ -77,6 +77,7 @@ ojson result_json(const ProbeResult& r) {
   ojson out;
   out["probe"] = r.probe;
   out["device"] = r.device ? ojson(*r.device) : ojson(nullptr);
+  if (!r.subject.empty()) out["subject"] = r.subject;
   out["status"] = status_name(r.status);
   out["reason"] = r.reason.empty() ? ojson(nullptr) : ojson(r.reason);
   out["method"] = r.method;
@@ -270,6 +271,7 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
       pr.probe = rj.at("probe").get<std::string>();
       if (rj.contains("device") && !rj["device"].is_null())
         pr.device = integer_or(rj, "device", 0, origin);
+      pr.subject = rj.value("subject", "");
       pr.status = status_from(rj.value("status", "ok"), origin);
       if (rj.contains("reason") && rj["reason"].is_string())
         pr.reason = rj["reason"].get<std::string>();

@@ -192,6 +192,7 @@ Section layout_summary(const std::vector<SummaryRow>& rows) {
 }
 
 std::string device_label(const RunReport& report, const ProbeResult& result) {
+  if (!result.subject.empty()) return result.subject;
   if (!result.device) return "plan (no GPU used)";
   for (const auto& d : report.devices) {
     if (d.index == *result.device) return fmt::format("GPU {}: {}", d.index, d.name);

@@ -311,7 +311,10 @@ struct ListContext {
   std::string_view text;  // the whole list, for messages
   const ListOptions& options;
 
-  std::string_view noun() const { return options.kind == ListKind::kSize ? "size" : "count"; }
+  std::string_view noun() const {
+    if (!options.noun.empty()) return options.noun;
+    return options.kind == ListKind::kSize ? "size" : "count";
+  }
 
   // " in list '...'" when the bad token is only part of the list.
   std::string where(std::string_view token) const {
@@ -598,15 +601,15 @@ std::string format_number(double value, int digits) {
   return sign + strip_fraction_zeros(out);
 }
 
-std::optional<double> parse_share(std::string_view text, bool bare_is_percent) {
-  const bool percent = !text.empty() && text.back() == '%';
-  if (percent) text.remove_suffix(1);
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+std::optional<ShareText> parse_share(std::string_view text) {
+  ShareText share;
+  share.percent = !text.empty() && text.back() == '%';
+  if (share.percent) text.remove_suffix(1);
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), share.value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
-      !std::isfinite(value) || value < 0)
+      !std::isfinite(share.value) || share.value < 0)
     return std::nullopt;
-  return percent || bare_is_percent ? value / 100.0 : value;
+  return share;
 }
 
 std::string format_cuda_version(const std::optional<int>& version) {

@@ -3,10 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <utility>
 
 #include "gpuprobe/core/errors.hpp"
@@ -45,17 +46,26 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
 }
 
 namespace {
-std::atomic<std::uint64_t> g_device_bytes_freed{0};
+std::mutex g_freed_mutex;
+std::map<int, std::uint64_t> g_device_bytes_freed;  // device index -> bytes
 
 void free_device(void* ptr, std::size_t bytes) noexcept {
   if (!ptr) return;
+  int device = -1;
+  (void)cudaGetDevice(&device);  // a buffer is freed on the device it was allocated on
   (void)cudaFree(ptr);
-  g_device_bytes_freed.fetch_add(bytes, std::memory_order_relaxed);
+  try {
+    const std::lock_guard lock(g_freed_mutex);
+    g_device_bytes_freed[device] += bytes;
+  } catch (...) {  // bookkeeping only: never let it escape a destructor
+  }
 }
 }  // namespace
 
-std::uint64_t device_bytes_freed() noexcept {
-  return g_device_bytes_freed.load(std::memory_order_relaxed);
+std::uint64_t device_bytes_freed(int device) {
+  const std::lock_guard lock(g_freed_mutex);
+  const auto it = g_device_bytes_freed.find(device);
+  return it == g_device_bytes_freed.end() ? 0 : it->second;
 }
 
 DeviceBuffer::~DeviceBuffer() {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <thread>
 
 #include "gpuprobe/core/errors.hpp"
@@ -53,11 +54,11 @@ struct Settle {
   double waited = 0;        // seconds
 };
 
-Settle settle_after_frees() {
-  static std::uint64_t seen = 0;
-  const std::uint64_t now = device_bytes_freed();
-  Settle s{now - seen, 0};
-  seen = now;
+Settle settle_after_frees(int device) {
+  static std::map<int, std::uint64_t> seen;  // per device: freed bytes already waited for
+  const std::uint64_t now = device_bytes_freed(device);
+  Settle s{now - seen[device], 0};
+  seen[device] = now;
   if (s.freed < kSettleMinBytes) return s;
   s.waited = std::min(kSettleMaxSeconds, static_cast<double>(s.freed) / kSettleBytesPerSecond);
   std::this_thread::sleep_for(std::chrono::duration<double>(s.waited));
@@ -77,7 +78,7 @@ ProbeResult run_probe(Probe& probe, const DeviceInfo& device, const MeasureOptio
                       const ProgressFn& progress) {
   use_device(device.index);
   try {
-    const Settle settle = settle_after_frees();
+    const Settle settle = settle_after_frees(device.index);
     reset_persisting_l2(device.persisting_l2_max_bytes);
     ProbeContext context(device, options, progress, probe.name());
     const double clock_before = sample_sm_clock_mhz(context.stream());
@@ -102,9 +103,10 @@ ProbeResult run_probe(Probe& probe, const DeviceInfo& device, const MeasureOptio
     } else {
       result.conditions.push_back({"rule_min_samples", "", static_cast<double>(rule.min_samples)});
       result.conditions.push_back({"rule_min_time", "s", rule.min_time});
-      result.conditions.push_back({"rule_max_noise", "%", rule.max_noise * 100});
       result.conditions.push_back({"rule_max_time", "s", rule.max_time});
     }
+    // The bound the `noisy` flag is judged against, in both modes.
+    result.conditions.push_back({"rule_max_noise", "%", rule.max_noise * 100});
     if (max_mhz > 0 && std::min(clock_before, clock_after) < 0.8 * max_mhz) {
       result.notes.push_back(fmt::format(
           "SM clock measured at {:.0f}/{:.0f} MHz (before/after), under 80% of the {:.0f} MHz "

@@ -87,10 +87,10 @@ int device_count() {
 std::optional<std::vector<std::uint64_t>> parse_device_spec(const std::string& spec) {
   if (spec == "all") return std::nullopt;
   try {
-    return parse_list(spec, {ListKind::kInt, true, 64});
+    return parse_list(spec, {ListKind::kInt, true, 64, "GPU index"});
   } catch (const UsageError& e) {
-    throw UsageError(fmt::format(
-        "--device '{}': expected a GPU index, a list like 0,2 or 'all' ({})", spec, e.what()));
+    throw UsageError(
+        fmt::format("--device: {}; use a GPU index, a list like 0,2, or 'all'", e.what()));
   }
 }
 

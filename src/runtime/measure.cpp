@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <chrono>
 #include <cmath>
@@ -54,11 +55,8 @@ Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t
     ~GateRelease() {
       if (gate) gate->release();
     }
-  } release_on_exit{nullptr};
-  if (gated) {
-    gate_.arm(main);
-    release_on_exit.gate = &gate_;
-  }
+  } release_on_exit{gated ? &gate_ : nullptr};  // set before arm: arm may throw after launching
+  if (gated) gate_.arm(main);
   start_.record(main);
   for (std::size_t i = 1; i < lanes; ++i)
     GP_CUDA(cudaStreamWaitEvent(streams_[i]->get(), start_.get(), 0));
@@ -99,11 +97,13 @@ Measurer::BatchTimes Measurer::run_host_batch(const Operation& op, std::size_t r
   std::barrier sync_point(static_cast<std::ptrdiff_t>(lanes));
   int device = 0;
   GP_CUDA(cudaGetDevice(&device));
+  std::atomic<bool> abandoned{false};  // a lane thread could not be started: nobody runs
   auto run_lane = [&](std::size_t i) {
     try {
       // The current device is per host thread: a new thread starts on device 0.
       const cudaError_t set = cudaSetDevice(device);
       sync_point.arrive_and_wait();
+      if (abandoned) return;
       GP_CUDA(set);
       begin[i] = Clock::now();
       for (std::size_t r = 0; r < reps; ++r)
@@ -116,9 +116,18 @@ Measurer::BatchTimes Measurer::run_host_batch(const Operation& op, std::size_t r
     }
   };
   {
-    std::vector<std::jthread> threads;  // joined at the end of this scope, even on a throw
-    for (std::size_t i = 1; i < lanes; ++i)
-      threads.emplace_back(run_lane, i);
+    std::vector<std::jthread> threads;  // joined at the end of this scope
+    try {
+      for (std::size_t i = 1; i < lanes; ++i)
+        threads.emplace_back(run_lane, i);
+    } catch (...) {
+      // Release the lanes already waiting at the barrier: drop the ones that will never arrive
+      // (this thread's and the unstarted ones), so the started threads return and join.
+      abandoned = true;
+      for (std::size_t missing = lanes - threads.size(); missing > 0; --missing)
+        sync_point.arrive_and_drop();
+      throw;
+    }
     run_lane(0);
   }
   for (auto& e : errors) {

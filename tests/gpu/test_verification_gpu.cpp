@@ -71,6 +71,32 @@ TEST(VerificationGpu, ExactCopyPasses) {
   const ProbeResult r = run_copy(0);
   EXPECT_EQ(r.status, Status::kOk) << r.reason;
   EXPECT_EQ(r.rows.size(), 1u);
+  // The runner echoes the stopping rule: fixed count, and the noise bound `noisy` is judged by.
+  const Quantity* fixed = find_quantity(r.conditions, "rule_fixed_samples");
+  ASSERT_NE(fixed, nullptr);
+  EXPECT_EQ(fixed->value, 3.0);
+  const Quantity* noise = find_quantity(r.conditions, "rule_max_noise");
+  ASSERT_NE(noise, nullptr);
+  EXPECT_EQ(noise->value, 2.0);
+  EXPECT_EQ(find_quantity(r.conditions, "rule_min_samples"), nullptr);
+}
+
+// Freed device memory is scrubbed in the background: the next probe waits in proportion.
+TEST(VerificationGpu, NextProbeSettlesAfterALargeFree) {
+  GP_REQUIRE_GPU();
+  (void)run_copy(0);  // whatever earlier tests freed is accounted for here
+  { runtime::DeviceBuffer big(std::size_t{512} << 20); }
+  const ProbeResult r = run_copy(0);
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  const Quantity* freed = find_quantity(r.conditions, "freed_before_start");
+  const Quantity* wait = find_quantity(r.conditions, "settle_wait");
+  ASSERT_NE(freed, nullptr);
+  ASSERT_NE(wait, nullptr);
+  EXPECT_EQ(*freed->value, 512.0 * (1 << 20) + 2.0 * kBytes);  // the big buffer + one run's two
+  EXPECT_NEAR(*wait->value, *freed->value / 100e9, 1e-9);
+  // A small free (the previous run's 2 MiB) is below the threshold: no wait.
+  const ProbeResult again = run_copy(0);
+  EXPECT_EQ(find_quantity(again.conditions, "settle_wait"), nullptr);
 }
 
 TEST(VerificationGpu, CopyMissingItsLastWordFailsAsWrongResult) {

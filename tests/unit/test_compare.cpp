@@ -382,6 +382,14 @@ TEST(CompareReports, NotesEnvironmentDifferences) {
                        "NVIDIA H200"));
   EXPECT_EQ(out.report.devices.size(), 1u);
   EXPECT_EQ(out.report.devices[0].name, "NVIDIA H100 80GB HBM3");  // devices come from A
+  // Every heading names both GPUs, not only A's.
+  ASSERT_FALSE(out.report.results.empty());
+  for (const auto& r : out.report.results)
+    EXPECT_EQ(r.subject, "A GPU 0: NVIDIA H100 80GB HBM3 vs B GPU 0: NVIDIA H200") << r.probe;
+  EXPECT_NE(
+      render_table(out.report, {})
+          .find("== compare transfer · A GPU 0: NVIDIA H100 80GB HBM3 vs B GPU 0: NVIDIA H200"),
+      std::string::npos);
 }
 
 // ---- device pairing ----------------------------------------------------------------------
@@ -438,6 +446,7 @@ TEST(CompareOptionsParsing, ParsesPercentages) {
   EXPECT_DOUBLE_EQ(parse_percent("--fail-on-regression", "5"), 5);
   EXPECT_DOUBLE_EQ(parse_percent("--fail-on-regression", "2.5%"), 2.5);
   EXPECT_DOUBLE_EQ(parse_percent("--fail-on-regression", "0"), 0);
+  EXPECT_EQ(parse_percent("--fail-on-regression", "29"), 29.0);  // exactly, no round trip
   for (const char* bad : {"", "-5", "abc", "5%%", "inf", "nan"})
     EXPECT_THROW(parse_percent("--fail-on-regression", bad), UsageError) << bad;
   EXPECT_THROW(compare_reports({}, {}, CompareOptions{{}, -1.0, 3, {}, "A", "B"}), UsageError);

@@ -179,6 +179,15 @@ TEST(JsonRoundTrip, RealH100ReportIsReadBackUnchanged) {
   EXPECT_EQ(to_json(report), original);
 }
 
+TEST(JsonRoundTrip, SubjectIsWrittenOnlyWhenSet) {
+  RunReport report = sample_report();
+  EXPECT_FALSE(to_json(report)["results"][0].contains("subject"));
+  report.results[0].subject = "A GPU 0: X vs B GPU 1: Y";
+  const auto j = to_json(report);
+  EXPECT_EQ(j["results"][0]["subject"], "A GPU 0: X vs B GPU 1: Y");
+  EXPECT_EQ(report_from_json(j, "mem").results[0].subject, "A GPU 0: X vs B GPU 1: Y");
+}
+
 TEST(JsonRead, RejectsNonObject) {
   expect_rejected(json::array({1, 2}), "array at top level");
   expect_rejected(json("text"), "string at top level");

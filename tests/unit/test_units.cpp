@@ -375,18 +375,25 @@ TEST(FormatNumber, Examples) {
   EXPECT_EQ(format_number(1.0 / 3.0, 2), "0.33");
 }
 
-TEST(ParseShare, PercentSignAndBareNumbers) {
-  EXPECT_DOUBLE_EQ(*parse_share("2%", false), 0.02);
-  EXPECT_DOUBLE_EQ(*parse_share("0.02", false), 0.02);
-  EXPECT_DOUBLE_EQ(*parse_share("5", true), 0.05);
-  EXPECT_DOUBLE_EQ(*parse_share("5%", true), 0.05);
-  EXPECT_DOUBLE_EQ(*parse_share("0", true), 0.0);
-  EXPECT_DOUBLE_EQ(*parse_share("1e-3", false), 0.001);
+TEST(ParseShare, KeepsTheNumberAsWrittenAndThePercentSign) {
+  const auto two = parse_share("2%");
+  ASSERT_TRUE(two.has_value());
+  EXPECT_EQ(two->value, 2.0);
+  EXPECT_TRUE(two->percent);
+  const auto fraction = parse_share("0.02");
+  ASSERT_TRUE(fraction.has_value());
+  EXPECT_EQ(fraction->value, 0.02);
+  EXPECT_FALSE(fraction->percent);
+  // Exact: 29 stays 29 (a /100 then x100 round trip would give 28.999999999999996).
+  EXPECT_EQ(parse_share("29")->value, 29.0);
+  EXPECT_EQ(parse_share("7%")->value, 7.0);
+  EXPECT_EQ(parse_share("0")->value, 0.0);
+  EXPECT_EQ(parse_share("1e-3")->value, 0.001);
 }
 
 TEST(ParseShare, RejectsWhatIsNotAFiniteNonNegativeNumber) {
   for (const char* bad : {"", "%", "abc", "-5", "5%%", "2 %", "inf", "nan", "1e999", "5x", "%5"})
-    EXPECT_FALSE(parse_share(bad, true).has_value()) << bad;
+    EXPECT_FALSE(parse_share(bad).has_value()) << bad;
 }
 
 TEST(FormatCudaVersion, MajorAndMinor) {

@@ -60,6 +60,9 @@ const char* status_name(Status status) noexcept;
 struct ProbeResult {
   std::string probe;
   std::optional<int> device;  // nullopt for --plan
+  // What the result is about when that is more than one GPU (compare: "A GPU 0: … vs B GPU 0:
+  // …"); headings show it in place of the device. Empty for a probe's own result.
+  std::string subject;
   Status status = Status::kOk;
   std::string reason;         // why failed/skipped; empty when ok
   std::string method;         // one line: what is timed and how bytes are counted

@@ -27,6 +27,7 @@ struct ListOptions {
   ListKind kind = ListKind::kSize;
   bool allow_zero = false;
   std::uint64_t max_items = 4096;  // guards against "1:1e12" style typos
+  std::string_view noun = {};      // an item in messages ("GPU index"); default "size"/"count"
 };
 
 // Parses a comma-separated list whose items are values or ranges:
@@ -48,10 +49,16 @@ std::string format_seconds(double seconds);
 // Formats a number with `digits` significant digits, no exponent for ordinary magnitudes.
 std::string format_number(double value, int digits = 4);
 
-// Parses a share: "2%" is 0.02; a bare number is a fraction ("0.02") or, when
-// bare_is_percent, a percentage ("5" is 0.05). nullopt when the text is not a finite number
-// >= 0 (callers name their flag in the error and add their own bounds).
-std::optional<double> parse_share(std::string_view text, bool bare_is_percent);
+// A share as written: the number, and whether a '%' followed it ("2%" -> {2, true}).
+struct ShareText {
+  double value = 0;
+  bool percent = false;
+};
+
+// Parses "2%", "0.02" or "5": nullopt when the text is not a finite number >= 0, optionally
+// followed by '%'. Callers decide what a bare number means, name their flag in the error and
+// add their own bounds; the value is kept exactly as written (no /100 then x100).
+std::optional<ShareText> parse_share(std::string_view text);
 
 // A CUDA version as the runtime encodes it (12080) as people write it ("12.8"); "?" if unknown.
 std::string format_cuda_version(const std::optional<int>& version);
