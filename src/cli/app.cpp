@@ -12,6 +12,7 @@
 #include "gpuprobe/probe.hpp"
 #include "gpuprobe/version.hpp"
 #include "options.hpp"
+#include "validators.hpp"
 
 namespace gpuprobe::cli {
 namespace {
@@ -25,18 +26,23 @@ constexpr const char* kExitCodes =
 void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_option("-d,--device", o.device, "GPU index, list (0,2) or 'all'")->default_str("0");
   app.add_option("--json", o.json_path, "write JSON results to FILE ('-' for stdout)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_name());
   app.add_option("--csv", o.csv_path, "write CSV results to FILE ('-' for stdout)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_name());
   app.add_option("--md", o.md_path, "write Markdown results to FILE ('-' for stdout)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_name());
   app.add_option("--samples", o.samples,
                  "fixed number of samples per point (deterministic, for CI)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
   app.add_option("--min-time", o.min_time, "least measured seconds per point (adaptive mode)")
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 3600.0));
   app.add_option("--max-noise", o.max_noise, "stop once stdev/mean is below this (0.01 or 1%)");
   app.add_option("--max-time", o.max_time, "most seconds spent sampling one point")
+      ->check(finite_number())
       ->check(CLI::Range(0.001, 3600.0));
   app.add_flag("-q,--quiet", o.quiet, "no table on stdout (files are still written)");
   app.add_flag("--no-color", o.no_color, "no ANSI colour (also: NO_COLOR=1)");

@@ -9,6 +9,7 @@
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/version.hpp"
 #include "output.hpp"
+#include "validators.hpp"
 
 namespace gpuprobe::cli {
 namespace {
@@ -52,6 +53,7 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
       .add_option("--noise-k", args.noise_k,
                   "noise band = K x the larger relative noise of A and B (floor 0.5%)")
       ->default_str("3")
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 1000.0));
   command
       .add_option("--devices", args.devices,

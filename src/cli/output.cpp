@@ -25,6 +25,9 @@ void check_path(const char* flag, const std::string& path) {
   const fs::path p(path);
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   std::error_code ec;
+  const auto status = fs::status(p, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status))
+    return;  // a device or pipe (/dev/stdout, a FIFO): written into, no folder needed
   if (!fs::is_directory(dir, ec)) {
     throw UsageError(fmt::format("{} {}: folder '{}' does not exist", flag, path, dir.string()));
   }

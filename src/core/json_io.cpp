@@ -335,9 +335,19 @@ void write_output(const std::string& path, const std::string& text) {
     return;
   }
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
+  const auto status = std::filesystem::status(path, ec);  // follows links (/dev/stdout)
+  if (std::filesystem::is_directory(status))
     throw Error(ExitCode::kRunFailure,
                 fmt::format("cannot write '{}': it is a folder, not a file", path));
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    // A device or pipe (/dev/stdout, a FIFO): write into it; renaming a file over it would
+    // replace the device node itself.
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.flush();
+    if (!out) throw Error(ExitCode::kRunFailure, fmt::format("writing '{}' failed", path));
+    return;
+  }
   const std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
