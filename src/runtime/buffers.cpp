@@ -47,7 +47,7 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
 
 namespace {
 std::mutex g_freed_mutex;
-std::map<int, std::uint64_t> g_device_bytes_freed;  // device index -> bytes
+std::map<int, std::uint64_t> g_device_bytes_freed;  // device index -> bytes not yet taken
 
 void free_device(void* ptr, std::size_t bytes) noexcept {
   if (!ptr) return;
@@ -62,10 +62,9 @@ void free_device(void* ptr, std::size_t bytes) noexcept {
 }
 }  // namespace
 
-std::uint64_t device_bytes_freed(int device) {
+std::uint64_t take_device_bytes_freed(int device) {
   const std::lock_guard lock(g_freed_mutex);
-  const auto it = g_device_bytes_freed.find(device);
-  return it == g_device_bytes_freed.end() ? 0 : it->second;
+  return std::exchange(g_device_bytes_freed[device], 0);
 }
 
 DeviceBuffer::~DeviceBuffer() {

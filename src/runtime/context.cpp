@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <map>
 #include <thread>
 
 #include "gpuprobe/core/errors.hpp"
@@ -55,10 +54,7 @@ struct Settle {
 };
 
 Settle settle_after_frees(int device) {
-  static std::map<int, std::uint64_t> seen;  // per device: freed bytes already waited for
-  const std::uint64_t now = device_bytes_freed(device);
-  Settle s{now - seen[device], 0};
-  seen[device] = now;
+  Settle s{take_device_bytes_freed(device), 0};
   if (s.freed < kSettleMinBytes) return s;
   s.waited = std::min(kSettleMaxSeconds, static_cast<double>(s.freed) / kSettleBytesPerSecond);
   std::this_thread::sleep_for(std::chrono::duration<double>(s.waited));

@@ -70,10 +70,7 @@ Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t
     if (i > 0) GP_CUDA(cudaStreamWaitEvent(main, lane_end_[i]->get(), 0));
   }
   stop_.record(main);
-  if (release_on_exit.gate) {
-    gate_.release();
-    release_on_exit.gate = nullptr;
-  }
+  if (gated) gate_.release();  // before waiting; the guard's second release is harmless
   stop_.synchronize();
   GP_CHECK_LAUNCH(op.label.c_str());
   BatchTimes t{stop_.seconds_since(start_), {}, gated && gate_.timed_out()};

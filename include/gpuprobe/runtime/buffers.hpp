@@ -9,8 +9,8 @@
 
 namespace gpuprobe::runtime {
 
-// Bytes of device memory DeviceBuffers have freed on a device (index) in this process so far.
-std::uint64_t device_bytes_freed(int device);
+// Bytes of device memory DeviceBuffers have freed on a device (index) since the last call.
+std::uint64_t take_device_bytes_freed(int device);
 
 // Device memory from cudaMalloc. Out-of-memory names the size and the free memory.
 class DeviceBuffer {
