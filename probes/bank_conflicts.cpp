@@ -520,13 +520,13 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const Sweep& sw
         Row row;
         row.params = stride_params(op, w, stride);
         row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
-        row.metrics.push_back({"time", "s", summarize(per_instruction)});
+        row.metrics.push_back({"time", "s", statistics_of(per_instruction)});
         row.model = stride_model(op, stride, w);
         row.flags = samples.flags;
         StridePoint p{op, w, stride};
         p.time = row.metrics[1].stats.median;
         p.noise = row.metrics[1].stats.rel_noise;
-        p.launch = summarize(samples.seconds).median;
+        p.launch = statistics_of(samples.seconds).median;
         p.row = result.rows.size();
         points.push_back(p);
         result.rows.push_back(std::move(row));

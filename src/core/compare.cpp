@@ -21,6 +21,14 @@
 namespace gpuprobe {
 namespace {
 
+// Interim: compare's conclusions as findings carrying their sentence.
+void push_verdict(ProbeResult& r, std::string text) {
+  r.findings.push_back({"compare_verdict", FindingKind::kVerdict, {}, {}, std::move(text)});
+}
+void push_note(ProbeResult& r, std::string text) {
+  r.findings.push_back({"compare_note", FindingKind::kNote, {}, {}, std::move(text)});
+}
+
 constexpr std::size_t kListedUnmatched = 5;  // unmatched rows named per probe and file
 constexpr std::size_t kListedChanges = 3;    // regressions / improvements in the verdict
 
@@ -637,24 +645,26 @@ ProbeResult Comparer::overview(const std::vector<DevicePair>& pairs) const {
                                    out_.slower, out_.same);
   if (any_neutral) counts += fmt::format(", {} higher, {} lower", out_.higher, out_.lower);
   if (out_.undefined > 0) counts += fmt::format(", {} n/a", out_.undefined);
-  r.verdict.push_back(
+  push_verdict(
+      r,
       fmt::format("{} matched rows, {} comparisons: {}; {} row(s) only in A, {} only in B",
                   out_.matched_rows, out_.comparisons, counts, out_.unmatched_a, out_.unmatched_b));
   if (options_.fail_on_regression) {
-    r.verdict.push_back(out_.regressions.empty() ? fmt::format("no regression beyond {}%", pct)
-                                                 : fmt::format("{} regression(s) beyond {}%",
-                                                               out_.regressions.size(), pct));
+    push_verdict(r, out_.regressions.empty()
+                        ? fmt::format("no regression beyond {}%", pct)
+                        : fmt::format("{} regression(s) beyond {}%", out_.regressions.size(), pct));
   }
   for (std::size_t i = 0; i < out_.slowdowns.size() && i < kListedChanges; ++i) {
     const RowChange& c = out_.slowdowns[i];
-    r.verdict.push_back(
-        fmt::format("{}: {}", c.comparison.regression ? "regression" : "slower", change_text(c)));
+    push_verdict(r, fmt::format("{}: {}", c.comparison.regression ? "regression" : "slower",
+                                change_text(c)));
   }
   for (std::size_t i = 0; i < out_.improvements.size() && i < kListedChanges; ++i)
-    r.verdict.push_back("faster: " + change_text(out_.improvements[i]));
-  r.notes = notes_;
+    push_verdict(r, "faster: " + change_text(out_.improvements[i]));
+  for (const auto& text : notes_)
+    push_note(r, text);
   for (const auto& [text, n] : metric_one_side_)
-    r.notes.push_back(fmt::format("{} ({} matched row(s)) - not compared", text, n));
+    push_note(r, fmt::format("{} ({} matched row(s)) - not compared", text, n));
   return r;
 }
 

@@ -1,4 +1,4 @@
-// JSON serialisation of the result model (schema_version 1) and atomic output files.
+// JSON serialisation of the result model (schema_version 2; reads 1 and 2) and atomic output files.
 #include "gpuprobe/core/json_io.hpp"
 
 #include <unistd.h>
@@ -50,7 +50,7 @@ ojson quantities_json(const std::vector<Quantity>& values) {
 }
 
 ojson metric_json(const Metric& m) {
-  const Summary& s = m.stats;
+  const Statistics& s = m.stats;
   return {{"unit", m.unit},
           {"median", s.median},
           {"min", s.min},
@@ -92,8 +92,15 @@ ojson result_json(const ProbeResult& r) {
     summary.push_back({{"params", params_json(s.params)}, {"values", quantities_json(s.values)}});
   }
   out["summary"] = summary;
-  out["verdict"] = r.verdict;
-  out["notes"] = r.notes;
+  ojson findings = ojson::array();
+  for (const auto& f : r.findings) {
+    findings.push_back({{"id", f.id},
+                        {"kind", finding_kind_name(f.kind)},
+                        {"params", params_json(f.params)},
+                        {"values", quantities_json(f.values)},
+                        {"text", f.text}});
+  }
+  out["findings"] = findings;
   return out;
 }
 
@@ -187,7 +194,7 @@ Status status_from(const std::string& s, const std::string& origin) {
 
 ojson to_json(const RunReport& report) {
   ojson out;
-  out["schema_version"] = report.schema_version;
+  out["schema_version"] = kSchemaVersion;  // what this build writes, whatever it read
   out["tool"] = {
       {"name", report.tool.name}, {"version", report.tool.version}, {"git", report.tool.git}};
   out["command"] = report.command;
@@ -212,10 +219,10 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
     if (!j.is_object()) malformed(origin, "the top level is not an object");
     if (!j.contains("schema_version")) malformed(origin, "no schema_version");
     const int version = integer_or(j, "schema_version", 0, origin);
-    if (version != kSchemaVersion) {
+    if (version < kOldestReadableSchema || version > kSchemaVersion) {
       throw UsageError(
-          fmt::format("{}: schema_version {} is not supported (this gpuprobe reads {})", origin,
-                      version, kSchemaVersion));
+          fmt::format("{}: schema_version {} is not supported (this gpuprobe reads {} to {})",
+                      origin, version, kOldestReadableSchema, kSchemaVersion));
     }
     RunReport r;
     r.schema_version = version;
@@ -304,8 +311,25 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
         pr.summary.push_back({params_from(sj.value("params", ojson::object()), origin),
                               quantities_from(sj.value("values", ojson::object()))});
       }
-      pr.verdict = rj.value("verdict", std::vector<std::string>{});
-      pr.notes = rj.value("notes", std::vector<std::string>{});
+      if (version == 1) {
+        // Schema 1 had prose only: each line becomes a finding whose text is the line.
+        for (const auto& line : rj.value("verdict", std::vector<std::string>{}))
+          pr.findings.push_back({"schema1_verdict", FindingKind::kVerdict, {}, {}, line});
+        for (const auto& line : rj.value("notes", std::vector<std::string>{}))
+          pr.findings.push_back({"schema1_note", FindingKind::kNote, {}, {}, line});
+      } else {
+        for (const auto& fj : rj.value("findings", ojson::array())) {
+          Finding f;
+          f.id = fj.at("id").get<std::string>();
+          const auto kind = finding_kind_from_name(fj.value("kind", "note"));
+          if (!kind) malformed(origin, fmt::format("finding '{}' has an unknown kind", f.id));
+          f.kind = *kind;
+          f.params = params_from(fj.value("params", ojson::object()), origin);
+          f.values = quantities_from(fj.value("values", ojson::object()));
+          f.text = fj.value("text", "");
+          pr.findings.push_back(std::move(f));
+        }
+      }
       r.results.push_back(std::move(pr));
     }
     return r;

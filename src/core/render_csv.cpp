@@ -53,6 +53,8 @@ std::string render_csv(const RunReport& report) {
   for (const char* fixed : {"device", "probe", "status"})
     cols.add(fixed);
   std::vector<std::map<std::string, std::string>> lines;
+  std::vector<std::map<std::string, std::string>> finding_lines;
+  std::vector<std::string> finding_texts;
   for (const auto& result : report.results) {
     auto result_cells = [&] {
       std::map<std::string, std::string> cells;
@@ -98,6 +100,29 @@ std::string render_csv(const RunReport& report) {
       }
       lines.push_back(std::move(cells));
     }
+    // Findings follow the rows: one line each, their params in the params' columns, their
+    // values under "finding.<name>[unit]", the sentence under "finding_text".
+    for (const auto& f : result.findings) {
+      std::map<std::string, std::string> cells = result_cells();
+      for (const char* fixed : {"finding", "finding_kind"})
+        cols.add(fixed);
+      cells["finding"] = f.id;
+      cells["finding_kind"] = finding_kind_name(f.kind);
+      for (const auto& p : f.params) {
+        cols.add(p.key);
+        cells[p.key] = scalar_text(p.value);
+        if (const auto* d = std::get_if<double>(&p.value)) cells[p.key] = number(*d);
+      }
+      add_quantities(cells, cols, "finding", f.values);
+      finding_lines.push_back(std::move(cells));
+      finding_texts.push_back(f.text);
+    }
+  }
+  // The sentence last, so the numeric columns of the rows stay first.
+  if (!finding_lines.empty()) cols.add("finding_text");
+  for (std::size_t i = 0; i < finding_lines.size(); ++i) {
+    finding_lines[i]["finding_text"] = finding_texts[i];
+    lines.push_back(std::move(finding_lines[i]));
   }
   std::string out;
   std::vector<std::string> header;

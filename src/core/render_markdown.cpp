@@ -68,10 +68,19 @@ std::string render_markdown(const RunReport& report) {
       out += "\n\n";
     }
     if (!result.method.empty()) out += fmt::format("*Method:* {}\n\n", result.method);
-    for (const auto& v : result.verdict)
-      out += fmt::format("- **{}**\n", v);
-    for (const auto& n : result.notes)
-      out += fmt::format("- Note: {}\n", n);
+    for (const auto& f : result.findings) {
+      switch (f.kind) {
+        case FindingKind::kVerdict:
+          out += fmt::format("- **{}**\n", f.text);
+          break;
+        case FindingKind::kWarning:
+          out += fmt::format("- Warning: {}\n", f.text);
+          break;
+        case FindingKind::kNote:
+          out += fmt::format("- Note: {}\n", f.text);
+          break;
+      }
+    }
   }
   return out;
 }

@@ -102,10 +102,19 @@ std::string render_table(const RunReport& report, const TableStyle& style) {
       out += fmt::format("  conditions: {}\n", fmt::join(parts, " · "));
     }
     if (!result.method.empty()) out += fmt::format("  method: {}\n", result.method);
-    for (const auto& v : result.verdict)
-      out += styled(style, "  => " + v, fmt::emphasis::bold) + "\n";
-    for (const auto& n : result.notes)
-      out += "  note: " + n + "\n";
+    for (const auto& f : result.findings) {
+      switch (f.kind) {
+        case FindingKind::kVerdict:
+          out += styled(style, "  => " + f.text, fmt::emphasis::bold) + "\n";
+          break;
+        case FindingKind::kWarning:
+          out += styled(style, "  warning: " + f.text, fmt::fg(fmt::terminal_color::yellow)) + "\n";
+          break;
+        case FindingKind::kNote:
+          out += "  note: " + f.text + "\n";
+          break;
+      }
+    }
   }
   return out;
 }

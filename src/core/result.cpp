@@ -21,6 +21,25 @@ const char* status_name(Status status) noexcept {
   return "unknown";
 }
 
+const char* finding_kind_name(FindingKind kind) noexcept {
+  switch (kind) {
+    case FindingKind::kVerdict:
+      return "verdict";
+    case FindingKind::kNote:
+      return "note";
+    case FindingKind::kWarning:
+      return "warning";
+  }
+  return "note";
+}
+
+std::optional<FindingKind> finding_kind_from_name(const std::string& name) {
+  for (auto kind : {FindingKind::kVerdict, FindingKind::kNote, FindingKind::kWarning}) {
+    if (name == finding_kind_name(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
 const Param* find_param(const std::vector<Param>& params, const std::string& key) {
   for (const auto& p : params) {
     if (p.key == key) return &p;
@@ -38,6 +57,13 @@ const Metric* find_metric(const Row& row, const std::string& name) {
 const Quantity* find_quantity(const std::vector<Quantity>& values, const std::string& name) {
   for (const auto& q : values) {
     if (q.name == name) return &q;
+  }
+  return nullptr;
+}
+
+const Finding* find_finding(const ProbeResult& result, const std::string& id) {
+  for (const auto& f : result.findings) {
+    if (f.id == id) return &f;
   }
   return nullptr;
 }

@@ -11,12 +11,12 @@ double SampleSet::total_bytes() const {
 }
 
 Metric time_metric(const SampleSet& samples, const std::string& name) {
-  return {name, "s", summarize(samples.seconds)};
+  return {name, "s", statistics_of(samples.seconds)};
 }
 
 Metric bandwidth_metric(const std::vector<double>& seconds, double bytes, const std::string& name) {
   return {name, "GB/s",
-          summarize_mapped(seconds, [bytes](double s) { return bytes / s / kBytesPerGB; })};
+          statistics_of_mapped(seconds, [bytes](double s) { return bytes / s / kBytesPerGB; })};
 }
 
 }  // namespace gpuprobe

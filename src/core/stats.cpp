@@ -1,4 +1,4 @@
-// Summary statistics of timing samples and the adaptive rule that decides when to stop.
+// Statistics of timing samples and the adaptive rule that decides when to stop.
 #include "gpuprobe/core/stats.hpp"
 
 #include <algorithm>
@@ -21,12 +21,12 @@ struct Moments {
 // Mean, sample standard deviation and coefficient of variation, in O(n) (no sorting), so the
 // stopping rule can call it after every sample. Throws on empty or non-finite input.
 Moments moments(std::span<const double> samples) {
-  if (samples.empty()) throw std::invalid_argument("summarize: no samples");
+  if (samples.empty()) throw std::invalid_argument("statistics_of: no samples");
   double sum = 0;
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (!std::isfinite(samples[i])) {
       throw std::invalid_argument(
-          fmt::format("summarize: sample {} is not finite ({})", i, samples[i]));
+          fmt::format("statistics_of: sample {} is not finite ({})", i, samples[i]));
     }
     sum += samples[i];
   }
@@ -47,12 +47,12 @@ Moments moments(std::span<const double> samples) {
 
 }  // namespace
 
-Summary summarize(std::span<const double> samples) {
+Statistics statistics_of(std::span<const double> samples) {
   const Moments m = moments(samples);
   std::vector<double> sorted(samples.begin(), samples.end());
   std::sort(sorted.begin(), sorted.end());
   const std::size_t n = sorted.size();
-  Summary summary;
+  Statistics summary;
   summary.n = n;
   summary.min = sorted.front();
   summary.max = sorted.back();

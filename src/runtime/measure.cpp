@@ -176,7 +176,7 @@ SampleSet Measurer::measure(const Operation& op) {
     gate_timeouts = gate_timeouts || t.gate_timed_out;
   }
   out.stop = stop_reason(rule, out.seconds, seconds_between(started, Clock::now()));
-  if (summarize(out.seconds).rel_noise > rule.max_noise) out.flags.push_back("noisy");
+  if (statistics_of(out.seconds).rel_noise > rule.max_noise) out.flags.push_back("noisy");
   if (gate_timeouts) out.flags.push_back("gate-timeout");
   if (op.verify) {
     const std::string problem = op.verify();

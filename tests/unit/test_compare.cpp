@@ -80,9 +80,10 @@ std::string verdict_of(const Row& row) {
 }
 
 bool has_note(const CompareOutcome& out, const std::string& text) {
-  const auto& notes = out.report.results.back().notes;
-  return std::any_of(notes.begin(), notes.end(),
-                     [&](const std::string& n) { return n.find(text) != std::string::npos; });
+  const auto& findings = out.report.results.back().findings;
+  return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+    return f.kind == FindingKind::kNote && f.text.find(text) != std::string::npos;
+  });
 }
 
 constexpr std::int64_t kMiB = 1 << 20;
@@ -329,7 +330,7 @@ TEST(CompareReports, NotesRowsThatTimedDifferentAmountsOfWork) {
   const RunReport b = report_with({transfer_result(0, {half, transfer_row("d2h", 64 * kMiB, 50)})});
   const CompareOutcome out = compare_reports(a, b, {});
   EXPECT_TRUE(has_note(out, "in 1 of 2 matched rows bandwidth x time"))
-      << out.report.results.back().notes.back();
+      << out.report.results.back().findings.back().text;
   EXPECT_TRUE(has_note(out, "B/A 0.5x"));
   // The same rows measured alike raise no such note.
   EXPECT_FALSE(has_note(compare_reports(a, a, {}), "bandwidth x time"));

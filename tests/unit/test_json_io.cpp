@@ -59,7 +59,7 @@ RunReport sample_report() {
                {"nothing", std::monostate{}, ""}};
   Row row;
   row.params = {{"memory", std::string("pinned"), ""}, {"bytes", std::int64_t{4096}, "B"}};
-  Summary s;
+  Statistics s;
   s.median = 5.25;
   s.min = 5.0;
   s.max = 5.5;
@@ -77,8 +77,12 @@ RunReport sample_report() {
   ok.rows = {row, bare};
   ok.summary = {{{{"memory", std::string("pinned"), ""}}, {{"latency", "s", 1e-5}}}};
   ok.conditions = {{"sm_clock", "MHz", std::nullopt}};
-  ok.verdict = {"fine"};
-  ok.notes = {"a note"};
+  ok.findings = {{"pinned_over_pageable",
+                  FindingKind::kVerdict,
+                  {{"direction", std::string("h2d"), ""}},
+                  {{"ratio", "x", 7.6}, {"pageable", "GB/s", std::nullopt}},
+                  "pinned is 7.6x pageable"},
+                 {"sizing", FindingKind::kNote, {}, {}, "a note"}};
 
   ProbeResult skipped;
   skipped.probe = "tma";
@@ -123,7 +127,7 @@ TEST(JsonRoundTrip, ToJsonFromJsonToJsonIsEqual) {
 
 TEST(JsonRoundTrip, ValuesSurvive) {
   const RunReport back = report_from_json(sample_json(), "x");
-  EXPECT_EQ(back.schema_version, 1);
+  EXPECT_EQ(back.schema_version, 2);
   EXPECT_EQ(back.tool.git, "deadbeef");
   EXPECT_EQ(back.host.driver_version, 12080);
   EXPECT_FALSE(back.host.runtime_version.has_value());
@@ -165,18 +169,38 @@ TEST(JsonRoundTrip, ValuesSurvive) {
   EXPECT_FALSE(back.results[2].device.has_value());
 }
 
-// Real output from an H100 (examples/results/h100/all.json) survives reading and writing:
-// every field this gpuprobe writes is read back to the same value.
-TEST(JsonRoundTrip, RealH100ReportIsReadBackUnchanged) {
-  const std::string path = std::string(GPUPROBE_EXAMPLES_DIR) + "/h100/all.json";
+// Real schema-1 output from an H100 (tests/fixtures/schema1/h100-all.json, a copy of the first
+// committed examples/results/h100/all.json) is read: every field comes back, and its prose
+// verdict and notes lines become findings that carry the lines as their text.
+TEST(JsonRoundTrip, Schema1H100ReportIsReadWithItsLinesAsFindings) {
+  const std::string path = std::string(GPUPROBE_FIXTURES_DIR) + "/schema1/h100-all.json";
   const nlohmann::ordered_json original = read_json_file(path);
   const RunReport report = report_from_json(original, path);
+  EXPECT_EQ(report.schema_version, 1);
   ASSERT_EQ(report.results.size(), 3u);
-  for (const auto& r : report.results) {
+  nlohmann::ordered_json expected = original;
+  expected["schema_version"] = kSchemaVersion;
+  for (std::size_t i = 0; i < report.results.size(); ++i) {
+    const auto& r = report.results[i];
     EXPECT_EQ(r.status, Status::kOk) << r.probe << ": " << r.reason;
     EXPECT_FALSE(r.rows.empty()) << r.probe;
+    auto& rj = expected["results"][i];
+    nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+    for (const auto& [key, id, kind] : {std::tuple{"verdict", "schema1_verdict", "verdict"},
+                                        std::tuple{"notes", "schema1_note", "note"}}) {
+      for (const auto& line : rj[key]) {
+        findings.push_back({{"id", id},
+                            {"kind", kind},
+                            {"params", nlohmann::ordered_json::object()},
+                            {"values", nlohmann::ordered_json::object()},
+                            {"text", line}});
+      }
+      rj.erase(key);
+    }
+    EXPECT_FALSE(findings.empty()) << r.probe;
+    rj["findings"] = findings;
   }
-  EXPECT_EQ(to_json(report), original);
+  EXPECT_EQ(to_json(report), expected);
 }
 
 TEST(JsonRoundTrip, SubjectIsWrittenOnlyWhenSet) {
@@ -199,15 +223,45 @@ TEST(JsonRead, RejectsMissingSchemaVersion) {
   expect_rejected(j, "no schema_version");
 }
 
-TEST(JsonRead, RejectsSchemaVersion2) {
-  json j = sample_json();
-  j["schema_version"] = 2;
-  expect_rejected(j, "schema_version 2");
-  try {
-    report_from_json(j, "bad.json");
-  } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("schema_version 2"), std::string::npos) << e.what();
+TEST(JsonRead, RejectsSchemaVersionsItDoesNotKnow) {
+  for (int version : {0, 3}) {
+    json j = sample_json();
+    j["schema_version"] = version;
+    expect_rejected(j, "schema_version " + std::to_string(version));
+    try {
+      report_from_json(j, "bad.json");
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("schema_version " + std::to_string(version) + " "),
+                std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("reads 1 to 2"), std::string::npos) << e.what();
+    }
   }
+}
+
+TEST(JsonRoundTrip, FindingsKeepIdKindParamsValuesAndText) {
+  const RunReport back = report_from_json(sample_json(), "x");
+  const auto& f = back.results[0].findings;
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].id, "pinned_over_pageable");
+  EXPECT_EQ(f[0].kind, FindingKind::kVerdict);
+  EXPECT_EQ(scalar_text(f[0].params.at(0).value), "h2d");
+  ASSERT_EQ(f[0].values.size(), 2u);
+  const Quantity* ratio = find_quantity(f[0].values, "ratio");
+  ASSERT_NE(ratio, nullptr);
+  EXPECT_EQ(ratio->unit, "x");
+  EXPECT_DOUBLE_EQ(*ratio->value, 7.6);
+  const Quantity* pageable = find_quantity(f[0].values, "pageable");
+  ASSERT_NE(pageable, nullptr);
+  EXPECT_FALSE(pageable->value.has_value());
+  EXPECT_EQ(f[0].text, "pinned is 7.6x pageable");
+  EXPECT_EQ(f[1].kind, FindingKind::kNote);
+}
+
+TEST(JsonRead, RejectsAnUnknownFindingKind) {
+  json j = sample_json();
+  j["results"][0]["findings"][0]["kind"] = "rumour";
+  expect_rejected(j, "finding kind 'rumour'");
 }
 
 TEST(JsonRead, RejectsSchemaVersionOfWrongType) {
@@ -341,7 +395,7 @@ TEST_F(JsonFile, ReadJsonFileReadsWhatWasWritten) {
   const fs::path path = dir_ / "r.json";
   write_output(path.string(), to_json(sample_report()).dump(2));
   const json j = read_json_file(path.string());
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   EXPECT_EQ(report_from_json(j, path.string()).results.size(), 3u);
 }
 

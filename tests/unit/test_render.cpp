@@ -17,7 +17,7 @@ namespace {
 
 Metric metric(const std::string& name, const std::string& unit, double median, double min,
               double max, double mean, double stdev, double rel_noise, std::size_t n) {
-  Summary s;
+  Statistics s;
   s.median = median;
   s.min = min;
   s.max = max;
@@ -102,9 +102,14 @@ ProbeResult transfer_result() {
   r.conditions = {{"sm_clock", "MHz", 1980.0},
                   {"working_set", "B", 134217728.0},
                   {"temperature", "C", std::nullopt}};
-  r.verdict = {"pinned h2d reaches 98% of the model at 64 MiB"};
-  r.notes = {"pageable memory not measured (--pinned given)",
-             "the d2h|bidir fit has too few points for a latency"};
+  r.findings = {{"model_share",
+                 FindingKind::kVerdict,
+                 {},
+                 {},
+                 "pinned h2d reaches 98% of the model at 64 MiB"}};
+  for (const char* text : {"pageable memory not measured (--pinned given)",
+                           "the d2h|bidir fit has too few points for a latency"})
+    r.findings.push_back({"remark", FindingKind::kNote, {}, {}, text});
   return r;
 }
 
@@ -269,7 +274,7 @@ RunReport small_report(const std::string& text, std::int64_t bytes,
 TEST(RenderJson, ShapeOfTheGoldenReport) {
   const auto j = nlohmann::json::parse(render_json(golden_report()));
   ASSERT_TRUE(j["schema_version"].is_number_integer());
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   EXPECT_EQ(j["tool"]["name"], "gpuprobe");
   EXPECT_EQ(j["command"].size(), 5u);
   EXPECT_EQ(j["host"]["driver_version"], 13000);
@@ -312,7 +317,10 @@ TEST(RenderJson, ShapeOfTheGoldenReport) {
   EXPECT_TRUE(ok["summary"][1]["values"]["latency"]["value"].is_null());
   EXPECT_EQ(ok["summary"][1]["values"]["latency"]["unit"], "s");
   EXPECT_TRUE(ok["conditions"]["temperature"]["value"].is_null());
-  EXPECT_EQ(ok["notes"].size(), 2u);
+  ASSERT_EQ(ok["findings"].size(), 3u);
+  EXPECT_EQ(ok["findings"][0]["kind"], "verdict");
+  EXPECT_EQ(ok["findings"][1]["kind"], "note");
+  EXPECT_EQ(ok["findings"][1]["text"], "pageable memory not measured (--pinned given)");
 
   const auto& failed = j["results"][1];
   EXPECT_EQ(failed["status"], "failed");
@@ -360,7 +368,8 @@ TEST(RenderJson, BytesAreRawIntegers) {
 
 TEST(RenderCsv, GoldenReportIsRectangular) {
   const auto records = parse_csv(render_csv(golden_report()));
-  ASSERT_EQ(records.size(), 5u);  // header, 3 rows, 1 line for the failed result
+  // header, 3 rows, 3 findings, 1 line for the failed result
+  ASSERT_EQ(records.size(), 8u);
   for (const auto& r : records)
     EXPECT_EQ(r.size(), records[0].size());
   const auto& h = records[0];

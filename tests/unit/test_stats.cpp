@@ -15,7 +15,7 @@ using Samples = std::vector<double>;
 
 TEST(Summarize, EvenCount) {
   const Samples s{4, 1, 3, 2};
-  const Summary r = summarize(s);
+  const Statistics r = statistics_of(s);
   EXPECT_EQ(r.n, 4u);
   EXPECT_DOUBLE_EQ(r.median, 2.5);
   EXPECT_DOUBLE_EQ(r.min, 1);
@@ -28,7 +28,7 @@ TEST(Summarize, EvenCount) {
 
 TEST(Summarize, OddCount) {
   const Samples s{5, 1, 3};
-  const Summary r = summarize(s);
+  const Statistics r = statistics_of(s);
   EXPECT_DOUBLE_EQ(r.median, 3);
   EXPECT_DOUBLE_EQ(r.mean, 3);
   EXPECT_DOUBLE_EQ(r.stdev, 2);  // deviations -2, 0, 2: sqrt(8 / 2)
@@ -36,7 +36,7 @@ TEST(Summarize, OddCount) {
 }
 
 TEST(Summarize, SingleSample) {
-  const Summary r = summarize(Samples{7});
+  const Statistics r = statistics_of(Samples{7});
   EXPECT_EQ(r.n, 1u);
   EXPECT_DOUBLE_EQ(r.median, 7);
   EXPECT_DOUBLE_EQ(r.min, 7);
@@ -46,7 +46,7 @@ TEST(Summarize, SingleSample) {
 }
 
 TEST(Summarize, ZeroMeanHasZeroNoise) {
-  const Summary r = summarize(Samples{-1, 1});
+  const Statistics r = statistics_of(Samples{-1, 1});
   EXPECT_DOUBLE_EQ(r.mean, 0);
   EXPECT_DOUBLE_EQ(r.stdev, std::sqrt(2.0));
   EXPECT_DOUBLE_EQ(r.rel_noise, 0);
@@ -54,23 +54,24 @@ TEST(Summarize, ZeroMeanHasZeroNoise) {
 
 TEST(Summarize, SmallNoiseOnLargeValues) {
   // The naive sum-of-squares formula loses these digits; the result must not.
-  const Summary r = summarize(Samples{1e9 + 1, 1e9 + 2, 1e9 + 3});
+  const Statistics r = statistics_of(Samples{1e9 + 1, 1e9 + 2, 1e9 + 3});
   EXPECT_NEAR(r.stdev, 1.0, 1e-9);
 }
 
 TEST(Summarize, RejectsEmptyAndNonFinite) {
-  EXPECT_THROW(summarize(Samples{}), std::invalid_argument);
-  EXPECT_THROW(summarize(Samples{1, std::numeric_limits<double>::quiet_NaN()}),
+  EXPECT_THROW(statistics_of(Samples{}), std::invalid_argument);
+  EXPECT_THROW(statistics_of(Samples{1, std::numeric_limits<double>::quiet_NaN()}),
                std::invalid_argument);
-  EXPECT_THROW(summarize(Samples{std::numeric_limits<double>::infinity()}), std::invalid_argument);
-  EXPECT_THROW(summarize(Samples{1, -std::numeric_limits<double>::infinity()}),
+  EXPECT_THROW(statistics_of(Samples{std::numeric_limits<double>::infinity()}),
+               std::invalid_argument);
+  EXPECT_THROW(statistics_of(Samples{1, -std::numeric_limits<double>::infinity()}),
                std::invalid_argument);
 }
 
 TEST(SummarizeMapped, SummarisesMappedValues) {
   // 8 bytes moved in 1, 2 and 4 seconds: 8, 4 and 2 B/s.
   const Samples seconds{1, 2, 4};
-  const Summary r = summarize_mapped(seconds, [](double t) { return 8.0 / t; });
+  const Statistics r = statistics_of_mapped(seconds, [](double t) { return 8.0 / t; });
   EXPECT_DOUBLE_EQ(r.median, 4);
   EXPECT_DOUBLE_EQ(r.min, 2);
   EXPECT_DOUBLE_EQ(r.max, 8);

@@ -1,4 +1,5 @@
-// The JSON form of a RunReport (schema_version 1), both ways, and atomic file output.
+// The JSON form of a RunReport (schema_version 2; 1 is read too), both ways, and atomic file
+// output.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,7 +9,10 @@
 
 namespace gpuprobe {
 
-inline constexpr int kSchemaVersion = 1;
+// Written by this build. Schema 2 replaced schema 1's prose `verdict`/`notes` by `findings`.
+inline constexpr int kSchemaVersion = 2;
+// The oldest schema still read (its verdict and notes lines become findings with text only).
+inline constexpr int kOldestReadableSchema = 1;
 
 nlohmann::ordered_json to_json(const RunReport& report);
 

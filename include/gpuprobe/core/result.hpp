@@ -26,7 +26,7 @@ struct Param {
 struct Metric {
   std::string name;
   std::string unit;
-  Summary stats;
+  Statistics stats;
 };
 
 // A single value with a unit: a model prediction, a value derived from metrics, a summary
@@ -53,6 +53,25 @@ struct SummaryRow {
   std::vector<Quantity> values;
 };
 
+// What a finding is: a measured conclusion, a remark on method or sizing, or something that
+// makes the numbers less trustworthy (a throttled clock, a dropped sweep point).
+enum class FindingKind { kVerdict, kNote, kWarning };
+const char* finding_kind_name(FindingKind kind) noexcept;  // "verdict", "note", "warning"
+// Parses a finding kind name; nullopt when unknown.
+std::optional<FindingKind> finding_kind_from_name(const std::string& name);
+
+// A conclusion as data: which finding (`id`, unique within a probe), what it is about
+// (`params`) and its numbers (`values`, each with a unit). `text` is the sentence rendered from
+// id, params and values by the finding's phrasing (include/gpuprobe/core/glossary.hpp); probes
+// leave it empty, the runner fills it, and JSON carries both.
+struct Finding {
+  std::string id;
+  FindingKind kind = FindingKind::kNote;
+  std::vector<Param> params;
+  std::vector<Quantity> values;
+  std::string text;
+};
+
 enum class Status { kOk, kFailed, kSkipped, kPlanned };
 const char* status_name(Status status) noexcept;
 
@@ -70,8 +89,7 @@ struct ProbeResult {
   std::vector<Row> rows;
   std::vector<SummaryRow> summary;
   std::vector<Quantity> conditions;  // clocks, working set / L2, ... measured around the run
-  std::vector<std::string> verdict;  // short conclusions, measured
-  std::vector<std::string> notes;    // caveats and what could not be done here
+  std::vector<Finding> findings;     // verdicts, notes and warnings, as data
 };
 
 struct ToolInfo {
@@ -116,7 +134,9 @@ struct DeviceInfo {
 };
 
 struct RunReport {
-  int schema_version = 1;
+  // The schema this report was written in (2 for reports made by this build; 1 for older
+  // files read back, whose findings are prose only).
+  int schema_version = 2;
   ToolInfo tool;
   std::vector<std::string> command;
   std::string started_at;  // UTC, ISO 8601
@@ -129,6 +149,7 @@ struct RunReport {
 const Param* find_param(const std::vector<Param>& params, const std::string& key);
 const Metric* find_metric(const Row& row, const std::string& name);
 const Quantity* find_quantity(const std::vector<Quantity>& values, const std::string& name);
+const Finding* find_finding(const ProbeResult& result, const std::string& id);
 
 // Renders a scalar for a person ("pinned", "64", "0.5", "true", "" for null).
 std::string scalar_text(const Scalar& value);

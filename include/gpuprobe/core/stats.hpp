@@ -7,9 +7,9 @@
 
 namespace gpuprobe {
 
-// Summary statistics of a sample set. rel_noise is stdev / mean (coefficient of variation);
+// Statistics of a sample set. rel_noise is stdev / mean (coefficient of variation);
 // it is 0 for a single sample.
-struct Summary {
+struct Statistics {
   double median = 0;
   double min = 0;
   double max = 0;
@@ -20,12 +20,12 @@ struct Summary {
 };
 
 // Summarises samples. Throws std::invalid_argument on an empty span or non-finite values.
-Summary summarize(std::span<const double> samples);
+Statistics statistics_of(std::span<const double> samples);
 
 // Maps every sample through f (e.g. seconds -> GB/s) and summarises the result.
 // f must be monotonic; the summary is computed on the mapped values, not mapped afterwards.
 template <typename F>
-Summary summarize_mapped(std::span<const double> samples, F f);
+Statistics statistics_of_mapped(std::span<const double> samples, F f);
 
 // When to stop taking samples. Either a fixed count (deterministic, for CI) or adaptive:
 // stop once there are at least min_samples, at least min_time seconds were spent measuring

@@ -6,12 +6,12 @@
 namespace gpuprobe {
 
 template <typename F>
-Summary summarize_mapped(std::span<const double> samples, F f) {
+Statistics statistics_of_mapped(std::span<const double> samples, F f) {
   std::vector<double> mapped;
   mapped.reserve(samples.size());
   for (double s : samples)
     mapped.push_back(f(s));
-  return summarize(mapped);
+  return statistics_of(mapped);
 }
 
 }  // namespace gpuprobe

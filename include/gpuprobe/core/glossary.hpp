@@ -1,0 +1,67 @@
+// Words for data: the sentence of each finding id and the short header of each column name.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "gpuprobe/core/result.hpp"
+
+namespace gpuprobe {
+
+// Turns one finding into its sentence, from its params and values only.
+using Phrasing = std::function<std::string(const Finding&)>;
+
+// How a column is shown in a compact table: a short header, and the legend line under the
+// table that says what the header means.
+struct Term {
+  std::string label;    // "sec/req"
+  std::string meaning;  // "model: distinct 32-B sectors one warp load touches"
+};
+
+// The one place where each finding id gets its sentence and each column its short header.
+// Probes register theirs in their analysis (probes/<name>/analysis.cpp, host-only), core its
+// own (runner warnings, compare); renderers and the runner look them up.
+class Glossary {
+ public:
+  // Registers the sentence of a finding id. Throws std::logic_error when the id is taken: ids
+  // are unique across the tool, so one id always means one thing.
+  void add_phrasing(const std::string& id, Phrasing phrasing);
+  // Registers the short header of a column: `probe` "" for every probe, else only for that
+  // probe's results ("compare <probe>" results use the probe's terms too).
+  void add_term(const std::string& probe, const std::string& name, Term term);
+  // Adds every phrasing and term of another glossary (throws on a duplicate finding id).
+  void merge(const Glossary& other);
+
+  bool has_phrasing(const std::string& id) const;
+  // The sentence of a finding: its text when set, else its phrasing, else a generic one
+  // ("id: name value unit, ...") for ids this build does not know (files from other versions).
+  std::string text(const Finding& finding) const;
+  // The short header of a column of a probe's result; nullptr when none is registered.
+  const Term* term(const std::string& probe, const std::string& name) const;
+
+ private:
+  std::map<std::string, Phrasing> phrasings_;
+  std::map<std::pair<std::string, std::string>, Term> terms_;
+};
+
+// Sets the text of every finding of the result that has none, from the glossary.
+void phrase_findings(ProbeResult& result, const Glossary& glossary);
+
+// Builders for findings (the kind in the name).
+Finding verdict(std::string id, std::vector<Param> params, std::vector<Quantity> values);
+Finding note(std::string id, std::vector<Param> params, std::vector<Quantity> values);
+Finding warning(std::string id, std::vector<Param> params, std::vector<Quantity> values);
+
+// Accessors for phrasings. value_of throws std::out_of_range naming the id when the value is
+// absent or null; param_text_of returns the param as people read it ("pinned", "64 MiB").
+double value_of(const Finding& finding, const std::string& name);
+std::optional<double> optional_value_of(const Finding& finding, const std::string& name);
+std::string param_text_of(const Finding& finding, const std::string& key);
+// A value with its unit for running text: "54.1 GB/s", "64 MiB", "2.65 us", "7.31x", "12%".
+std::string value_text(const Finding& finding, const std::string& name);
+
+// What core itself finds: the runner's clock warning and the compare findings.
+Glossary core_glossary();
+
+}  // namespace gpuprobe

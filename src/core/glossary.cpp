@@ -1,0 +1,150 @@
+// The glossary: finding phrasings and column terms, with the builders phrasings use.
+#include "gpuprobe/core/glossary.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "gpuprobe/core/units.hpp"
+
+namespace gpuprobe {
+namespace {
+
+Finding make(FindingKind kind, std::string id, std::vector<Param> params,
+             std::vector<Quantity> values) {
+  Finding f;
+  f.id = std::move(id);
+  f.kind = kind;
+  f.params = std::move(params);
+  f.values = std::move(values);
+  return f;
+}
+
+std::string quantity_words(const Quantity& q) {
+  if (!q.value) return "n/a";
+  if (q.unit == "B") return format_bytes(*q.value);
+  if (q.unit == "s") return format_seconds(*q.value);
+  if (q.unit == "x") return format_number(*q.value, 3) + "x";
+  if (q.unit == "%") return format_number(*q.value, 3) + "%";
+  if (q.unit.empty()) return format_number(*q.value, 4);
+  return fmt::format("{} {}", format_number(*q.value, 4), q.unit);
+}
+
+// For ids this build has no phrasing for: every param and value, in order.
+std::string generic_text(const Finding& f) {
+  std::vector<std::string> parts;
+  for (const auto& p : f.params)
+    parts.push_back(
+        fmt::format("{} {}", p.key,
+                    p.unit == "B" && std::holds_alternative<std::int64_t>(p.value)
+                        ? format_bytes(static_cast<double>(std::get<std::int64_t>(p.value)))
+                        : scalar_text(p.value)));
+  for (const auto& q : f.values)
+    parts.push_back(fmt::format("{} {}", q.name, quantity_words(q)));
+  if (parts.empty()) return f.id;
+  return fmt::format("{}: {}", f.id, fmt::join(parts, ", "));
+}
+
+}  // namespace
+
+void Glossary::add_phrasing(const std::string& id, Phrasing phrasing) {
+  if (!phrasings_.emplace(id, std::move(phrasing)).second)
+    throw std::logic_error(fmt::format("finding id '{}' has two phrasings", id));
+}
+
+void Glossary::add_term(const std::string& probe, const std::string& name, Term term) {
+  terms_[{probe, name}] = std::move(term);
+}
+
+void Glossary::merge(const Glossary& other) {
+  for (const auto& [id, phrasing] : other.phrasings_)
+    add_phrasing(id, phrasing);
+  for (const auto& [key, term] : other.terms_)
+    terms_[key] = term;
+}
+
+bool Glossary::has_phrasing(const std::string& id) const {
+  return phrasings_.count(id) != 0;
+}
+
+std::string Glossary::text(const Finding& finding) const {
+  if (!finding.text.empty()) return finding.text;
+  const auto it = phrasings_.find(finding.id);
+  if (it == phrasings_.end()) return generic_text(finding);
+  return it->second(finding);
+}
+
+const Term* Glossary::term(const std::string& probe, const std::string& name) const {
+  // "compare transfer" results show transfer's columns.
+  const std::string own = probe.rfind("compare ", 0) == 0 ? probe.substr(8) : probe;
+  for (const std::string* p : {&own, &probe}) {
+    const auto it = terms_.find({*p, name});
+    if (it != terms_.end()) return &it->second;
+  }
+  const auto it = terms_.find({"", name});
+  return it == terms_.end() ? nullptr : &it->second;
+}
+
+void phrase_findings(ProbeResult& result, const Glossary& glossary) {
+  for (auto& f : result.findings) {
+    if (f.text.empty()) f.text = glossary.text(f);
+  }
+}
+
+Finding verdict(std::string id, std::vector<Param> params, std::vector<Quantity> values) {
+  return make(FindingKind::kVerdict, std::move(id), std::move(params), std::move(values));
+}
+
+Finding note(std::string id, std::vector<Param> params, std::vector<Quantity> values) {
+  return make(FindingKind::kNote, std::move(id), std::move(params), std::move(values));
+}
+
+Finding warning(std::string id, std::vector<Param> params, std::vector<Quantity> values) {
+  return make(FindingKind::kWarning, std::move(id), std::move(params), std::move(values));
+}
+
+std::optional<double> optional_value_of(const Finding& finding, const std::string& name) {
+  const Quantity* q = find_quantity(finding.values, name);
+  if (!q) throw std::out_of_range(fmt::format("finding '{}' has no value '{}'", finding.id, name));
+  return q->value;
+}
+
+double value_of(const Finding& finding, const std::string& name) {
+  const auto v = optional_value_of(finding, name);
+  if (!v)
+    throw std::out_of_range(fmt::format("finding '{}': value '{}' is null", finding.id, name));
+  return *v;
+}
+
+std::string param_text_of(const Finding& finding, const std::string& key) {
+  const Param* p = find_param(finding.params, key);
+  if (!p) throw std::out_of_range(fmt::format("finding '{}' has no param '{}'", finding.id, key));
+  if (p->unit == "B") {
+    if (const auto* i = std::get_if<std::int64_t>(&p->value))
+      return format_bytes(static_cast<double>(*i));
+  }
+  return scalar_text(p->value);
+}
+
+std::string value_text(const Finding& finding, const std::string& name) {
+  const Quantity* q = find_quantity(finding.values, name);
+  if (!q) throw std::out_of_range(fmt::format("finding '{}' has no value '{}'", finding.id, name));
+  return quantity_words(*q);
+}
+
+Glossary core_glossary() {
+  Glossary g;
+  g.add_phrasing("sm_clock_low", [](const Finding& f) {
+    return fmt::format(
+        "SM clock measured at {}/{} (before/after), under 80% of the {} maximum: the GPU may be "
+        "throttled or idle-clocked; compare results with care",
+        value_text(f, "sm_clock_before"), value_text(f, "sm_clock_after"),
+        value_text(f, "sm_clock_max"));
+  });
+  g.add_term("", "bandwidth", {"GB/s", "bandwidth, median, GB/s = 1e9 B/s"});
+  g.add_term("", "time", {"time", "time per repetition, median"});
+  g.add_term("", "noise", {"noise", "stdev / mean of the samples (the worst metric of the row)"});
+  return g;
+}
+
+}  // namespace gpuprobe
