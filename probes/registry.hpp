@@ -1,4 +1,4 @@
-// Factories of the probes under probes/, one per file; registry.cpp lists them.
+// Factories of the probes under probes/, one per folder; registry.cpp lists them.
 #pragma once
 
 #include <memory>

@@ -1,15 +1,13 @@
-// The probe interface: what every probe under probes/ provides to the CLI and the runtime.
+// The probe interface: what every probe folder under probes/ provides to the CLI and the runner.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "gpuprobe/core/axes.hpp"
+#include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
-
-namespace CLI {
-class App;
-}
 
 namespace gpuprobe {
 
@@ -17,30 +15,34 @@ namespace runtime {
 class ProbeContext;
 }
 
-// A probe owns its sweep settings (bound to its CLI options), its kernels, its model and
-// its verification. It produces data (ProbeResult), never text. Nothing here may touch
-// CUDA except run(): --help, list and --plan must work without a GPU.
+// A probe declares its axes, sizes its sweep and hands the runtime re-runnable operations; its
+// analysis (rows -> derived values, summary, findings) is host-only code in the same folder.
+// It produces data, never text, and holds no settings: every call gets the parsed axis values.
+// Nothing here may touch CUDA except run(): --help, list and --plan must work without a GPU.
 class Probe {
  public:
   virtual ~Probe() = default;
 
-  virtual std::string name() const = 0;     // the subcommand: "transfer"
-  virtual std::string summary() const = 0;  // one line for `gpuprobe list`
+  virtual std::string name() const = 0;                   // the subcommand: "transfer"
+  virtual std::string description() const = 0;            // one line for `gpuprobe list`
+  virtual std::vector<Axis> axes() const = 0;             // the flags, defaults and checks
+  virtual std::string help_footer() const { return {}; }  // more `--help` text, optional
+  // Checks across axes that a single axis cannot express; throws UsageError naming the flag.
+  virtual void check(const AxisValues& /*values*/) const {}
+  // The probe's phrasings and column terms (from its analysis).
+  virtual void add_words(Glossary& glossary) const = 0;
 
-  // Binds the probe's own flags to its settings.
-  virtual void add_options(CLI::App& command) = 0;
-  // Replaces the settings by the quick defaults `gpuprobe all` uses.
-  virtual void use_quick_defaults() = 0;
-  // Checks settings after parsing; throws UsageError naming the flag.
-  virtual void validate() const {}
-
-  // The sweep points (params and model, no metrics) this probe would run; no GPU used.
-  virtual ProbeResult plan() const = 0;
+  // The sweep points (params and model, no metrics) this probe would run; no GPU used. The
+  // number of rows is what the progress line counts.
+  virtual ProbeResult plan(const AxisValues& values) const = 0;
   // Runs the sweep on the context's device. Throws on failure; the runner records it.
-  virtual ProbeResult run(runtime::ProbeContext& context) = 0;
+  virtual ProbeResult run(runtime::ProbeContext& context, const AxisValues& values) = 0;
 };
 
 // Every registered probe, in the order `list` and `all` use (probes/registry.cpp).
 std::vector<std::unique_ptr<Probe>> make_probes();
+
+// Core's words and every probe's: what the runner and the renderers phrase findings with.
+Glossary make_glossary(const std::vector<std::unique_ptr<Probe>>& probes);
 
 }  // namespace gpuprobe

@@ -7,6 +7,7 @@
 
 #include <iostream>
 
+#include "axis_options.hpp"
 #include "commands.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/probe.hpp"
@@ -73,15 +74,20 @@ int run(int argc, char** argv) {
   compare_cmd->footer(compare_cmd->get_footer() + "\n\n" + kExitCodes);
 
   auto probes = make_probes();
-  std::vector<std::pair<CLI::App*, Probe*>> probe_cmds;
+  struct ProbeCommand {
+    CLI::App* cmd;
+    Probe* probe;
+    std::unique_ptr<AxisOptions> axes;
+  };
+  std::vector<ProbeCommand> probe_cmds;
   for (auto& p : probes) {
-    auto* cmd = app.add_subcommand(p->name(), p->summary());
+    auto* cmd = app.add_subcommand(p->name(), p->description());
     cmd->fallthrough();
-    p->add_options(*cmd);
-    // The probe may have set a footer of its own: the exit codes go below it.
-    const std::string own = cmd->get_footer();
+    auto axes = std::make_unique<AxisOptions>(*cmd, p->axes());
+    // The probe's own footer, then the exit codes.
+    const std::string own = p->help_footer();
     cmd->footer(own.empty() ? std::string(kExitCodes) : own + "\n\n" + kExitCodes);
-    probe_cmds.emplace_back(cmd, p.get());
+    probe_cmds.push_back({cmd, p.get(), std::move(axes)});
   }
 
   try {
@@ -101,17 +107,21 @@ int run(int argc, char** argv) {
   if (list_cmd->parsed()) return list_probes(probes);
   if (info_cmd->parsed()) return show_info(options, command);
   if (compare_cmd->parsed()) return compare_runs(options, command, compare_args);
+  const Glossary glossary = make_glossary(probes);
   if (all_cmd->parsed()) {
-    std::vector<Probe*> selected;
-    for (auto& p : probes) {
-      p->use_quick_defaults();
-      selected.push_back(p.get());
-    }
-    return run_probes(options, command, selected, /*quick=*/true, /*explicit_probe=*/false);
+    // `all` takes no probe flags: every probe runs with its quick defaults.
+    std::vector<SelectedProbe> selected;
+    for (auto& pc : probe_cmds)
+      selected.push_back({pc.probe, resolve_axes(pc.axes->axes(), {}, /*quick=*/true)});
+    return run_probes(options, command, selected, /*quick=*/true, /*explicit_probe=*/false,
+                      glossary);
   }
-  for (auto& [cmd, probe] : probe_cmds) {
-    if (cmd->parsed()) {
-      return run_probes(options, command, {probe}, /*quick=*/false, /*explicit_probe=*/true);
+  for (auto& pc : probe_cmds) {
+    if (pc.cmd->parsed()) {
+      SelectedProbe selected{pc.probe,
+                             resolve_axes(pc.axes->axes(), pc.axes->input(), /*quick=*/false)};
+      return run_probes(options, command, {selected}, /*quick=*/false, /*explicit_probe=*/true,
+                        glossary);
     }
   }
   throw UsageError("no command given: try gpuprobe list, gpuprobe all or gpuprobe --help");

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/runner/runner.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/version.hpp"
@@ -44,7 +45,7 @@ int list_probes(const std::vector<std::unique_ptr<Probe>>& probes) {
   for (const auto& p : probes)
     width = std::max(width, p->name().size());
   for (const auto& p : probes)
-    std::cout << fmt::format("{:<{}}  {}\n", p->name(), width, p->summary());
+    std::cout << fmt::format("{:<{}}  {}\n", p->name(), width, p->description());
   return 0;
 }
 
@@ -61,18 +62,19 @@ int show_info(const GlobalOptions& options, const std::vector<std::string>& comm
 }
 
 int run_probes(const GlobalOptions& options, const std::vector<std::string>& command,
-               const std::vector<Probe*>& probes, bool quick, bool explicit_probe) {
+               const std::vector<SelectedProbe>& probes, bool quick, bool explicit_probe,
+               const Glossary& glossary) {
   runtime::MeasureOptions measure;
   measure.rule = stopping_rule(options, quick);
-  for (const Probe* p : probes)
-    p->validate();
+  for (const auto& p : probes)
+    p.probe->check(p.values);
   check_outputs(options);
   (void)runtime::parse_device_spec(options.device);  // a typo is exit 2 before CUDA starts
   RunReport report = new_report(command);
 
   if (options.plan) {
-    for (const Probe* p : probes)
-      report.results.push_back(p->plan());
+    for (const auto& p : probes)
+      report.results.push_back(runner::plan_probe(*p.probe, p.values, glossary));
     write_outputs(options, report);
     return 0;
   }
@@ -84,8 +86,9 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
     report.devices.push_back(runtime::query_device(index));
   const auto progress = progress_printer(options);
   for (const auto& device : report.devices) {
-    for (Probe* p : probes) {
-      report.results.push_back(runtime::run_probe(*p, device, measure, progress));
+    for (const auto& p : probes) {
+      report.results.push_back(
+          runner::run_probe(*p.probe, p.values, device, measure, progress, glossary));
       clear_progress(options);
     }
   }

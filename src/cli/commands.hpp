@@ -9,14 +9,24 @@
 #include "gpuprobe/probe.hpp"
 #include "options.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace gpuprobe::cli {
 
 int list_probes(const std::vector<std::unique_ptr<Probe>>& probes);
 int show_info(const GlobalOptions& options, const std::vector<std::string>& command);
 // Runs (or with --plan, plans) the probes on the selected devices and writes the outputs.
 // explicit_probe: the user named the probe, so "unsupported here" exits 3 rather than 0.
+// A probe to run, with its axis values parsed from the command line (or its quick defaults).
+struct SelectedProbe {
+  Probe* probe;
+  AxisValues values;
+};
 int run_probes(const GlobalOptions& options, const std::vector<std::string>& command,
-               const std::vector<Probe*>& probes, bool quick, bool explicit_probe);
+               const std::vector<SelectedProbe>& probes, bool quick, bool explicit_probe,
+               const Glossary& glossary);
 
 // `gpuprobe compare A.json B.json`: its flags as given, checked by compare_runs.
 struct CompareArgs {

@@ -18,4 +18,9 @@ void reset_persisting_l2(std::size_t persisting_l2_max_bytes) {
   GP_CUDA(cudaCtxResetPersistingL2Cache());
 }
 
+void reset_persisting_lines(std::size_t persisting_l2_max_bytes) {
+  if (persisting_l2_max_bytes == 0) return;
+  GP_CUDA(cudaCtxResetPersistingL2Cache());
+}
+
 }  // namespace gpuprobe::runtime

@@ -24,8 +24,48 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 
 }  // namespace
 
-Measurer::Measurer(const MeasureOptions& options, std::size_t l2_bytes)
-    : options_(options), l2_bytes_(l2_bytes) {
+const char* cache_name(Cache cache) noexcept {
+  switch (cache) {
+    case Cache::kAsLeft:
+      return "as left";
+    case Cache::kFlushL2:
+      return "flush L2";
+    case Cache::kFlushL2AndResetPersisting:
+      return "flush L2 and reset persisting lines";
+  }
+  return "?";
+}
+
+LaunchScope::Pool::Pool() = default;
+LaunchScope::Pool::~Pool() = default;
+LaunchScope::Pool::Pool(Pool&&) noexcept = default;
+LaunchScope::Pool& LaunchScope::Pool::operator=(Pool&&) noexcept = default;
+
+cudaStream_t LaunchScope::fork(std::size_t index) {
+  while (pool_.streams.size() <= index) {
+    pool_.streams.push_back(std::make_unique<Stream>());
+    pool_.joins.push_back(std::make_unique<Event>(false));
+  }
+  if (!pool_.fork_point) pool_.fork_point = std::make_unique<Event>(false);
+  // The wait captures the event's state now: recording it again later does not affect it.
+  pool_.fork_point->record(stream_);
+  cudaStream_t forked = pool_.streams[index]->get();
+  GP_CUDA(cudaStreamWaitEvent(forked, pool_.fork_point->get(), 0));
+  if (std::find(open_.begin(), open_.end(), index) == open_.end()) open_.push_back(index);
+  return forked;
+}
+
+void LaunchScope::join() {
+  for (const std::size_t i : open_) {
+    pool_.joins[i]->record(pool_.streams[i]->get());
+    GP_CUDA(cudaStreamWaitEvent(stream_, pool_.joins[i]->get(), 0));
+  }
+  open_.clear();
+}
+
+Measurer::Measurer(const MeasureOptions& options, std::size_t l2_bytes,
+                   std::size_t persisting_l2_max_bytes)
+    : options_(options), l2_bytes_(l2_bytes), persisting_l2_max_bytes_(persisting_l2_max_bytes) {
   streams_.push_back(std::make_unique<Stream>());
 }
 
@@ -36,7 +76,63 @@ cudaStream_t Measurer::stream(std::size_t lane) {
     streams_.push_back(std::make_unique<Stream>());
   while (lane_end_.size() <= lane)
     lane_end_.push_back(std::make_unique<Event>());
+  while (pools_.size() <= lane)
+    pools_.emplace_back();
   return streams_[lane]->get();
+}
+
+void Measurer::launch_lane(const Operation& op, std::size_t i) {
+  LaunchScope scope(streams_[i]->get(), pools_[i]);
+  op.lanes[i].launch(scope);
+  if (scope.has_open_forks()) scope.join();
+}
+
+void Measurer::apply_cache(const Operation& op) {
+  if (op.cache == Cache::kAsLeft) return;
+  if (!flusher_) flusher_ = std::make_unique<L2Flusher>(l2_bytes_);
+  cudaStream_t main = streams_[0]->get();
+  flusher_->flush(main);
+  if (op.cache == Cache::kFlushL2AndResetPersisting) {
+    // A context-wide reset: wait for the flush, then turn persisting lines back to normal.
+    GP_CUDA(cudaStreamSynchronize(main));
+    reset_persisting_lines(persisting_l2_max_bytes_);
+  }
+}
+
+void Measurer::prepare(const Operation& op) {
+  for (std::size_t i = 0; i < op.lanes.size(); ++i)
+    stream(i);
+  if (op.prepare) {
+    op.prepare(main_stream());
+    GP_CUDA(cudaStreamSynchronize(main_stream()));
+  }
+}
+
+std::vector<std::string> Measurer::run_passes(const Operation& op, std::size_t passes,
+                                              const PassWrapper& wrap) {
+  if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
+  for (std::size_t i = 0; i < op.lanes.size(); ++i)
+    stream(i);
+  cudaStream_t main = main_stream();
+  PassSteps steps;
+  steps.reset = [&] {
+    if (op.reset_pass) op.reset_pass(main);
+    GP_CUDA(cudaStreamSynchronize(main));
+  };
+  steps.cache = [&] {
+    apply_cache(op);
+    GP_CUDA(cudaStreamSynchronize(main));
+  };
+  steps.run = [&] {
+    for (std::size_t i = 0; i < op.lanes.size(); ++i)
+      launch_lane(op, i);
+    GP_CHECK_LAUNCH(op.label.c_str());
+    for (std::size_t i = 0; i < op.lanes.size(); ++i)
+      GP_CUDA(cudaStreamSynchronize(streams_[i]->get()));
+    GP_CHECK_LAUNCH(op.label.c_str());
+  };
+  if (op.verify) steps.verify = op.verify;
+  return gpuprobe::run_passes(passes, steps, wrap);
 }
 
 Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t reps, bool gated) {
@@ -44,10 +140,7 @@ Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t
   for (std::size_t i = 0; i < lanes; ++i)
     stream(i);  // make sure streams and events exist
   cudaStream_t main = streams_[0]->get();
-  if (op.flush_l2) {
-    if (!flusher_) flusher_ = std::make_unique<L2Flusher>(l2_bytes_);
-    flusher_->flush(main);
-  }
+  apply_cache(op);
   // Released on every path: a throw between arm and release must not leave the stream held
   // until the gate's timeout.
   struct GateRelease {
@@ -62,7 +155,7 @@ Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t
     GP_CUDA(cudaStreamWaitEvent(streams_[i]->get(), start_.get(), 0));
   for (std::size_t r = 0; r < reps; ++r) {
     for (std::size_t i = 0; i < lanes; ++i)
-      op.lanes[i].launch(streams_[i]->get());
+      launch_lane(op, i);
   }
   GP_CHECK_LAUNCH(op.label.c_str());
   for (std::size_t i = 0; i < lanes; ++i) {
@@ -83,9 +176,8 @@ Measurer::BatchTimes Measurer::run_host_batch(const Operation& op, std::size_t r
   const std::size_t lanes = op.lanes.size();
   for (std::size_t i = 0; i < lanes; ++i)
     stream(i);
-  if (op.flush_l2) {
-    if (!flusher_) flusher_ = std::make_unique<L2Flusher>(l2_bytes_);
-    flusher_->flush(streams_[0]->get());
+  if (op.cache != Cache::kAsLeft) {
+    apply_cache(op);
     streams_[0]->synchronize();
   }
   // One host thread per lane, released together; each times its own calls + stream sync.
@@ -104,7 +196,7 @@ Measurer::BatchTimes Measurer::run_host_batch(const Operation& op, std::size_t r
       GP_CUDA(set);
       begin[i] = Clock::now();
       for (std::size_t r = 0; r < reps; ++r)
-        op.lanes[i].launch(streams_[i]->get());
+        launch_lane(op, i);
       GP_CUDA(cudaStreamSynchronize(streams_[i]->get()));
       end[i] = Clock::now();
     } catch (...) {
@@ -146,10 +238,7 @@ Measurer::BatchTimes Measurer::run_batch(const Operation& op, std::size_t reps, 
 
 SampleSet Measurer::measure(const Operation& op) {
   if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
-  if (op.prepare) {
-    op.prepare(main_stream());
-    GP_CUDA(cudaStreamSynchronize(main_stream()));
-  }
+  prepare(op);
   // Calibrate: one ungated repetition (also the first warm-up), then size the batch.
   const double single = std::max(run_batch(op, 1, false).total, 1e-7);
   const auto reps =
@@ -167,6 +256,10 @@ SampleSet Measurer::measure(const Operation& op) {
   double measured = 0;
   bool gate_timeouts = false;
   while (rule.should_continue(out.seconds, measured, seconds_between(started, Clock::now()))) {
+    if (op.reset_sample) {
+      op.reset_sample(main_stream());
+      GP_CUDA(cudaStreamSynchronize(main_stream()));
+    }
     const BatchTimes t = run_batch(op, reps, true);
     const double per_rep = t.total / static_cast<double>(reps);
     out.seconds.push_back(per_rep);

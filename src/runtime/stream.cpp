@@ -15,8 +15,8 @@ void Stream::synchronize() const {
   GP_CUDA(cudaStreamSynchronize(stream_));
 }
 
-Event::Event() {
-  GP_CUDA(cudaEventCreateWithFlags(&event_, cudaEventDefault));
+Event::Event(bool timing) {
+  GP_CUDA(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming));
 }
 Event::~Event() {
   (void)cudaEventDestroy(event_);

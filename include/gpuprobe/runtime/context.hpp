@@ -3,43 +3,43 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <functional>
 #include <string>
 
 #include "gpuprobe/core/result.hpp"
-#include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/measure.hpp"
 
 namespace gpuprobe::runtime {
 
-// Called with a short label of the sweep point being measured ("pinned h2d 64 MiB").
+// Called before each measurement with the probe, how many points were measured so far, how many
+// the plan has, and the label of the point ("pinned h2d 64 MiB").
 using ProgressFn = std::function<void(const std::string& probe, std::size_t done, std::size_t total,
                                       const std::string& label)>;
 
 class ProbeContext {
  public:
   ProbeContext(const DeviceInfo& device, const MeasureOptions& options, ProgressFn progress,
-               std::string probe_name);
+               std::string probe_name, std::size_t planned_points);
 
   const DeviceInfo& device() const { return device_; }
   // The harness's main stream (non-blocking); use it for set-up work around measurements.
   cudaStream_t stream() const { return measurer_.main_stream(); }
-  // Times an operation under the run's stopping rule (see Measurer::measure).
-  SampleSet measure(const Operation& op) { return measurer_.measure(op); }
+  // Times an operation under the run's stopping rule (see Measurer::measure), reports progress
+  // (one point per call, counted against the plan) and tears the operation down afterwards.
+  SampleSet measure(const Operation& op);
+  // Re-runs an operation `passes` times with its per-pass reset (see Measurer::run_passes).
+  std::vector<std::string> run_passes(const Operation& op, std::size_t passes,
+                                      const PassWrapper& wrap = {});
   const MeasureOptions& options() const { return measurer_.options(); }
-  void progress(std::size_t done, std::size_t total, const std::string& label) const;
 
  private:
   const DeviceInfo& device_;
   Measurer measurer_;
   ProgressFn progress_;
   std::string probe_name_;
+  std::size_t planned_ = 0;
+  std::size_t done_ = 0;
 };
-
-// Runs one probe on one device: resets persisting L2, samples the SM clock before and after,
-// and turns any failure into a result with status "failed" and the reason (never throws
-// for probe failures; throws NoDeviceError if the device cannot be used at all).
-ProbeResult run_probe(Probe& probe, const DeviceInfo& device, const MeasureOptions& options,
-                      const ProgressFn& progress);
 
 }  // namespace gpuprobe::runtime

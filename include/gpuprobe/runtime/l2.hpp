@@ -25,4 +25,8 @@ class L2Flusher {
 // persisting L2). Called at every probe boundary so no probe inherits another's carve-out.
 void reset_persisting_l2(std::size_t persisting_l2_max_bytes);
 
+// Evicts persisting lines to normal without touching the limit (an operation's cache state
+// kFlushL2AndResetPersisting; no-op on GPUs without persisting L2).
+void reset_persisting_lines(std::size_t persisting_l2_max_bytes);
+
 }  // namespace gpuprobe::runtime

@@ -8,38 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "gpuprobe/core/passes.hpp"
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/core/stats.hpp"
 #include "gpuprobe/runtime/gate.hpp"
 #include "gpuprobe/runtime/l2.hpp"
+#include "gpuprobe/runtime/operation.hpp"
 #include "gpuprobe/runtime/stream.hpp"
 
 namespace gpuprobe::runtime {
-
-// How a batch is timed.
-enum class Timing {
-  kDeviceEvents,  // gated batch, CUDA events around it (asynchronous work)
-  kHostClock,     // steady_clock around the calls + stream sync (implicitly synchronous work)
-};
-
-// One stream of work inside an operation. Lane 0 runs on the harness's main stream, lane i
-// on its own stream; lanes run concurrently and each is timed from the common start.
-struct Lane {
-  std::string name;  // "h2d", "d2h", or the operation's name for single-lane operations
-  double bytes = 0;  // bytes one repetition moves, as the probe counts them
-  std::function<void(cudaStream_t)> launch;  // enqueue one repetition on the stream
-};
-
-// A re-runnable operation. The harness may run it any number of times (warm-up, samples,
-// later counter replay passes) and expects the same work each time.
-struct Operation {
-  std::string label;                          // for progress and error messages
-  std::function<void(cudaStream_t)> prepare;  // optional, untimed, once before warm-up
-  std::vector<Lane> lanes;
-  std::function<std::string()> verify;  // optional; "" = correct, else what is wrong
-  Timing timing = Timing::kDeviceEvents;
-  bool flush_l2 = false;  // flush L2 before every sample
-};
 
 struct MeasureOptions {
   StoppingRule rule;
@@ -56,7 +33,8 @@ class VerificationError : public std::runtime_error {
 
 class Measurer {
  public:
-  Measurer(const MeasureOptions& options, std::size_t l2_bytes);
+  Measurer(const MeasureOptions& options, std::size_t l2_bytes,
+           std::size_t persisting_l2_max_bytes);
   ~Measurer();
   Measurer(const Measurer&) = delete;
   Measurer& operator=(const Measurer&) = delete;
@@ -64,6 +42,15 @@ class Measurer {
   // Runs prepare, warm-up, the sample loop under the stopping rule, then verify.
   // Throws VerificationError on wrong data and RunError on CUDA failures.
   SampleSet measure(const Operation& op);
+
+  // Re-runs the operation `passes` times, ungated and untimed: reset_pass, cache state, one
+  // repetition of every lane, wait, verify. Returns what verify said after each pass ("" when
+  // right). `wrap` lets a driver (the counter collector) enclose each pass. The operation must
+  // have been prepared (measure() did, or call prepare() first).
+  std::vector<std::string> run_passes(const Operation& op, std::size_t passes,
+                                      const PassWrapper& wrap = {});
+  // Runs the operation's prepare step and waits for it.
+  void prepare(const Operation& op);
 
   cudaStream_t main_stream() const { return streams_.front()->get(); }
   const MeasureOptions& options() const { return options_; }
@@ -78,6 +65,10 @@ class Measurer {
   BatchTimes run_device_batch(const Operation& op, std::size_t reps, bool gated);
   BatchTimes run_host_batch(const Operation& op, std::size_t reps);
   cudaStream_t stream(std::size_t lane);
+  // Enqueues one repetition of lane i on its stream, joining whatever it forked.
+  void launch_lane(const Operation& op, std::size_t i);
+  // Puts the caches in the operation's state, on the main stream.
+  void apply_cache(const Operation& op);
 
   MeasureOptions options_;
   std::vector<std::unique_ptr<Stream>> streams_;
@@ -85,7 +76,9 @@ class Measurer {
   Event start_;
   Event stop_;
   LaunchGate gate_;
+  std::vector<LaunchScope::Pool> pools_;  // per lane: the further streams a launch may fork
   std::size_t l2_bytes_;
+  std::size_t persisting_l2_max_bytes_;
   std::unique_ptr<L2Flusher> flusher_;  // created on first use
 };
 

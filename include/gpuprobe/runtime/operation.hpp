@@ -1,0 +1,91 @@
+// What a probe hands the runtime for one sweep point: a re-runnable operation of lanes.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpuprobe::runtime {
+
+class Stream;
+class Event;
+
+// How a batch is timed.
+enum class Timing {
+  kDeviceEvents,  // gated batch, CUDA events around it (asynchronous work)
+  kHostClock,     // steady_clock around the calls + stream sync (implicitly synchronous work)
+};
+
+// The cache state an operation needs before every timed sample and every pass.
+enum class Cache {
+  kAsLeft,                     // whatever the previous work left (warm, or a working set >> L2)
+  kFlushL2,                    // flush L2 (write a buffer of 2x its size)
+  kFlushL2AndResetPersisting,  // flush L2 and turn persisting lines back to normal ones
+};
+const char* cache_name(Cache cache) noexcept;
+
+// What one lane's launch may do within one repetition: enqueue work on the lane's stream, fork
+// work onto further streams and join them back (a chunked copy/compute pipeline). Forked streams
+// that were not joined are joined when the launch returns, so timing always covers them.
+class LaunchScope {
+ public:
+  cudaStream_t stream() const { return stream_; }
+  // Further stream `index` (0, 1, ...) of this lane, ordered after all work enqueued on the
+  // lane's stream so far.
+  cudaStream_t fork(std::size_t index);
+  // Orders the lane's stream after all work enqueued so far on every forked stream.
+  void join();
+
+  // Used by the Measurer: a scope over a lane's stream and its pool of further streams.
+  struct Pool {
+    std::vector<std::unique_ptr<Stream>> streams;
+    std::vector<std::unique_ptr<Event>> joins;
+    std::unique_ptr<Event> fork_point;
+    Pool();
+    ~Pool();
+    Pool(Pool&&) noexcept;
+    Pool& operator=(Pool&&) noexcept;
+  };
+  LaunchScope(cudaStream_t stream, Pool& pool) : stream_(stream), pool_(pool) {}
+  bool has_open_forks() const { return !open_.empty(); }
+
+ private:
+  cudaStream_t stream_;
+  Pool& pool_;
+  std::vector<std::size_t> open_;  // forked since the last join
+};
+
+// One stream of work inside an operation. Lane 0 runs on the harness's main stream, lane i on
+// its own stream; lanes run concurrently and each is timed from the common start.
+struct Lane {
+  std::string name;  // "h2d", "d2h", or the operation's name for single-lane operations
+  double bytes = 0;  // bytes one repetition moves, as the probe counts them
+  std::function<void(LaunchScope&)> launch;  // enqueue one repetition
+};
+
+// A re-runnable operation. The harness runs it many times (warm-up, timed samples, replay passes
+// of the counter collector) and expects the same work each time.
+struct Operation {
+  std::string label;  // for progress and error messages: "pinned h2d 64 MiB"
+  // Untimed, once before the first run: fill inputs, poison outputs.
+  std::function<void(cudaStream_t)> prepare;
+  // Untimed, before every timed sample: restore what one sample changes (optional).
+  std::function<void(cudaStream_t)> reset_sample;
+  // Untimed, before every pass (counter replay, run_passes): poison outputs so each pass is
+  // verified on its own, restore inputs (optional).
+  std::function<void(cudaStream_t)> reset_pass;
+  std::vector<Lane> lanes;
+  std::function<std::string()> verify;  // optional; "" = correct, else what is wrong
+  // Once, when the harness is done with the operation (also after a failure); optional.
+  std::function<void()> teardown;
+  Timing timing = Timing::kDeviceEvents;
+  Cache cache = Cache::kAsLeft;
+  // Hardware counters this operation wants in the counter pass, beside the probe's defaults.
+  std::vector<std::string> metrics;
+};
+
+}  // namespace gpuprobe::runtime

@@ -1,0 +1,134 @@
+// Runs a probe on a device: settling, persisting-L2 reset, clocks, conditions, failures.
+#include "gpuprobe/runner/runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/runtime/buffers.hpp"
+#include "gpuprobe/runtime/clock.hpp"
+#include "gpuprobe/runtime/device.hpp"
+#include "gpuprobe/runtime/l2.hpp"
+
+namespace gpuprobe::runner {
+namespace {
+
+ProbeResult failed(const Probe& probe, int device, const std::string& reason) {
+  ProbeResult r;
+  r.probe = probe.name();
+  r.device = device;
+  r.status = Status::kFailed;
+  r.reason = reason;
+  return r;
+}
+
+// The driver scrubs freed device memory in the background, and that takes DRAM bandwidth
+// from whatever runs next: on an H100, copy bandwidth was 11% lower for about 25 ms after 8 GiB
+// were freed, and normal after a 200 ms pause (scripts/experiments/after_free.cu). Nothing the
+// runtime reports shows when it ends (free memory is back at once), so before a probe starts,
+// wait in proportion to what earlier probes freed, at a rate well below the one measured.
+constexpr std::uint64_t kSettleMinBytes = 256ull << 20;  // less than this: a dip under 1 ms
+constexpr double kSettleBytesPerSecond = 100e9;          // measured ~340 GB/s on an H100
+constexpr double kSettleMaxSeconds = 1.0;
+
+struct Settle {
+  std::uint64_t freed = 0;  // bytes freed since the previous probe started
+  double waited = 0;        // seconds
+};
+
+Settle settle_after_frees(int device) {
+  Settle s{runtime::take_device_bytes_freed(device), 0};
+  if (s.freed < kSettleMinBytes) return s;
+  s.waited = std::min(kSettleMaxSeconds, static_cast<double>(s.freed) / kSettleBytesPerSecond);
+  std::this_thread::sleep_for(std::chrono::duration<double>(s.waited));
+  return s;
+}
+
+// After a failure the context may hold a sticky error: start the next probe on a fresh one.
+void recover_device(int index) {
+  (void)cudaGetLastError();
+  (void)cudaDeviceReset();
+  (void)cudaSetDevice(index);
+}
+
+// The stopping rule in force, so a reader can tell how every sample set was gathered.
+void add_rule_conditions(ProbeResult& result, const StoppingRule& rule) {
+  if (rule.fixed_samples) {
+    result.conditions.push_back(
+        {"rule_fixed_samples", "", static_cast<double>(*rule.fixed_samples)});
+  } else {
+    result.conditions.push_back({"rule_min_samples", "", static_cast<double>(rule.min_samples)});
+    result.conditions.push_back({"rule_min_time", "s", rule.min_time});
+    result.conditions.push_back({"rule_max_time", "s", rule.max_time});
+  }
+  // The bound the `noisy` flag is judged against, in both modes.
+  result.conditions.push_back({"rule_max_noise", "%", rule.max_noise * 100});
+}
+
+}  // namespace
+
+ProbeResult plan_probe(const Probe& probe, const AxisValues& values, const Glossary& glossary) {
+  ProbeResult r = probe.plan(values);
+  r.probe = probe.name();
+  r.status = Status::kPlanned;
+  r.params = axis_params(probe.axes(), values);
+  phrase_findings(r, glossary);
+  return r;
+}
+
+ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& device,
+                      const runtime::MeasureOptions& options, const runtime::ProgressFn& progress,
+                      const Glossary& glossary) {
+  runtime::use_device(device.index);
+  try {
+    const std::size_t planned = probe.plan(values).rows.size();
+    const Settle settle = settle_after_frees(device.index);
+    runtime::reset_persisting_l2(device.persisting_l2_max_bytes);
+    runtime::ProbeContext context(device, options, progress, probe.name(), planned);
+    const double clock_before = runtime::sample_sm_clock_mhz(context.stream());
+    ProbeResult result = probe.run(context, values);
+    const double clock_after = runtime::sample_sm_clock_mhz(context.stream());
+    runtime::reset_persisting_l2(device.persisting_l2_max_bytes);
+    result.probe = probe.name();
+    result.device = device.index;
+    result.params = axis_params(probe.axes(), values);
+    const double max_mhz = static_cast<double>(device.sm_clock_khz) / 1e3;
+    result.conditions.insert(result.conditions.begin(), {{"sm_clock_before", "MHz", clock_before},
+                                                         {"sm_clock_after", "MHz", clock_after},
+                                                         {"sm_clock_max", "MHz", max_mhz}});
+    if (settle.waited > 0) {
+      result.conditions.push_back({"freed_before_start", "B", static_cast<double>(settle.freed)});
+      result.conditions.push_back({"settle_wait", "s", settle.waited});
+    }
+    add_rule_conditions(result, options.rule);
+    if (max_mhz > 0 && std::min(clock_before, clock_after) < 0.8 * max_mhz) {
+      result.findings.push_back(warning("sm_clock_low", {},
+                                        {{"sm_clock_before", "MHz", clock_before},
+                                         {"sm_clock_after", "MHz", clock_after},
+                                         {"sm_clock_max", "MHz", max_mhz}}));
+    }
+    phrase_findings(result, glossary);
+    return result;
+  } catch (const runtime::VerificationError& e) {
+    recover_device(device.index);
+    return failed(probe, device.index, fmt::format("wrong result: {}", e.what()));
+  } catch (const UnsupportedError& e) {
+    ProbeResult r = failed(probe, device.index, e.what());
+    r.status = Status::kSkipped;
+    return r;
+  } catch (const NoDeviceError&) {
+    throw;
+  } catch (const Error& e) {
+    recover_device(device.index);
+    return failed(probe, device.index, e.what());
+  } catch (const std::exception& e) {
+    recover_device(device.index);
+    return failed(probe, device.index, fmt::format("unexpected error: {}", e.what()));
+  }
+}
+
+}  // namespace gpuprobe::runner
