@@ -3,7 +3,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/axis_options.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/runner/runner.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/device.hpp"
 
@@ -20,14 +22,17 @@ bool gpu_available() {
 
 ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples) {
   CLI::App app{"test", probe.name()};
-  probe.add_options(app);
+  const cli::AxisOptions axes(app, probe.axes());
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
   app.parse(reversed);
-  probe.validate();
+  const AxisValues values = resolve_axes(axes.axes(), axes.input(), /*quick=*/false);
+  probe.check(values);
   runtime::MeasureOptions options;
   options.rule.fixed_samples = samples;
   const DeviceInfo device = runtime::query_device(0);
-  return runtime::run_probe(probe, device, options, {});
+  Glossary glossary = core_glossary();
+  probe.add_words(glossary);
+  return runner::run_probe(probe, values, device, options, {}, glossary);
 }
 
 const Row* find_row(const ProbeResult& result,

@@ -15,9 +15,9 @@ namespace gpuprobe::testing {
 // True when a CUDA device is usable (initialises CUDA with eager module loading).
 bool gpu_available();
 
-// Parses `args` (as after the probe's subcommand, e.g. {"--pinned", "--sizes", "64MiB"}) into
-// the probe's options, then runs it on GPU 0 with a fixed sample count. Fails the test on a
-// usage error.
+// Parses `args` (as after the probe's subcommand, e.g. {"--pinned", "--sizes", "64MiB"}) through
+// the probe's axes as the CLI does, then runs it on GPU 0 through the runner with a fixed sample
+// count (findings phrased). Throws UsageError on a bad value.
 ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples = 5);
 
 // Finds the row whose params match all of `match` (key -> text as scalar_text prints it).

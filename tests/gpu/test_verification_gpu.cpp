@@ -1,5 +1,6 @@
-// GPU tests of the harness's correctness path: a copy that writes wrong data makes the probe
-// `failed` with a "wrong result" reason, and the device is usable again for the next probe.
+// GPU tests of the harness: a copy that writes wrong data makes the probe `failed` with a "wrong
+// result" reason and the device is usable again; the pass loop re-runs one operation with its
+// per-pass reset and gets identical verified results; lanes fork and join further streams.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 
 #include "gpu_test_support.hpp"
 #include "gpuprobe/core/samples.hpp"
+#include "gpuprobe/runner/runner.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
@@ -26,12 +28,12 @@ class CopyProbe : public Probe {
  public:
   explicit CopyProbe(std::size_t short_by) : short_by_(short_by) {}
   std::string name() const override { return "test-copy"; }
-  std::string summary() const override { return "device copy for harness tests"; }
-  void add_options(CLI::App&) override {}
-  void use_quick_defaults() override {}
-  ProbeResult plan() const override { return {}; }
+  std::string description() const override { return "device copy for harness tests"; }
+  std::vector<Axis> axes() const override { return {}; }
+  void add_words(Glossary&) const override {}
+  ProbeResult plan(const AxisValues&) const override { return {}; }
 
-  ProbeResult run(runtime::ProbeContext& ctx) override {
+  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues&) override {
     runtime::DeviceBuffer src(kBytes);
     runtime::DeviceBuffer dst(kBytes);
     runtime::fill_pattern_device(src.get(), kBytes, kSeed, ctx.stream());
@@ -39,10 +41,10 @@ class CopyProbe : public Probe {
     op.label = "test copy";
     op.prepare = [&](cudaStream_t s) { GP_CUDA(cudaMemsetAsync(dst.get(), 0, kBytes, s)); };
     const std::size_t copied = kBytes - short_by_;
-    op.lanes.push_back(
-        {"copy", static_cast<double>(kBytes), [&, copied](cudaStream_t s) {
-           GP_CUDA(cudaMemcpyAsync(dst.get(), src.get(), copied, cudaMemcpyDeviceToDevice, s));
-         }});
+    op.lanes.push_back({"copy", static_cast<double>(kBytes), [&, copied](runtime::LaunchScope& s) {
+                          GP_CUDA(cudaMemcpyAsync(dst.get(), src.get(), copied,
+                                                  cudaMemcpyDeviceToDevice, s.stream()));
+                        }});
     op.verify = [&]() -> std::string {
       const auto bad = runtime::count_mismatches_device(dst.get(), kBytes, kSeed, ctx.stream());
       return bad == 0 ? "" : fmt::format("{} of {} words differ", bad, kBytes / 4);
@@ -63,7 +65,7 @@ ProbeResult run_copy(std::size_t short_by) {
   CopyProbe probe(short_by);
   runtime::MeasureOptions options;
   options.rule.fixed_samples = 3;
-  return runtime::run_probe(probe, runtime::query_device(0), options, {});
+  return runner::run_probe(probe, {}, runtime::query_device(0), options, {}, core_glossary());
 }
 
 TEST(VerificationGpu, ExactCopyPasses) {
@@ -109,6 +111,96 @@ TEST(VerificationGpu, CopyMissingItsLastWordFailsAsWrongResult) {
   // The next probe starts on a working device.
   const ProbeResult after = run_copy(0);
   EXPECT_EQ(after.status, Status::kOk) << after.reason;
+}
+
+// The pass loop the counter collector drives: each pass resets (poisons) the destination, runs
+// one repetition and verifies; a correct copy is right in every pass, a short one wrong in every
+// pass (the reset makes each pass stand on its own), and a wrapper sees each pass once, in order.
+TEST(PassLoopGpu, RerunsOneOperationWithResetsAndGetsIdenticalVerifiedResults) {
+  GP_REQUIRE_GPU();
+  runtime::use_device(0);
+  const DeviceInfo device = runtime::query_device(0);
+  runtime::MeasureOptions options;
+  options.rule.fixed_samples = 3;
+  runtime::ProbeContext ctx(device, options, {}, "test", 1);
+  runtime::DeviceBuffer src(kBytes);
+  runtime::DeviceBuffer dst(kBytes);
+  runtime::fill_pattern_device(src.get(), kBytes, kSeed, ctx.stream());
+  for (const std::size_t short_by : {std::size_t{0}, std::size_t{4}}) {
+    runtime::Operation op;
+    op.label = "pass copy";
+    std::size_t resets = 0;
+    op.reset_pass = [&](cudaStream_t s) {
+      ++resets;
+      GP_CUDA(cudaMemsetAsync(dst.get(), 0, kBytes, s));
+    };
+    op.cache = runtime::Cache::kFlushL2;
+    op.lanes.push_back({"copy", static_cast<double>(kBytes), [&](runtime::LaunchScope& s) {
+                          GP_CUDA(cudaMemcpyAsync(dst.get(), src.get(), kBytes - short_by,
+                                                  cudaMemcpyDeviceToDevice, s.stream()));
+                        }});
+    op.verify = [&]() -> std::string {
+      const auto bad = runtime::count_mismatches_device(dst.get(), kBytes, kSeed, ctx.stream());
+      return bad == 0 ? "" : fmt::format("{} words differ", bad);
+    };
+    std::vector<std::size_t> wrapped;
+    const auto problems = ctx.run_passes(op, 4, [&](std::size_t i, const auto& pass) {
+      wrapped.push_back(i);
+      pass();
+    });
+    EXPECT_EQ(resets, 4u);
+    EXPECT_EQ(wrapped, (std::vector<std::size_t>{0, 1, 2, 3}));
+    ASSERT_EQ(problems.size(), 4u);
+    for (const auto& p : problems)
+      EXPECT_EQ(p, short_by == 0 ? "" : "1 words differ") << "short by " << short_by;
+  }
+}
+
+// A lane forks its copy into four quarter copies on further streams and joins them: the data is
+// complete, the measurement covers all four, and a repeat of the same operation gives the same.
+TEST(ForkJoinGpu, ForkedQuartersAreJoinedIntoTheLanesTiming) {
+  GP_REQUIRE_GPU();
+  runtime::use_device(0);
+  const DeviceInfo device = runtime::query_device(0);
+  runtime::MeasureOptions options;
+  options.rule.fixed_samples = 5;
+  runtime::ProbeContext ctx(device, options, {}, "test", 2);
+  constexpr std::size_t kBig = std::size_t{256} << 20;
+  runtime::DeviceBuffer src(kBig);
+  runtime::DeviceBuffer dst(kBig);
+  runtime::fill_pattern_device(src.get(), kBig, kSeed, ctx.stream());
+  auto make = [&](bool fork) {
+    runtime::Operation op;
+    op.label = fork ? "forked copy" : "one copy";
+    op.prepare = [&](cudaStream_t s) { GP_CUDA(cudaMemsetAsync(dst.get(), 0, kBig, s)); };
+    op.lanes.push_back({"copy", 2.0 * kBig, [&, fork](runtime::LaunchScope& s) {
+                          if (!fork) {
+                            GP_CUDA(cudaMemcpyAsync(dst.get(), src.get(), kBig,
+                                                    cudaMemcpyDeviceToDevice, s.stream()));
+                            return;
+                          }
+                          const std::size_t q = kBig / 4;
+                          for (std::size_t i = 0; i < 4; ++i) {
+                            GP_CUDA(cudaMemcpyAsync(static_cast<char*>(dst.get()) + i * q,
+                                                    static_cast<const char*>(src.get()) + i * q, q,
+                                                    cudaMemcpyDeviceToDevice, s.fork(i)));
+                          }
+                          if (fork) s.join();
+                        }});
+    op.verify = [&]() -> std::string {
+      const auto bad = runtime::count_mismatches_device(dst.get(), kBig, kSeed, ctx.stream());
+      return bad == 0 ? "" : fmt::format("{} words differ", bad);
+    };
+    return op;
+  };
+  const SampleSet one = ctx.measure(make(false));
+  const SampleSet forked = ctx.measure(make(true));
+  const double t1 = statistics_of(one.seconds).median;
+  const double t4 = statistics_of(forked.seconds).median;
+  // Four quarters in parallel move the same bytes through the same DRAM: if the join were
+  // missing, the timing would stop after enqueueing and read far below the one-copy time.
+  EXPECT_GT(t4, 0.7 * t1) << "one copy " << t1 << " s, forked " << t4 << " s";
+  EXPECT_LT(t4, 1.5 * t1) << "one copy " << t1 << " s, forked " << t4 << " s";
 }
 
 }  // namespace
