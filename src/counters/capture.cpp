@@ -36,7 +36,8 @@ std::string checksum(const std::vector<std::uint8_t>& bytes) {
 
 void write_bytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   if (!out) throw RunError("cannot write '" + path.string() + "'");
 }
 
@@ -83,7 +84,8 @@ void write_capture(const std::filesystem::path& dir, const CounterCapture& captu
   json["counter_data"] = blob(capture.name + ".counterdata", capture.counter_data);
   write_bytes(dir / (capture.name + ".counterdata"), capture.counter_data);
   if (!capture.counter_availability.empty()) {
-    json["counter_availability"] = blob(capture.name + ".availability", capture.counter_availability);
+    json["counter_availability"] =
+        blob(capture.name + ".availability", capture.counter_availability);
     write_bytes(dir / (capture.name + ".availability"), capture.counter_availability);
   }
   auto& ranges = json["values"] = nlohmann::ordered_json::array();

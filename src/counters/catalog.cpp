@@ -57,13 +57,15 @@ const char* metric_kind_name(MetricKind kind) noexcept {
 
 std::size_t CounterPlan::total_passes() const {
   std::size_t total = 0;
-  for (const auto& config : configs) total += config.passes;
+  for (const auto& config : configs)
+    total += config.passes;
   return total;
 }
 
 std::vector<std::string> CounterPlan::metrics() const {
   std::vector<std::string> out;
-  for (const auto& config : configs) out.insert(out.end(), config.metrics.begin(), config.metrics.end());
+  for (const auto& config : configs)
+    out.insert(out.end(), config.metrics.begin(), config.metrics.end());
   return out;
 }
 
@@ -85,7 +87,8 @@ struct MetricCatalog::Impl {
         p.pHostObject = host.get();
         p.metricType = type;
         GP_CUPTI(cuptiProfilerHostGetBaseMetrics, p);
-        for (std::size_t i = 0; i < p.numMetrics; ++i) out.emplace_back(p.ppMetricNames[i], type);
+        for (std::size_t i = 0; i < p.numMetrics; ++i)
+          out.emplace_back(p.ppMetricNames[i], type);
       }
       std::sort(out.begin(), out.end());
       bases = std::move(out);
@@ -95,7 +98,8 @@ struct MetricCatalog::Impl {
 
   std::vector<std::string> base_names() const {
     std::vector<std::string> out;
-    for (const auto& entry : all_bases()) out.push_back(entry.first);
+    for (const auto& entry : all_bases())
+      out.push_back(entry.first);
     return out;
   }
 
@@ -121,7 +125,8 @@ struct MetricCatalog::Impl {
     p.pMetricName = base.c_str();
     GP_CUPTI(cuptiProfilerHostGetSubMetrics, p);
     std::vector<std::string> out;
-    for (std::size_t i = 0; i < p.numOfSubmetrics; ++i) out.emplace_back(p.ppSubMetrics[i]);
+    for (std::size_t i = 0; i < p.numOfSubmetrics; ++i)
+      out.emplace_back(p.ppSubMetrics[i]);
     return out;
   }
 
@@ -142,11 +147,14 @@ std::vector<std::string> MetricCatalog::supported_chips() {
   auto p = GP_CUPTI_PARAMS(CUpti_Profiler_Host_GetSupportedChips_Params);
   GP_CUPTI(cuptiProfilerHostGetSupportedChips, p);
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < p.numChips; ++i) out.emplace_back(p.ppChipNames[i]);
+  for (std::size_t i = 0; i < p.numChips; ++i)
+    out.emplace_back(p.ppChipNames[i]);
   return out;
 }
 
-const std::string& MetricCatalog::chip() const { return impl_->chip; }
+const std::string& MetricCatalog::chip() const {
+  return impl_->chip;
+}
 const std::vector<std::uint8_t>& MetricCatalog::counter_availability() const {
   return impl_->availability;
 }
@@ -192,13 +200,16 @@ std::vector<std::string> MetricCatalog::suggestions(const std::string& name,
     // The base exists: the rollup/submetric is missing or wrong.
     const std::vector<std::string> suffixes = submetrics(parts.base);
     if (parts.suffix.empty()) {
-      for (const char* preferred : {".sum", ".pct", ".avg.pct_of_peak_sustained_elapsed", ".avg", ".max"})
-        if (out.size() < count && std::find(suffixes.begin(), suffixes.end(), preferred) != suffixes.end())
+      for (const char* preferred :
+           {".sum", ".pct", ".avg.pct_of_peak_sustained_elapsed", ".avg", ".max"})
+        if (out.size() < count &&
+            std::find(suffixes.begin(), suffixes.end(), preferred) != suffixes.end())
           out.push_back(parts.base + preferred);
       return out;
     }
     std::vector<std::string> full;
-    for (const auto& suffix : suffixes) full.push_back(parts.base + suffix);
+    for (const auto& suffix : suffixes)
+      full.push_back(parts.base + suffix);
     return nearest_names(name, full, count);
   }
   for (const auto& base : nearest_names(parts.base, impl_->base_names(), count)) {
@@ -238,7 +249,8 @@ void MetricCatalog::validate(const std::vector<std::string>& names) const {
     } else {
       message = "unknown metric '" + name + "' for " + impl_->chip;
     }
-    const std::vector<std::string> near = name.empty() ? std::vector<std::string>{} : suggestions(name);
+    const std::vector<std::string> near =
+        name.empty() ? std::vector<std::string>{} : suggestions(name);
     if (!near.empty()) message += "; did you mean " + join(near, ", ") + "?";
     message += " (list the valid names with --list-metrics)";
     throw UsageError(message);

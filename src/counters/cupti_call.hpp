@@ -31,9 +31,9 @@ Params params(std::size_t struct_size) {
 
 #define GP_CUPTI_PARAMS(type) ::gpuprobe::counters::detail::params<type>(type##_STRUCT_SIZE)
 
-#define GP_CUPTI(call, params_ref)                                                  \
-  do {                                                                              \
-    const CUptiResult gp_cupti_status_ = call(&(params_ref));                       \
-    if (gp_cupti_status_ != CUPTI_SUCCESS)                                          \
-      ::gpuprobe::counters::detail::throw_cupti(gp_cupti_status_, #call);           \
+#define GP_CUPTI(call, params_ref)                                        \
+  do {                                                                    \
+    const CUptiResult gp_cupti_status_ = call(&(params_ref));             \
+    if (gp_cupti_status_ != CUPTI_SUCCESS)                                \
+      ::gpuprobe::counters::detail::throw_cupti(gp_cupti_status_, #call); \
   } while (0)

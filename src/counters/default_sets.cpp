@@ -19,7 +19,9 @@ std::vector<std::string> with_companions(const std::array<std::string_view, N>& 
 
 }  // namespace
 
-std::vector<std::string> probes_with_defaults() { return {"transfer", "coalescing", "bank-conflicts"}; }
+std::vector<std::string> probes_with_defaults() {
+  return {"transfer", "coalescing", "bank-conflicts"};
+}
 
 std::vector<std::string> metrics_for_probe(std::string_view probe) {
   if (probe == "transfer") return with_companions(kTransfer);

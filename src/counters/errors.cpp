@@ -79,12 +79,15 @@ void throw_cupti(CUptiResult result, const char* call) {
     case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-      reason = "CUPTI does not support counters on this device configuration (CMP, SLI, WSL or MIG)";
+      reason =
+          "CUPTI does not support counters on this device configuration (CMP, SLI, WSL or MIG)";
       hint = "use a full GPU on native Linux to get counters";
       break;
     case CUPTI_ERROR_NOT_INITIALIZED:
-      reason = "CUPTI could not initialise its profiler (libnvperf_host.so not loadable, or no driver)";
-      hint = "make libnvperf_host.so from the CUDA toolkit's lib64 folder loadable (LD_LIBRARY_PATH)";
+      reason =
+          "CUPTI could not initialise its profiler (libnvperf_host.so not loadable, or no driver)";
+      hint =
+          "make libnvperf_host.so from the CUDA toolkit's lib64 folder loadable (LD_LIBRARY_PATH)";
       break;
     case CUPTI_ERROR_INVALID_CHIP_NAME:
       reason = "this CUPTI does not know the GPU's chip";

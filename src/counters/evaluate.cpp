@@ -17,10 +17,10 @@ constexpr std::size_t kMinImageBytes = 64;
 
 std::size_t range_count(std::span<const std::uint8_t> image) {
   if (image.size() < kMinImageBytes)
-    throw CountersUnavailable("GPUPROBE_BAD_COUNTER_DATA",
-                              "counter-data image of " + std::to_string(image.size()) +
-                                  " bytes is too small to be valid",
-                              "capture it again");
+    throw CountersUnavailable(
+        "GPUPROBE_BAD_COUNTER_DATA",
+        "counter-data image of " + std::to_string(image.size()) + " bytes is too small to be valid",
+        "capture it again");
   auto p = GP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
   p.pCounterDataImage = image.data();
   p.counterDataImageSize = image.size();
@@ -73,7 +73,8 @@ std::vector<RangeCounters> evaluate_counter_data(const MetricCatalog& catalog,
                                                  const std::vector<std::string>& metrics,
                                                  std::span<const std::uint8_t> counter_data) {
   std::vector<std::string> units;
-  for (const auto& name : metrics) units.push_back(catalog.properties(name).unit);  // validates
+  for (const auto& name : metrics)
+    units.push_back(catalog.properties(name).unit);  // validates
   const std::vector<std::string> ranges = counter_data_ranges(counter_data);
 
   detail::HostObject host(catalog.chip(), catalog.counter_availability());

@@ -59,7 +59,8 @@ std::size_t passes_of(const std::vector<std::uint8_t>& config_image) {
 std::vector<const char*> c_names(const std::vector<std::string>& names) {
   std::vector<const char*> out;
   out.reserve(names.size());
-  for (const auto& name : names) out.push_back(name.c_str());
+  for (const auto& name : names)
+    out.push_back(name.c_str());
   return out;
 }
 

@@ -38,7 +38,8 @@ MetricNameParts split_metric_name(std::string_view name) {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     std::size_t diagonal = row[0];
     row[0] = i;
@@ -57,8 +58,8 @@ std::vector<std::string> nearest_names(std::string_view wanted,
                                        std::size_t count) {
   // Same hardware unit ("dram__", "l1tex__") first: a name is rarely wrong in its unit.
   const std::size_t unit_end = wanted.find("__");
-  const std::string_view unit = unit_end == std::string_view::npos ? std::string_view{}
-                                                                   : wanted.substr(0, unit_end + 2);
+  const std::string_view unit =
+      unit_end == std::string_view::npos ? std::string_view{} : wanted.substr(0, unit_end + 2);
   const std::size_t limit = std::max<std::size_t>(3, wanted.size() / 2);
   std::vector<std::tuple<std::size_t, std::size_t, std::string_view>> scored;
   for (const auto& candidate : candidates) {

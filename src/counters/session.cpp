@@ -84,7 +84,8 @@ void check_device_supported(int device) {
   add(p.cmp, "crypto-mining (CMP) GPU");
   add(p.wsl, "WSL does not allow profiling here");
   if (why.empty()) why = "CUPTI reports the device as unsupported";
-  throw CountersUnavailable("CUPTI_PROFILER_UNSUPPORTED", "GPU " + std::to_string(device) + ": " + why,
+  throw CountersUnavailable("CUPTI_PROFILER_UNSUPPORTED",
+                            "GPU " + std::to_string(device) + ": " + why,
                             "counters need a supported, non-virtualised GPU; timing is unaffected");
 }
 
@@ -158,9 +159,10 @@ class ContextClaim {
   ContextClaim(CUcontext ctx, int device) : ctx_(ctx) {
     std::lock_guard lock(state_mutex());
     if (!claimed_contexts().insert(ctx).second)
-      throw CountersUnavailable("GPUPROBE_SESSION_OPEN",
-                                "a counter session is already open on GPU " + std::to_string(device),
-                                "close it before opening another");
+      throw CountersUnavailable(
+          "GPUPROBE_SESSION_OPEN",
+          "a counter session is already open on GPU " + std::to_string(device),
+          "close it before opening another");
     held_ = true;
   }
   ~ContextClaim() { release(); }
@@ -296,10 +298,10 @@ std::vector<RangeCounters> CounterSession::Impl::run_config(
   bool all_submitted = false;
   for (std::size_t pass = 0; !all_submitted; ++pass) {
     if (pass > config.passes)
-      throw CountersUnavailable("GPUPROBE_PASS_LOOP",
-                                "CUPTI asked for more than the " + std::to_string(config.passes) +
-                                    " planned passes",
-                                "report this with the metric list");
+      throw CountersUnavailable(
+          "GPUPROBE_PASS_LOOP",
+          "CUPTI asked for more than the " + std::to_string(config.passes) + " planned passes",
+          "report this with the metric list");
     auto start = GP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
     start.pRangeProfilerObject = profiler.get();
     GP_CUPTI(cuptiRangeProfilerStart, start);
@@ -355,17 +357,28 @@ std::vector<RangeCounters> CounterSession::Impl::run_config(
   return values;
 }
 
-CounterSession::CounterSession(int device, std::vector<std::string> metrics, std::size_t max_ranges) {
+CounterSession::CounterSession(int device, std::vector<std::string> metrics,
+                               std::size_t max_ranges) {
   if (max_ranges == 0) throw UsageError("a counter session needs max_ranges of at least 1");
   impl_ = std::make_unique<Impl>(device, std::move(metrics), max_ranges);
 }
 
-CounterSession::~CounterSession() { close(); }
+CounterSession::~CounterSession() {
+  close();
+}
 
-std::size_t CounterSession::passes() const { return impl_->plan.total_passes(); }
-const CounterPlan& CounterSession::plan() const { return impl_->plan; }
-const std::string& CounterSession::chip() const { return impl_->chip; }
-int CounterSession::device() const { return impl_->device; }
+std::size_t CounterSession::passes() const {
+  return impl_->plan.total_passes();
+}
+const CounterPlan& CounterSession::plan() const {
+  return impl_->plan;
+}
+const std::string& CounterSession::chip() const {
+  return impl_->chip;
+}
+int CounterSession::device() const {
+  return impl_->device;
+}
 
 void CounterSession::set_capture(std::string dir, std::string stem) {
   impl_->capture_dir = std::move(dir);
@@ -377,7 +390,8 @@ std::vector<RangeCounters> CounterSession::collect(const std::vector<std::string
   if (!impl_ || !impl_->open) throw UsageError("counter session used after close()");
   if (range_names.empty()) throw UsageError("collect() needs at least one range name");
   if (range_names.size() > impl_->max_ranges)
-    throw UsageError(std::to_string(range_names.size()) + " ranges asked for, but the session was opened for at most " +
+    throw UsageError(std::to_string(range_names.size()) +
+                     " ranges asked for, but the session was opened for at most " +
                      std::to_string(impl_->max_ranges));
   std::unordered_set<std::string> seen;
   for (const auto& name : range_names) {
@@ -388,12 +402,14 @@ std::vector<RangeCounters> CounterSession::collect(const std::vector<std::string
   }
 
   std::vector<RangeCounters> out(range_names.size());
-  for (std::size_t r = 0; r < range_names.size(); ++r) out[r].range = range_names[r];
+  for (std::size_t r = 0; r < range_names.size(); ++r)
+    out[r].range = range_names[r];
   for (std::size_t c = 0; c < impl_->plan.configs.size(); ++c) {
     const std::vector<RangeCounters> got = impl_->run_config(c, range_names, work);
     for (std::size_t r = 0; r < range_names.size(); ++r) {
-      const auto found = std::find_if(got.begin(), got.end(),
-                                      [&](const RangeCounters& g) { return g.range == range_names[r]; });
+      const auto found = std::find_if(got.begin(), got.end(), [&](const RangeCounters& g) {
+        return g.range == range_names[r];
+      });
       for (const auto& metric : impl_->plan.configs[c].metrics) {
         const CounterValue* value = found == got.end() ? nullptr : found->find(metric);
         if (value != nullptr) {

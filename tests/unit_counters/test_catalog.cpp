@@ -37,7 +37,8 @@ TEST(CounterCatalog, ListsBaseAndFullNamesWithFilter) {
   const auto full = gh100().metrics("dram__bytes_read.sum");
   EXPECT_NE(std::find(full.begin(), full.end(), "dram__bytes_read.sum"), full.end());
   EXPECT_NE(std::find(full.begin(), full.end(), "dram__bytes_read.sum.per_second"), full.end());
-  for (const auto& name : full) EXPECT_NE(name.find("dram__bytes_read.sum"), std::string::npos);
+  for (const auto& name : full)
+    EXPECT_NE(name.find("dram__bytes_read.sum"), std::string::npos);
   const auto ratios = gh100().submetrics("lts__t_sector_hit_rate");
   EXPECT_NE(std::find(ratios.begin(), ratios.end(), ".pct"), ratios.end());
 }
@@ -74,7 +75,8 @@ TEST(CounterCatalog, NamesThatPublicCodeGetsWrongAreRejected) {
     EXPECT_FALSE(gh100().is_valid(name)) << name;
     EXPECT_NE(usage_message({name}).find(name), std::string::npos);
   }
-  EXPECT_NE(usage_message({"lts__t_sectors_op_read_hit.sum"}).find("lts__t_sectors_op_read_lookup_hit.sum"),
+  EXPECT_NE(usage_message({"lts__t_sectors_op_read_hit.sum"})
+                .find("lts__t_sectors_op_read_lookup_hit.sum"),
             std::string::npos)
       << usage_message({"lts__t_sectors_op_read_hit.sum"});
 }
@@ -92,13 +94,14 @@ TEST(CounterCatalog, DeviceScope) {
 }
 
 TEST(CounterCatalog, PcieGoesToItsOwnConfig) {
-  const CounterPlan plan = gh100().plan(
-      {"dram__bytes_read.sum", "pcie__read_bytes.sum", "sm__cycles_elapsed.avg.per_second",
-       "pcie__write_bytes.sum"});
+  const CounterPlan plan =
+      gh100().plan({"dram__bytes_read.sum", "pcie__read_bytes.sum",
+                    "sm__cycles_elapsed.avg.per_second", "pcie__write_bytes.sum"});
   ASSERT_EQ(plan.configs.size(), 2u);
   EXPECT_FALSE(plan.configs[0].device_scope);
-  EXPECT_EQ(plan.configs[0].metrics,
-            (std::vector<std::string>{"dram__bytes_read.sum", "sm__cycles_elapsed.avg.per_second"}));
+  EXPECT_EQ(
+      plan.configs[0].metrics,
+      (std::vector<std::string>{"dram__bytes_read.sum", "sm__cycles_elapsed.avg.per_second"}));
   EXPECT_TRUE(plan.configs[1].device_scope);
   EXPECT_EQ(plan.configs[1].metrics,
             (std::vector<std::string>{"pcie__read_bytes.sum", "pcie__write_bytes.sum"}));
@@ -118,8 +121,8 @@ TEST(CounterCatalog, PassCountsForGH100) {
     return plan.total_passes();
   };
   EXPECT_EQ(passes({"dram__bytes_read.sum", "dram__bytes_write.sum",
-                    "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
-                    "gpu__time_duration.sum"}),
+                    "lts__t_sectors_srcunit_tex_op_read.sum",
+                    "lts__t_sectors_srcunit_tex_op_write.sum", "gpu__time_duration.sum"}),
             1u);
   EXPECT_EQ(passes({"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"}),

@@ -69,7 +69,8 @@ TEST(CounterEvaluate, CorruptedFixtureIsRefused) {
   CounterCapture capture = read_capture(files.front());
   write_capture(dir, capture);
   {  // flip bytes in the middle of the written image
-    std::fstream image(dir / (capture.name + ".counterdata"), std::ios::in | std::ios::out | std::ios::binary);
+    std::fstream image(dir / (capture.name + ".counterdata"),
+                       std::ios::in | std::ios::out | std::ios::binary);
     image.seekp(static_cast<std::streamoff>(capture.counter_data.size() / 2));
     image.write("\xde\xad\xbe\xef", 4);
   }

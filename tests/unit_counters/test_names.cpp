@@ -22,8 +22,8 @@ TEST(CounterNames, EditDistance) {
 }
 
 TEST(CounterNames, NearestPrefersSameUnitAndDropsNonsense) {
-  const std::vector<std::string> names = {"dram__bytes_read", "dram__bytes_write", "lts__bytes_read",
-                                          "sm__cycles_elapsed"};
+  const std::vector<std::string> names = {"dram__bytes_read", "dram__bytes_write",
+                                          "lts__bytes_read", "sm__cycles_elapsed"};
   const auto near = nearest_names("dram__bytes_raed", names, 2);
   ASSERT_EQ(near.size(), 2u);
   EXPECT_EQ(near[0], "dram__bytes_read");

@@ -15,8 +15,8 @@ namespace gpuprobe::counters {
 // Whether counters can be collected on a device, and why not. Never throws.
 struct CounterAvailability {
   bool available = false;
-  std::string chip;    // "GH100", when CUPTI got that far
-  std::string code;    // CUPTI result name of the failure, e.g. "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"
+  std::string chip;  // "GH100", when CUPTI got that far
+  std::string code;  // CUPTI result name of the failure, e.g. "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"
   std::string reason;  // one line: why not
   std::string hint;    // one line: how to enable them
 };
