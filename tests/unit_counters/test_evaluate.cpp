@@ -1,0 +1,82 @@
+// Offline evaluation: captured fixtures decode to the values the GPU gave; bad images are refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/counters/capture.hpp"
+#include "gpuprobe/counters/catalog.hpp"
+#include "gpuprobe/counters/errors.hpp"
+#include "gpuprobe/counters/evaluate.hpp"
+
+namespace gpuprobe::counters {
+namespace {
+
+const std::filesystem::path kFixtures = GPUPROBE_COUNTER_FIXTURES_DIR;
+
+TEST(CounterEvaluate, EmptyAndTinyImagesAreRefused) {
+  const MetricCatalog catalog("GH100");
+  EXPECT_THROW(evaluate_counter_data(catalog, {"dram__bytes_read.sum"}, {}), CountersUnavailable);
+  const std::vector<std::uint8_t> tiny(8, 0);
+  EXPECT_THROW(counter_data_ranges(tiny), CountersUnavailable);
+}
+
+TEST(CounterEvaluate, UnknownMetricIsUsageError) {
+  const MetricCatalog catalog("GH100");
+  const std::vector<std::uint8_t> image(4096, 0);
+  EXPECT_THROW(evaluate_counter_data(catalog, {"dram__bytes_raed.sum"}, image), UsageError);
+}
+
+// Every capture committed under tests/fixtures/counters (made on a GPU with
+// GPUPROBE_CAPTURE_COUNTER_DATA) must evaluate offline to the values the GPU run gave.
+TEST(CounterEvaluate, FixturesDecodeToTheRecordedValues) {
+  const auto files = find_captures(kFixtures);
+  if (files.empty()) GTEST_SKIP() << "no counter fixtures in " << kFixtures;
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.string());
+    const CounterCapture capture = read_capture(file);
+    const MetricCatalog catalog(capture.chip, capture.counter_availability);
+    EXPECT_EQ(counter_data_ranges(capture.counter_data), capture.ranges);
+    const auto ranges = evaluate_counter_data(catalog, capture.metrics, capture.counter_data);
+    ASSERT_EQ(ranges.size(), capture.values.size());
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+      EXPECT_EQ(ranges[r].range, capture.values[r].range);
+      ASSERT_EQ(ranges[r].values.size(), capture.metrics.size());
+      for (std::size_t m = 0; m < capture.metrics.size(); ++m) {
+        const CounterValue& got = ranges[r].values[m];
+        const CounterValue& want = capture.values[r].values[m];
+        EXPECT_EQ(got.name, want.name);
+        EXPECT_EQ(got.unit, want.unit);
+        EXPECT_EQ(got.value, want.value) << got.name << " in " << ranges[r].range;
+        if (!got.value) {
+          EXPECT_FALSE(got.reason.empty()) << got.name;
+        }
+      }
+    }
+  }
+}
+
+// A corrupted fixture (edited counter data) is refused by the reader, before CUPTI sees it:
+// CUPTI 13.0 does not validate images and crashes on garbage (segfault in
+// cuptiRangeProfilerGetCounterDataInfo), so the capture's size and checksum are the defence.
+TEST(CounterEvaluate, CorruptedFixtureIsRefused) {
+  const auto files = find_captures(kFixtures);
+  if (files.empty()) GTEST_SKIP() << "no counter fixtures in " << kFixtures;
+  const auto dir = std::filesystem::temp_directory_path() / "gpuprobe_corrupt_fixture";
+  std::filesystem::remove_all(dir);
+  CounterCapture capture = read_capture(files.front());
+  write_capture(dir, capture);
+  {  // flip bytes in the middle of the written image
+    std::fstream image(dir / (capture.name + ".counterdata"),
+                       std::ios::in | std::ios::out | std::ios::binary);
+    image.seekp(static_cast<std::streamoff>(capture.counter_data.size() / 2));
+    image.write("\xde\xad\xbe\xef", 4);
+  }
+  EXPECT_THROW(read_capture(dir / (capture.name + ".json")), UsageError);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gpuprobe::counters
