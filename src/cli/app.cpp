@@ -46,6 +46,8 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       ->check(CLI::Range(0.001, 3600.0));
   app.add_flag("-q,--quiet", o.quiet, "no table on stdout (files are still written)");
   app.add_flag("--no-color", o.no_color, "no ANSI colour (also: NO_COLOR=1)");
+  app.add_flag("--wide", o.wide,
+               "tables with full column names, no legend, no wrapping (default: fit 120 columns)");
   app.add_flag("--plan", o.plan, "print the sweep points and model predictions; no GPU is used");
 }
 
