@@ -63,6 +63,7 @@ Column make_column(const Naming& naming, ColumnKind kind, const std::string& nam
   col.header = std::move(h.text);
   col.legend = std::move(h.legend);
   col.numeric = numeric;
+  col.key = kind == ColumnKind::kParam;
   return col;
 }
 

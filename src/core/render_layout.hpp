@@ -21,6 +21,7 @@ struct Column {
   // "label = meaning [unit]" when the header is a short label for a longer name; empty when the
   // header says it all (always with wide naming).
   std::string legend;
+  bool key = false;  // a param: says which row it is; repeated when a table is split
 };
 
 // Consecutive rows with the same columns form one section (one table).

@@ -70,19 +70,19 @@ void append_items(std::string& out, const TableStyle& style, const std::string& 
     out += line + "\n";
 }
 
-// The table, then the legend of its short labels that this result has not explained yet.
-void append_section(std::string& out, const Section& section, const TableStyle& style,
-                    std::set<std::string>& explained) {
-  std::vector<std::size_t> widths;
-  for (const Column& c : section.columns) {
-    std::size_t w = display_width(c.header);
-    for (const auto& text : c.cells)
-      w = std::max(w, display_width(text));
-    widths.push_back(w);
-  }
+std::size_t column_width(const Column& c) {
+  std::size_t w = display_width(c.header);
+  for (const auto& text : c.cells)
+    w = std::max(w, display_width(text));
+  return w;
+}
+
+// One block: header, rule of dashes, rows; the columns given by index.
+void append_block(std::string& out, const Section& section, const std::vector<std::size_t>& cols,
+                  const std::vector<std::size_t>& widths, const TableStyle& style) {
   std::string header = " ";
   std::string rule = " ";
-  for (std::size_t i = 0; i < section.columns.size(); ++i) {
+  for (std::size_t i : cols) {
     header += " " + cell(section.columns[i].header, widths[i], section.columns[i].numeric);
     rule += " " + std::string(widths[i], '-');
   }
@@ -90,10 +90,62 @@ void append_section(std::string& out, const Section& section, const TableStyle& 
   const std::size_t rows = section.columns.empty() ? 0 : section.columns.front().cells.size();
   for (std::size_t r = 0; r < rows; ++r) {
     std::string line = " ";
-    for (std::size_t i = 0; i < section.columns.size(); ++i) {
+    for (std::size_t i : cols)
       line += " " + cell(section.columns[i].cells[r], widths[i], section.columns[i].numeric);
-    }
     out += rtrim(line) + "\n";
+  }
+}
+
+// Column groups that each fit kTextWidth: the leading key columns (params) in every group,
+// the others packed in order. One group when the table fits (always with --wide).
+std::vector<std::vector<std::size_t>> column_groups(const Section& section,
+                                                    const std::vector<std::size_t>& widths,
+                                                    bool wide) {
+  std::vector<std::size_t> all(section.columns.size());
+  for (std::size_t i = 0; i < all.size(); ++i)
+    all[i] = i;
+  std::size_t total = 1;
+  for (std::size_t w : widths)
+    total += 1 + w;
+  if (wide || total <= kTextWidth) return {all};
+  std::vector<std::size_t> keys;
+  std::size_t keys_width = 1;
+  while (keys.size() < all.size() && section.columns[keys.size()].key) {
+    keys_width += 1 + widths[keys.size()];
+    keys.push_back(keys.size());
+  }
+  // Keys that leave too little room for anything else are not repeated.
+  if (keys_width > kTextWidth / 2) {
+    keys.clear();
+    keys_width = 1;
+  }
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<std::size_t> group = keys;
+  std::size_t used = keys_width;
+  for (std::size_t i = keys.size(); i < all.size(); ++i) {
+    if (group.size() > keys.size() && used + 1 + widths[i] > kTextWidth) {
+      groups.push_back(group);
+      group = keys;
+      used = keys_width;
+    }
+    group.push_back(i);
+    used += 1 + widths[i];
+  }
+  if (group.size() > keys.size() || groups.empty()) groups.push_back(group);
+  return groups;
+}
+
+// The table, then the legend of its short labels that this result has not explained yet. A
+// compact table wider than kTextWidth is split into blocks that repeat its key columns.
+void append_section(std::string& out, const Section& section, const TableStyle& style,
+                    std::set<std::string>& explained) {
+  std::vector<std::size_t> widths;
+  for (const Column& c : section.columns)
+    widths.push_back(column_width(c));
+  const auto groups = column_groups(section, widths, style.wide);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (g > 0) out += "\n";
+    append_block(out, section, groups[g], widths, style);
   }
   std::vector<std::string> legend;
   for (const Column& c : section.columns) {

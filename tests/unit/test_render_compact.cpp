@@ -108,6 +108,29 @@ TEST(RenderCompact, H100ReportFits120Columns) {
   }
 }
 
+// Without the probes' terms (core's only) the generic abbreviations are not enough for the
+// coalescing tables: they are split in blocks of at most 120 columns that repeat the params.
+TEST(RenderCompact, H100ReportFitsWithoutProbeTerms) {
+  const auto lines = lines_of(render_table(h100_report(), TableStyle{}, core_glossary()));
+  for (const auto& line : lines) {
+    EXPECT_LE(display_width(line), render_detail::kTextWidth)
+        << "line of " << display_width(line) << " columns:\n"
+        << line;
+  }
+  const auto headers = table_headers(lines);
+  std::size_t split = 0;
+  for (std::size_t i = 0; i + 1 < headers.size(); ++i) {
+    // Both blocks of a split table start with its params (2 or 3); the second has no metric.
+    const auto first = words(headers[i]);
+    const auto second = words(headers[i + 1]);
+    if (first[0] != "pattern" || first[1] != second[1]) continue;
+    ++split;
+    EXPECT_EQ(second[0], first[0]);
+    EXPECT_EQ(std::find(second.begin(), second.end(), "GB/s"), second.end()) << headers[i + 1];
+  }
+  EXPECT_GE(split, 2u);  // the offsets and the strides table at least
+}
+
 // Each table's legend explains labels of that table only, and every short label of a table is
 // explained under it or under an earlier table of the same result.
 TEST(RenderCompact, H100LegendsExplainShownLabels) {
