@@ -47,6 +47,8 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       ->check(CLI::Range(0.001, 3600.0));
   app.add_flag("-q,--quiet", o.quiet, "no table on stdout (files are still written)");
   app.add_flag("--no-color", o.no_color, "no ANSI colour (also: NO_COLOR=1)");
+  app.add_flag("--wide", o.wide,
+               "tables with full column names, no legend, no wrapping (default: fit 120 columns)");
   app.add_flag("--plan", o.plan, "print the sweep points and model predictions; no GPU is used");
 }
 
@@ -106,8 +108,8 @@ int run(int argc, char** argv) {
   const std::vector<std::string> command(argv, argv + argc);
   if (list_cmd->parsed()) return list_probes(probes);
   if (info_cmd->parsed()) return show_info(options, command);
-  if (compare_cmd->parsed()) return compare_runs(options, command, compare_args);
   const Glossary glossary = make_glossary(probes);
+  if (compare_cmd->parsed()) return compare_runs(options, command, compare_args, glossary);
   if (all_cmd->parsed()) {
     // `all` takes no probe flags: every probe runs with its quick defaults.
     std::vector<SelectedProbe> selected;

@@ -57,7 +57,7 @@ int show_info(const GlobalOptions& options, const std::vector<std::string>& comm
   report.host = runtime::query_host();
   for (int index : runtime::select_devices(options.device))
     report.devices.push_back(runtime::query_device(index));
-  write_outputs(options, report);
+  write_outputs(options, report, core_glossary());
   return 0;
 }
 
@@ -75,7 +75,7 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   if (options.plan) {
     for (const auto& p : probes)
       report.results.push_back(runner::plan_probe(*p.probe, p.values, glossary));
-    write_outputs(options, report);
+    write_outputs(options, report, glossary);
     return 0;
   }
 
@@ -92,7 +92,7 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
       clear_progress(options);
     }
   }
-  write_outputs(options, report);
+  write_outputs(options, report, glossary);
 
   int code = 0;
   for (const auto& r : report.results) {

@@ -39,6 +39,6 @@ struct CompareArgs {
 void add_compare_options(CLI::App& command, CompareArgs& args);
 // Compares two result files (no GPU used); 4 when --fail-on-regression finds a regression.
 int compare_runs(const GlobalOptions& options, const std::vector<std::string>& command,
-                 const CompareArgs& args);
+                 const CompareArgs& args, const Glossary& glossary);
 
 }  // namespace gpuprobe::cli

@@ -64,7 +64,7 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
 }
 
 int compare_runs(const GlobalOptions& options, const std::vector<std::string>& command,
-                 const CompareArgs& args) {
+                 const CompareArgs& args, const Glossary& glossary) {
   CompareOptions compare;
   compare.metrics = args.metrics;
   compare.noise_k = args.noise_k;
@@ -82,7 +82,7 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
   outcome.report.tool.git = kToolGit;
   outcome.report.command = command;
   outcome.report.started_at = utc_timestamp();
-  write_outputs(options, outcome.report);
+  write_outputs(options, outcome.report, glossary);
 
   if (compare.fail_on_regression && !outcome.regressions.empty()) {
     std::cerr << "gpuprobe: " << regression_summary(outcome) << "\n";

@@ -17,6 +17,7 @@ struct GlobalOptions {
   std::optional<double> max_time;
   bool quiet = false;
   bool no_color = false;
+  bool wide = false;  // full column names, no legends, no wrapping
   bool plan = false;
 };
 

@@ -52,16 +52,22 @@ void check_outputs(const GlobalOptions& o) {
   check_path("--md", o.md_path);
 }
 
-void write_outputs(const GlobalOptions& o, const RunReport& report) {
+void write_outputs(const GlobalOptions& o, const RunReport& report, const Glossary& glossary) {
   if (!o.quiet && !to_stdout(o)) {
     TableStyle style;
     style.color = !o.no_color && std::getenv("NO_COLOR") == nullptr && ::isatty(STDOUT_FILENO);
-    std::cout << render_table(report, style) << std::flush;
+    style.wide = o.wide;
+    std::cout << render_table(report, style, glossary) << std::flush;
   }
   if (!o.json_path.empty()) write_output(o.json_path, render_json(report));
   if (!o.csv_path.empty()) write_output(o.csv_path, render_csv(report));
-  if (!o.md_path.empty()) write_output(o.md_path, render_markdown(report));
+  if (!o.md_path.empty()) {
+    MarkdownStyle style;
+    style.wide = o.wide;
+    write_output(o.md_path, render_markdown(report, glossary, style));
+  }
 }
+
 
 std::string utc_timestamp() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());

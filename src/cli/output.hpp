@@ -1,6 +1,7 @@
 // Writing a RunReport to the requested destinations: table on stdout, JSON/CSV/Markdown files.
 #pragma once
 
+#include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 #include "options.hpp"
 
@@ -11,8 +12,10 @@ namespace gpuprobe::cli {
 void check_outputs(const GlobalOptions& options);
 
 // Renders and writes every requested output; the table goes to stdout unless --quiet or
-// another format was sent to stdout ("-").
-void write_outputs(const GlobalOptions& options, const RunReport& report);
+// another format was sent to stdout ("-"). The glossary gives tables and Markdown their short
+// column labels (pass core's merged with every probe's terms); the overload without one uses
+// core_glossary() only, so probe columns get generic abbreviations.
+void write_outputs(const GlobalOptions& options, const RunReport& report, const Glossary& glossary);
 
 // UTC time now, ISO 8601 ("2026-11-22T12:00:00Z").
 std::string utc_timestamp();

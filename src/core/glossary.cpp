@@ -141,9 +141,14 @@ Glossary core_glossary() {
         value_text(f, "sm_clock_before"), value_text(f, "sm_clock_after"),
         value_text(f, "sm_clock_max"));
   });
-  g.add_term("", "bandwidth", {"GB/s", "bandwidth, median, GB/s = 1e9 B/s"});
+  // Columns most probes have. Labels equal to the name get no legend line.
+  g.add_term("", "bandwidth", {"GB/s", "bandwidth, median of the samples; GB/s = 1e9 B/s"});
+  g.add_term("", "model.bandwidth", {"GB/s", "model: bandwidth predicted for this point"});
   g.add_term("", "time", {"time", "time per repetition, median"});
   g.add_term("", "noise", {"noise", "stdev / mean of the samples (the worst metric of the row)"});
+  g.add_term("", "flags", {"flags", "noisy: the time cap was hit above the noise bound"});
+  g.add_term("", "bytes", {"bytes", "bytes moved per operation"});
+  g.add_term("", "element_bytes", {"elem", "bytes per element"});
   return g;
 }
 

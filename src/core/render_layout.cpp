@@ -1,11 +1,14 @@
-// Column layout shared by the table and Markdown renderers.
+// Column layout shared by the table and Markdown renderers: headers, short labels, wrapping.
 #include "render_layout.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuprobe/core/units.hpp"
@@ -23,7 +26,7 @@ std::string optional_text(const std::optional<double>& v, const std::string& uni
 
 // A column key identifies a column across rows: kind + name.
 struct ColumnKey {
-  char kind;  // p = param, m = metric, d = derived, o = model, c = counter, n = noise, f = flags
+  ColumnKind kind;
   std::string name;
   bool operator==(const ColumnKey&) const = default;
 };
@@ -31,17 +34,17 @@ struct ColumnKey {
 std::vector<ColumnKey> row_signature(const Row& row) {
   std::vector<ColumnKey> keys;
   for (const auto& p : row.params)
-    keys.push_back({'p', p.key});
+    keys.push_back({ColumnKind::kParam, p.key});
   for (const auto& m : row.metrics)
-    keys.push_back({'m', m.name});
-  if (!row.metrics.empty()) keys.push_back({'n', "noise"});
+    keys.push_back({ColumnKind::kMetric, m.name});
+  if (!row.metrics.empty()) keys.push_back({ColumnKind::kNoise, "noise"});
   for (const auto& q : row.derived)
-    keys.push_back({'d', q.name});
+    keys.push_back({ColumnKind::kDerived, q.name});
   for (const auto& q : row.model)
-    keys.push_back({'o', q.name});
+    keys.push_back({ColumnKind::kModel, q.name});
   if (row.counters) {
     for (const auto& q : *row.counters)
-      keys.push_back({'c', q.name});
+      keys.push_back({ColumnKind::kCounter, q.name});
   }
   return keys;
 }
@@ -53,7 +56,18 @@ std::string noise_text(const Row& row) {
   return fmt::format("{:.1f}%", worst * 100.0);
 }
 
-Section build_section(const std::vector<const Row*>& rows) {
+Column make_column(const Naming& naming, ColumnKind kind, const std::string& name,
+                   const std::string& unit, bool numeric) {
+  Header h = column_header(naming, kind, name, unit);
+  Column col;
+  col.header = std::move(h.text);
+  col.legend = std::move(h.legend);
+  col.numeric = numeric;
+  col.key = kind == ColumnKind::kParam;
+  return col;
+}
+
+Section build_section(const std::vector<const Row*>& rows, const Naming& naming) {
   const auto keys = row_signature(*rows.front());
   const bool any_flags =
       std::any_of(rows.begin(), rows.end(), [](const Row* r) { return !r->flags.empty(); });
@@ -62,50 +76,52 @@ Section build_section(const std::vector<const Row*>& rows) {
   for (const auto& key : keys) {
     Column col;
     switch (key.kind) {
-      case 'p': {
-        col.header = key.name;
+      case ColumnKind::kParam: {
         const Param* p = find_param(first.params, key.name);
-        col.numeric = p && !std::holds_alternative<std::string>(p->value);
+        col = make_column(naming, key.kind, key.name, p->unit,
+                          !std::holds_alternative<std::string>(p->value));
         for (const Row* r : rows)
           col.cells.push_back(param_text(*find_param(r->params, key.name)));
         break;
       }
-      case 'm': {
+      case ColumnKind::kMetric: {
         const Metric* m = find_metric(first, key.name);
-        col.header = quantity_header("", key.name, m->unit);
+        col = make_column(naming, key.kind, key.name, m->unit, true);
         for (const Row* r : rows) {
           const Metric* rm = find_metric(*r, key.name);
           col.cells.push_back(format_value(rm->stats.median, rm->unit));
         }
         break;
       }
-      case 'n':
-        col.header = "noise";
+      case ColumnKind::kNoise:
+        col = make_column(naming, key.kind, key.name, "", true);
         for (const Row* r : rows)
           col.cells.push_back(noise_text(*r));
         break;
-      case 'd':
-      case 'o':
-      case 'c': {
+      case ColumnKind::kDerived:
+      case ColumnKind::kModel:
+      case ColumnKind::kCounter: {
         auto pick = [&](const Row& r) -> const std::vector<Quantity>& {
-          return key.kind == 'd' ? r.derived : key.kind == 'o' ? r.model : *r.counters;
+          return key.kind == ColumnKind::kDerived ? r.derived
+                 : key.kind == ColumnKind::kModel ? r.model
+                                                  : *r.counters;
         };
         const Quantity* q = find_quantity(pick(first), key.name);
-        const char* prefix = key.kind == 'o' ? "model " : key.kind == 'c' ? "counter " : "";
-        col.header = quantity_header(prefix, key.name, q->unit);
+        col = make_column(naming, key.kind, key.name, q->unit, true);
         for (const Row* r : rows) {
           const Quantity* rq = find_quantity(pick(*r), key.name);
           col.cells.push_back(optional_text(rq->value, rq->unit));
         }
         break;
       }
-      default:
+      case ColumnKind::kFlags:
+      case ColumnKind::kSummary:
         break;
     }
     section.columns.push_back(std::move(col));
   }
   if (any_flags) {
-    Column col{"flags", false, {}};
+    Column col = make_column(naming, ColumnKind::kFlags, "flags", "", false);
     for (const Row* r : rows)
       col.cells.push_back(fmt::format("{}", fmt::join(r->flags, ",")));
     section.columns.push_back(std::move(col));
@@ -113,7 +129,248 @@ Section build_section(const std::vector<const Row*>& rows) {
   return section;
 }
 
+// Words the generic abbreviation shortens; "per" and "over" become "/".
+constexpr std::array<std::pair<std::string_view, std::string_view>, 44> kShortWords{{
+    {"aligned", "align"},    {"asymptotic", "asym"},
+    {"average", "avg"},      {"bandwidth", "bw"},
+    {"baseline", "base"},    {"blocks", "blk"},
+    {"bytes", "B"},          {"conflict", "confl"},
+    {"conflicts", "confl"},  {"counter", "c"},
+    {"cycles", "cyc"},       {"difference", "diff"},
+    {"direction", "dir"},    {"efficiency", "eff"},
+    {"element", "elem"},     {"elements", "elem"},
+    {"error", "err"},        {"expected", "exp"},
+    {"implied", "impl"},     {"instructions", "instr"},
+    {"latency", "lat"},      {"lines", "ln"},
+    {"maximum", "max"},      {"measured", "meas"},
+    {"median", "med"},       {"memory", "mem"},
+    {"minimum", "min"},      {"misaligned", "misal"},
+    {"model", "m"},          {"number", "n"},
+    {"occupancy", "occ"},    {"percent", "pct"},
+    {"predicted", "pred"},   {"relative", "rel"},
+    {"request", "req"},      {"requests", "req"},
+    {"sector", "sect"},      {"sectors", "sect"},
+    {"threads", "thr"},      {"throughput", "thru"},
+    {"transfer", "xfer"},    {"utilization", "util"},
+    {"wavefronts", "wavef"}, {"working", "work"},
+}};
+
+// Names up to this long are short enough as they are; so are words in longer names.
+constexpr std::size_t kShortName = 10;
+
+std::string short_word(const std::string& word) {
+  for (const auto& [from, to] : kShortWords) {
+    if (word == from) return std::string(to);
+  }
+  if (word.size() > kShortName) return word.substr(0, 5);
+  return word;
+}
+
+// True when `unit` is one of the blank-separated words of `label` ("fit GB/s" shows GB/s), or
+// one after "m." or "c." ("m.GB/s").
+bool label_shows_unit(const std::string& label, const std::string& unit) {
+  std::stringstream in(label);
+  for (std::string word; in >> word;) {
+    if (word == unit || word == "m." + unit || word == "c." + unit) return true;
+  }
+  return false;
+}
+
+std::string legend_line(const std::string& label, const std::string& meaning,
+                        const std::string& unit) {
+  const bool say_unit = !unit.empty() && !unit_in_cells(unit) && !label_shows_unit(label, unit) &&
+                        meaning.find("[" + unit + "]") == std::string::npos;
+  return say_unit ? fmt::format("{} = {} [{}]", label, meaning, unit)
+                  : fmt::format("{} = {}", label, meaning);
+}
+
+// Appends the first `columns` code points of `text` to `out`; returns the rest.
+std::string_view take_columns(std::string_view text, std::size_t columns, std::string& out) {
+  std::size_t i = 0;
+  std::size_t taken = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c & 0xC0) != 0x80) {
+      if (taken == columns) break;
+      ++taken;
+    }
+    out += text[i];
+    ++i;
+  }
+  return text.substr(i);
+}
+
+std::string rtrimmed(std::string text) {
+  text.erase(text.find_last_not_of(' ') + 1);
+  return text;
+}
+
 }  // namespace
+
+Header column_header(const Naming& naming, ColumnKind kind, const std::string& name,
+                     const std::string& unit) {
+  const char* qualifier = "";
+  const char* label_prefix = "";
+  const char* meaning_prefix = "";
+  std::string full;
+  switch (kind) {
+    case ColumnKind::kParam:
+    case ColumnKind::kNoise:
+    case ColumnKind::kFlags:
+      full = name;
+      break;
+    case ColumnKind::kMetric:
+      full = quantity_header("", name, unit);
+      break;
+    case ColumnKind::kDerived:
+      qualifier = "derived.";
+      full = quantity_header("", name, unit);
+      break;
+    case ColumnKind::kSummary:
+      qualifier = "summary.";
+      full = quantity_header("", name, unit);
+      break;
+    case ColumnKind::kModel:
+      qualifier = "model.";
+      label_prefix = "m.";
+      meaning_prefix = "model";
+      full = quantity_header("model ", name, unit);
+      break;
+    case ColumnKind::kCounter:
+      qualifier = "counter.";
+      label_prefix = "c.";
+      meaning_prefix = "counter";
+      full = quantity_header("counter ", name, unit);
+      break;
+  }
+  if (naming.wide) return {full, ""};
+  const Term* term = nullptr;
+  if (naming.glossary) {
+    if (*qualifier) term = naming.glossary->term(naming.probe, qualifier + name);
+    if (!term) term = naming.glossary->term(naming.probe, name);
+  }
+  std::string label;
+  std::string meaning;
+  if (term) {
+    label = label_prefix + term->label;
+    meaning = term->meaning;
+    // A model column says so in its legend even when it borrows a measured quantity's term.
+    if (*meaning_prefix && meaning.rfind(meaning_prefix, 0) != 0)
+      meaning = fmt::format("{}: {}", meaning_prefix, meaning);
+  } else {
+    label = label_prefix + abbreviate(name);
+    meaning = *meaning_prefix ? fmt::format("{} {}", meaning_prefix, name) : name;
+    if (label == name) return {full, ""};  // nothing shorter to say
+  }
+  if (label == full) return {full, ""};
+  return {label, legend_line(label, meaning, unit)};
+}
+
+std::string abbreviate(const std::string& name) {
+  if (name.size() <= kShortName) return name;
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : name + "_") {
+    if (c == '_') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  std::string out;
+  bool joined = true;  // no '_' at the start or after a '/' or "m."
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (i == 0 && w == "model" && words.size() > 1) {
+      out = "m.";  // as model columns are labelled
+      continue;
+    }
+    if ((w == "per" || w == "over") && !out.empty() && i + 1 < words.size()) {
+      out += '/';
+      joined = true;
+      continue;
+    }
+    if (!joined) out += '_';
+    out += short_word(w);
+    joined = false;
+  }
+  return out.size() < name.size() ? out : name;
+}
+
+std::size_t display_width(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
+  }
+  return n;
+}
+
+std::vector<std::string> wrap_text(const std::string& prefix, const std::string& text,
+                                   std::size_t width, std::size_t indent) {
+  std::vector<std::string> lines;
+  std::string line = prefix;
+  std::size_t used = display_width(prefix);
+  bool has_word = false;
+  auto new_line = [&] {
+    lines.push_back(rtrimmed(line));
+    line = std::string(indent, ' ');
+    used = indent;
+    has_word = false;
+  };
+  std::stringstream in(text);
+  for (std::string word; in >> word;) {
+    std::size_t w = display_width(word);
+    if (has_word && used + 1 + w > width) new_line();
+    if (has_word) {
+      line += ' ';
+      ++used;
+    }
+    // A word wider than what is left of an empty line is cut.
+    std::string_view rest = word;
+    while (used + w > width && used < width) {
+      std::string piece;
+      rest = take_columns(rest, width - used, piece);
+      line += piece;
+      new_line();
+      w = display_width(rest);
+    }
+    line += rest;
+    used += w;
+    has_word = true;
+  }
+  lines.push_back(rtrimmed(line));
+  return lines;
+}
+
+std::vector<std::string> wrap_items(const std::string& prefix,
+                                    const std::vector<std::string>& items,
+                                    const std::string& separator, std::size_t width,
+                                    std::size_t indent) {
+  std::vector<std::string> lines;
+  std::string line = prefix;
+  bool has_item = false;
+  for (const auto& item : items) {
+    const std::string piece = has_item ? separator + item : item;
+    if (display_width(line) + display_width(piece) <= width) {
+      line += piece;
+      has_item = true;
+      continue;
+    }
+    if (has_item) {
+      lines.push_back(rtrimmed(line));
+      line = std::string(indent, ' ');
+    }
+    // The item starts the line; wrap it inside when it alone is too wide.
+    auto parts = wrap_text(line, item, width, indent);
+    line = parts.back();
+    parts.pop_back();
+    lines.insert(lines.end(), parts.begin(), parts.end());
+    has_item = true;
+  }
+  lines.push_back(rtrimmed(line));
+  return lines;
+}
 
 std::string format_value(double value, const std::string& unit) {
   if (unit == "B") return format_bytes(value);
@@ -141,39 +398,38 @@ std::string param_text(const Param& param) {
   return scalar_text(param.value);
 }
 
-std::vector<Section> layout_rows(const std::vector<Row>& rows) {
+std::vector<Section> layout_rows(const std::vector<Row>& rows, const Naming& naming) {
   std::vector<Section> sections;
   std::vector<const Row*> group;
   for (const auto& row : rows) {
     if (!group.empty() && row_signature(row) != row_signature(*group.front())) {
-      sections.push_back(build_section(group));
+      sections.push_back(build_section(group, naming));
       group.clear();
     }
     group.push_back(&row);
   }
-  if (!group.empty()) sections.push_back(build_section(group));
+  if (!group.empty()) sections.push_back(build_section(group, naming));
   return sections;
 }
 
-Section layout_summary(const std::vector<SummaryRow>& rows) {
+Section layout_summary(const std::vector<SummaryRow>& rows, const Naming& naming) {
   Section section;
   if (rows.empty()) return section;
   // Union of keys in order of first appearance, blanks where a row lacks one.
-  std::vector<std::string> param_keys;
+  std::vector<std::pair<std::string, std::string>> param_keys;  // key, unit
   std::vector<std::pair<std::string, std::string>> value_keys;  // name, unit
+  auto add = [](auto& keys, const std::string& name, const std::string& unit) {
+    auto same = [&](const auto& k) { return k.first == name; };
+    if (std::none_of(keys.begin(), keys.end(), same)) keys.push_back({name, unit});
+  };
   for (const auto& r : rows) {
-    for (const auto& p : r.params) {
-      if (std::find(param_keys.begin(), param_keys.end(), p.key) == param_keys.end())
-        param_keys.push_back(p.key);
-    }
-    for (const auto& q : r.values) {
-      auto same = [&](const auto& k) { return k.first == q.name; };
-      if (std::none_of(value_keys.begin(), value_keys.end(), same))
-        value_keys.push_back({q.name, q.unit});
-    }
+    for (const auto& p : r.params)
+      add(param_keys, p.key, p.unit);
+    for (const auto& q : r.values)
+      add(value_keys, q.name, q.unit);
   }
-  for (const auto& key : param_keys) {
-    Column col{key, false, {}};
+  for (const auto& [key, unit] : param_keys) {
+    Column col = make_column(naming, ColumnKind::kParam, key, unit, false);
     for (const auto& r : rows) {
       const Param* p = find_param(r.params, key);
       col.cells.push_back(p ? param_text(*p) : "");
@@ -181,7 +437,7 @@ Section layout_summary(const std::vector<SummaryRow>& rows) {
     section.columns.push_back(std::move(col));
   }
   for (const auto& [name, unit] : value_keys) {
-    Column col{quantity_header("", name, unit), true, {}};
+    Column col = make_column(naming, ColumnKind::kSummary, name, unit, true);
     for (const auto& r : rows) {
       const Quantity* q = find_quantity(r.values, name);
       col.cells.push_back(q ? optional_text(q->value, q->unit) : "");
@@ -200,18 +456,23 @@ std::string device_label(const RunReport& report, const ProbeResult& result) {
   return fmt::format("GPU {}", *result.device);
 }
 
-std::string device_facts(const DeviceInfo& d) {
-  return fmt::format(
-      "cc {} · {} SMs @ {} MHz max · {} memory, {}-bit bus, est. peak {} GB/s · L2 {} "
-      "(persisting max {}) · {} copy engine(s) · PCI {}",
-      d.compute_capability, d.sm_count, d.sm_clock_khz / 1000,
-      format_bytes(static_cast<double>(d.total_memory_bytes)), d.memory_bus_width_bits,
-      format_number(d.peak_dram_estimate_gbps), format_bytes(static_cast<double>(d.l2_bytes)),
-      format_bytes(static_cast<double>(d.persisting_l2_max_bytes)), d.async_engine_count,
-      d.pci_bus_id);
+std::vector<std::string> device_fact_parts(const DeviceInfo& d) {
+  return {fmt::format("cc {}", d.compute_capability),
+          fmt::format("{} SMs @ {} MHz max", d.sm_count, d.sm_clock_khz / 1000),
+          fmt::format("{} memory, {}-bit bus, est. peak {} GB/s",
+                      format_bytes(static_cast<double>(d.total_memory_bytes)),
+                      d.memory_bus_width_bits, format_number(d.peak_dram_estimate_gbps)),
+          fmt::format("L2 {} (persisting max {})", format_bytes(static_cast<double>(d.l2_bytes)),
+                      format_bytes(static_cast<double>(d.persisting_l2_max_bytes))),
+          fmt::format("{} copy engine(s)", d.async_engine_count),
+          fmt::format("PCI {}", d.pci_bus_id)};
 }
 
-std::string host_line(const RunReport& report) {
+std::string device_facts(const DeviceInfo& d) {
+  return fmt::format("{}", fmt::join(device_fact_parts(d), " · "));
+}
+
+std::vector<std::string> host_parts(const RunReport& report) {
   // A plan queries no host: leave out what is unknown rather than print empty fields.
   std::vector<std::string> parts{
       fmt::format("{} {} ({})", report.tool.name, report.tool.version, report.tool.git)};
@@ -223,7 +484,11 @@ std::string host_line(const RunReport& report) {
     parts.push_back("runtime " + format_cuda_version(report.host.runtime_version));
   }
   if (!report.started_at.empty()) parts.push_back(report.started_at);
-  return fmt::format("{}", fmt::join(parts, " · "));
+  return parts;
+}
+
+std::string host_line(const RunReport& report) {
+  return fmt::format("{}", fmt::join(host_parts(report), " · "));
 }
 
 }  // namespace gpuprobe::render_detail

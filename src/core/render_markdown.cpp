@@ -1,6 +1,7 @@
 // The Markdown renderer: headings, pipe tables and lists, for CI summaries and docs.
 #include <fmt/format.h>
 
+#include <set>
 #include <string>
 
 #include "gpuprobe/core/render.hpp"
@@ -22,7 +23,9 @@ std::string escape_cell(const std::string& text) {
   return out;
 }
 
-void append_section(std::string& out, const render_detail::Section& section) {
+// The table, then the legend of its short labels that this result has not explained yet.
+void append_section(std::string& out, const render_detail::Section& section,
+                    std::set<std::string>& explained) {
   if (section.columns.empty()) return;
   std::string header = "|";
   std::string align = "|";
@@ -38,11 +41,20 @@ void append_section(std::string& out, const render_detail::Section& section) {
     out += line + "\n";
   }
   out += "\n";
+  std::vector<std::string> legend;
+  for (const auto& c : section.columns) {
+    if (c.legend.empty() || !explained.insert(c.legend).second) continue;
+    // "label = meaning": the label as code, as it appears in the header.
+    const auto eq = c.legend.find(" = ");
+    legend.push_back(fmt::format("`{}` {}", c.legend.substr(0, eq), c.legend.substr(eq + 3)));
+  }
+  if (!legend.empty()) out += fmt::format("{}\n\n", fmt::join(legend, " · "));
 }
 
 }  // namespace
 
-std::string render_markdown(const RunReport& report) {
+std::string render_markdown(const RunReport& report, const Glossary& glossary,
+                            const MarkdownStyle& style) {
   std::string out = "# gpuprobe results\n\n";
   out += fmt::format("{}\n\n", render_detail::host_line(report));
   for (const auto& d : report.devices) {
@@ -54,11 +66,13 @@ std::string render_markdown(const RunReport& report) {
                        render_detail::device_label(report, result), status_name(result.status));
     if (!result.reason.empty()) out += ": " + result.reason;
     out += "\n\n";
-    for (const auto& section : render_detail::layout_rows(result.rows))
-      append_section(out, section);
+    const render_detail::Naming naming{&glossary, result.probe, style.wide};
+    std::set<std::string> explained;  // legend entries already given for this result
+    for (const auto& section : render_detail::layout_rows(result.rows, naming))
+      append_section(out, section, explained);
     if (!result.summary.empty()) {
       out += "**Summary**\n\n";
-      append_section(out, render_detail::layout_summary(result.summary));
+      append_section(out, render_detail::layout_summary(result.summary, naming), explained);
     }
     if (!result.conditions.empty()) {
       out += "Conditions:";
@@ -83,6 +97,10 @@ std::string render_markdown(const RunReport& report) {
     }
   }
   return out;
+}
+
+std::string render_markdown(const RunReport& report) {
+  return render_markdown(report, core_glossary());
 }
 
 }  // namespace gpuprobe

@@ -1,8 +1,9 @@
-// The terminal table renderer: one aligned table per probe result, method and verdict below.
+// The terminal table renderer: one aligned table per probe result, method and findings below.
 #include <fmt/color.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "gpuprobe/core/render.hpp"
@@ -12,6 +13,8 @@ namespace gpuprobe {
 namespace {
 
 using render_detail::Column;
+using render_detail::display_width;
+using render_detail::kTextWidth;
 using render_detail::Section;
 
 std::string styled(const TableStyle& style, const std::string& text, fmt::text_style ts) {
@@ -38,20 +41,48 @@ std::string rtrim(std::string text) {
   return text;
 }
 
-void append_section(std::string& out, const Section& section, const TableStyle& style) {
-  std::vector<std::size_t> widths;
-  for (const Column& c : section.columns) {
-    std::size_t w = c.header.size();
-    for (const auto& cell : c.cells)
-      w = std::max(w, cell.size());
-    widths.push_back(w);
+// Pads to `width` terminal columns (UTF-8 aware: "÷" is one column, two bytes).
+std::string cell(const std::string& text, std::size_t width, bool right) {
+  const std::size_t w = display_width(text);
+  const std::string pad(w < width ? width - w : 0, ' ');
+  return right ? pad + text : text + pad;
+}
+
+// Prose: wrapped with a hanging indent under its first word, or one line with --wide.
+void append_prose(std::string& out, const TableStyle& style, const std::string& prefix,
+                  const std::string& text, fmt::text_style ts = {}, bool styled_text = false) {
+  std::vector<std::string> lines;
+  if (style.wide)
+    lines.push_back(prefix + text);
+  else
+    lines = render_detail::wrap_text(prefix, text, kTextWidth, display_width(prefix));
+  for (const auto& line : lines)
+    out += (styled_text ? styled(style, line, ts) : line) + "\n";
+}
+
+void append_items(std::string& out, const TableStyle& style, const std::string& prefix,
+                  const std::vector<std::string>& items, std::size_t indent) {
+  if (style.wide) {
+    out += fmt::format("{}{}\n", prefix, fmt::join(items, " · "));
+    return;
   }
-  auto cell = [](const std::string& text, std::size_t width, bool right) {
-    return right ? fmt::format("{:>{}}", text, width) : fmt::format("{:<{}}", text, width);
-  };
+  for (const auto& line : render_detail::wrap_items(prefix, items, " · ", kTextWidth, indent))
+    out += line + "\n";
+}
+
+std::size_t column_width(const Column& c) {
+  std::size_t w = display_width(c.header);
+  for (const auto& text : c.cells)
+    w = std::max(w, display_width(text));
+  return w;
+}
+
+// One block: header, rule of dashes, rows; the columns given by index.
+void append_block(std::string& out, const Section& section, const std::vector<std::size_t>& cols,
+                  const std::vector<std::size_t>& widths, const TableStyle& style) {
   std::string header = " ";
   std::string rule = " ";
-  for (std::size_t i = 0; i < section.columns.size(); ++i) {
+  for (std::size_t i : cols) {
     header += " " + cell(section.columns[i].header, widths[i], section.columns[i].numeric);
     rule += " " + std::string(widths[i], '-');
   }
@@ -59,39 +90,122 @@ void append_section(std::string& out, const Section& section, const TableStyle& 
   const std::size_t rows = section.columns.empty() ? 0 : section.columns.front().cells.size();
   for (std::size_t r = 0; r < rows; ++r) {
     std::string line = " ";
-    for (std::size_t i = 0; i < section.columns.size(); ++i) {
+    for (std::size_t i : cols)
       line += " " + cell(section.columns[i].cells[r], widths[i], section.columns[i].numeric);
-    }
     out += rtrim(line) + "\n";
+  }
+}
+
+// Column groups that each fit kTextWidth: the leading key columns (params) in every group,
+// the others packed in order. One group when the table fits (always with --wide).
+std::vector<std::vector<std::size_t>> column_groups(const Section& section,
+                                                    const std::vector<std::size_t>& widths,
+                                                    bool wide) {
+  std::vector<std::size_t> all(section.columns.size());
+  for (std::size_t i = 0; i < all.size(); ++i)
+    all[i] = i;
+  std::size_t total = 1;
+  for (std::size_t w : widths)
+    total += 1 + w;
+  if (wide || total <= kTextWidth) return {all};
+  std::vector<std::size_t> keys;
+  std::size_t keys_width = 1;
+  while (keys.size() < all.size() && section.columns[keys.size()].key) {
+    keys_width += 1 + widths[keys.size()];
+    keys.push_back(keys.size());
+  }
+  // Keys that leave too little room for anything else are not repeated.
+  if (keys_width > kTextWidth / 2) {
+    keys.clear();
+    keys_width = 1;
+  }
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<std::size_t> group = keys;
+  std::size_t used = keys_width;
+  for (std::size_t i = keys.size(); i < all.size(); ++i) {
+    if (group.size() > keys.size() && used + 1 + widths[i] > kTextWidth) {
+      groups.push_back(group);
+      group = keys;
+      used = keys_width;
+    }
+    group.push_back(i);
+    used += 1 + widths[i];
+  }
+  if (group.size() > keys.size() || groups.empty()) groups.push_back(group);
+  return groups;
+}
+
+// The table, then the legend of its short labels that this result has not explained yet. A
+// compact table wider than kTextWidth is split into blocks that repeat its key columns.
+void append_section(std::string& out, const Section& section, const TableStyle& style,
+                    std::set<std::string>& explained) {
+  std::vector<std::size_t> widths;
+  for (const Column& c : section.columns)
+    widths.push_back(column_width(c));
+  const auto groups = column_groups(section, widths, style.wide);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (g > 0) out += "\n";
+    append_block(out, section, groups[g], widths, style);
+  }
+  std::vector<std::string> legend;
+  for (const Column& c : section.columns) {
+    if (!c.legend.empty() && explained.insert(c.legend).second) legend.push_back(c.legend);
+  }
+  if (!legend.empty()) append_items(out, style, "  ", legend, 4);
+}
+
+void append_finding(std::string& out, const TableStyle& style, const Finding& f) {
+  switch (f.kind) {
+    case FindingKind::kVerdict:
+      append_prose(out, style, "  => ", f.text, fmt::emphasis::bold, true);
+      break;
+    case FindingKind::kWarning:
+      append_prose(out, style, "  warning: ", f.text, fmt::fg(fmt::terminal_color::yellow), true);
+      break;
+    case FindingKind::kNote:
+      append_prose(out, style, "  note: ", f.text);
+      break;
   }
 }
 
 }  // namespace
 
-std::string render_table(const RunReport& report, const TableStyle& style) {
+std::string render_table(const RunReport& report, const TableStyle& style,
+                         const Glossary& glossary) {
   std::string out;
   if (style.header) {
-    out += render_detail::host_line(report) + "\n";
+    append_items(out, style, "", render_detail::host_parts(report), 4);
     for (const auto& d : report.devices) {
-      out += fmt::format("GPU {}: {} · {}\n", d.index, d.name, render_detail::device_facts(d));
+      append_items(out, style, fmt::format("GPU {}: {} · ", d.index, d.name),
+                   render_detail::device_fact_parts(d), 4);
     }
   }
   for (const auto& result : report.results) {
     out += "\n";
-    out += styled(
-        style,
-        fmt::format("== {} · {} · ", result.probe, render_detail::device_label(report, result)),
-        fmt::emphasis::bold);
+    const std::string title =
+        fmt::format("== {} · {} · ", result.probe, render_detail::device_label(report, result));
+    out += styled(style, title, fmt::emphasis::bold);
     out += styled(style, status_name(result.status), status_style(result.status));
-    if (!result.reason.empty()) out += ": " + result.reason;
-    out += "\n";
-    for (const auto& section : render_detail::layout_rows(result.rows)) {
-      append_section(out, section, style);
+    if (!result.reason.empty()) {
+      // The reason is prose: it goes on after the status, wrapped with an indent.
+      const std::string lead(display_width(title) + display_width(status_name(result.status)), ' ');
+      std::vector<std::string> lines{lead + ": " + result.reason};
+      if (!style.wide) lines = render_detail::wrap_text(lead + ": ", result.reason, kTextWidth, 4);
+      lines.front().erase(0, lead.size());
+      for (const auto& line : lines)
+        out += line + "\n";
+    } else {
+      out += "\n";
+    }
+    const render_detail::Naming naming{&glossary, result.probe, style.wide};
+    std::set<std::string> explained;  // legend lines already shown for this result
+    for (const auto& section : render_detail::layout_rows(result.rows, naming)) {
+      append_section(out, section, style, explained);
       out += "\n";
     }
     if (!result.summary.empty()) {
       out += "  summary\n";
-      append_section(out, render_detail::layout_summary(result.summary), style);
+      append_section(out, render_detail::layout_summary(result.summary, naming), style, explained);
       out += "\n";
     }
     if (!result.conditions.empty()) {
@@ -99,24 +213,17 @@ std::string render_table(const RunReport& report, const TableStyle& style) {
       for (const auto& q : result.conditions) {
         parts.push_back(fmt::format("{} {}", q.name, render_detail::quantity_text(q)));
       }
-      out += fmt::format("  conditions: {}\n", fmt::join(parts, " · "));
+      append_items(out, style, "  conditions: ", parts, 4);
     }
-    if (!result.method.empty()) out += fmt::format("  method: {}\n", result.method);
-    for (const auto& f : result.findings) {
-      switch (f.kind) {
-        case FindingKind::kVerdict:
-          out += styled(style, "  => " + f.text, fmt::emphasis::bold) + "\n";
-          break;
-        case FindingKind::kWarning:
-          out += styled(style, "  warning: " + f.text, fmt::fg(fmt::terminal_color::yellow)) + "\n";
-          break;
-        case FindingKind::kNote:
-          out += "  note: " + f.text + "\n";
-          break;
-      }
-    }
+    if (!result.method.empty()) append_prose(out, style, "  method: ", result.method);
+    for (const auto& f : result.findings)
+      append_finding(out, style, f);
   }
   return out;
+}
+
+std::string render_table(const RunReport& report, const TableStyle& style) {
+  return render_table(report, style, core_glossary());
 }
 
 }  // namespace gpuprobe

@@ -189,6 +189,18 @@ TEST(RenderGolden, Table) {
   expect_golden("report.txt", render_table(golden_report(), style));
 }
 
+TEST(RenderGolden, WideTable) {
+  TableStyle style;
+  style.wide = true;
+  expect_golden("report-wide.txt", render_table(golden_report(), style, core_glossary()));
+}
+
+TEST(RenderGolden, WideMarkdown) {
+  MarkdownStyle style;
+  style.wide = true;
+  expect_golden("report-wide.md", render_markdown(golden_report(), core_glossary(), style));
+}
+
 // ---- helpers for the targeted checks ------------------------------------------------------
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -443,8 +455,14 @@ TEST(RenderCsv, SkippedResultWithoutRowsStillHasALine) {
 
 // ---- table --------------------------------------------------------------------------------
 
-TEST(RenderTable, HeaderNamesUnits) {
-  const std::string table = render_table(golden_report());
+TableStyle wide_style() {
+  TableStyle style;
+  style.wide = true;
+  return style;
+}
+
+TEST(RenderTable, WideHeaderNamesUnits) {
+  const std::string table = render_table(golden_report(), wide_style());
   bool found = false;
   for (const auto& line : lines_of(table)) {
     if (!found && line.find("bandwidth [GB/s]") != std::string::npos) {
@@ -455,6 +473,28 @@ TEST(RenderTable, HeaderNamesUnits) {
     }
   }
   EXPECT_TRUE(found) << table;
+  EXPECT_EQ(table.find("  GB/s = "), std::string::npos) << "no legend with --wide:\n" << table;
+}
+
+// Compact (the default): core's terms give "GB/s" for bandwidth and "m.GB/s" for the model's,
+// with a legend line under the table saying what they stand for.
+TEST(RenderTable, CompactHeaderUsesTermsAndLegend) {
+  const auto lines = lines_of(render_table(golden_report()));
+  std::size_t header = lines.size();
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("m.GB/s") != std::string::npos) {
+      header = i;
+      break;
+    }
+  }
+  ASSERT_LT(header + 5, lines.size());
+  EXPECT_EQ(words(lines[header]), (std::vector<std::string>{"memory", "direction", "bytes", "GB/s",
+                                                            "time", "noise", "m.GB/s", "flags"}));
+  // rule, 3 rows, then the legend of the two labels that are not full names
+  EXPECT_EQ(lines[header + 5],
+            "  GB/s = bandwidth, median of the samples; GB/s = 1e9 B/s · m.GB/s = model: bandwidth "
+            "predicted for this point");
+  EXPECT_TRUE(lines[header + 6].empty()) << lines[header + 6];
 }
 
 TEST(RenderTable, BytesAsBinaryUnits) {
@@ -523,8 +563,9 @@ TEST(RenderTable, FailedResultShowsReason) {
 
 // Every table block (header, rule of dashes, rows) must line up with its rule: numeric
 // cells end where the dashes end, text cells start where they start, and gaps are blank.
-TEST(RenderTable, ColumnsAreAligned) {
-  const auto lines = lines_of(render_table(golden_report()));
+// (The legend under a compact table ends the block: its lines have " = ".)
+void expect_aligned_columns(const std::string& table) {
+  const auto lines = lines_of(table);
   int blocks = 0;
   for (std::size_t i = 1; i < lines.size(); ++i) {
     const std::string& rule = lines[i];
@@ -542,7 +583,8 @@ TEST(RenderTable, ColumnsAreAligned) {
       }
     }
     std::vector<std::string> block = {lines[i - 1]};
-    for (std::size_t k = i + 1; k < lines.size() && !lines[k].empty(); ++k)
+    for (std::size_t k = i + 1;
+         k < lines.size() && !lines[k].empty() && lines[k].find(" = ") == std::string::npos; ++k)
       block.push_back(lines[k]);
     ASSERT_GE(block.size(), 2u);
     for (const auto& line : block) {
@@ -566,8 +608,13 @@ TEST(RenderTable, ColumnsAreAligned) {
   EXPECT_EQ(blocks, 2);  // the rows table and the summary table
 }
 
+TEST(RenderTable, ColumnsAreAligned) {
+  expect_aligned_columns(render_table(golden_report()));
+  expect_aligned_columns(render_table(golden_report(), wide_style()));
+}
+
 TEST(RenderTable, NumbersRightTextLeft) {
-  const auto lines = lines_of(render_table(golden_report()));
+  const auto lines = lines_of(render_table(golden_report(), wide_style()));
   // The row of 4 KiB: "  pinned ... h2d ...   4 KiB   5.2 ..." with bytes right-aligned
   // under its header "bytes" (whose last letter is above the last letter of "KiB").
   std::size_t header_row = lines.size();
