@@ -798,10 +798,6 @@ std::string regression_summary(const CompareOutcome& outcome) {
                      w.metric, w.comparison.ratio ? format_number(*w.comparison.ratio) : "n/a");
 }
 
-RunReport read_report_file(const std::string& path) {
-  return report_from_json(read_json_file(path), path);
-}
-
 std::vector<DevicePair> parse_device_pairs(const std::string& text) {
   auto bad = [&](const std::string& why) {
     return UsageError(fmt::format(

@@ -95,9 +95,6 @@ CompareOutcome compare_reports(const RunReport& a, const RunReport& b,
 // "N regression(s) beyond X%: worst <probe> <params> <metric> <ratio>".
 std::string regression_summary(const CompareOutcome& outcome);
 
-// Reads a gpuprobe JSON result file; throws UsageError when unreadable or malformed.
-RunReport read_report_file(const std::string& path);
-
 // Parses "--devices" text: "0:1" or a list "0:1,2:3". Throws UsageError quoting the text.
 std::vector<DevicePair> parse_device_pairs(const std::string& text);
 
