@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "gpuprobe/core/compare.hpp"
 #include "gpuprobe/core/units.hpp"
 
 namespace gpuprobe {
@@ -144,6 +145,7 @@ Glossary core_glossary() {
   g.add_term("", "bandwidth", {"GB/s", "bandwidth, median, GB/s = 1e9 B/s"});
   g.add_term("", "time", {"time", "time per repetition, median"});
   g.add_term("", "noise", {"noise", "stdev / mean of the samples (the worst metric of the row)"});
+  g.merge(compare_glossary());
   return g;
 }
 
