@@ -183,13 +183,16 @@ void add_words(Glossary& g) {
     return std::string(
         "PCIe link speed/width not readable from sysfs here (VM?): no link ceiling shown");
   });
-  g.add_term("transfer", "fit_bandwidth", {"fit", "latency/bandwidth fit t = a + bytes/b"});
-  g.add_term("transfer", "bandwidth_h2d", {"h2d", "bandwidth of the h2d lane of bidir"});
-  g.add_term("transfer", "bandwidth_d2h", {"d2h", "bandwidth of the d2h lane of bidir"});
-  g.add_term("transfer", "largest_size_bandwidth",
-             {"at max", "measured bandwidth at the largest size"});
-  g.add_term("transfer", "half_bandwidth_size", {"n1/2", "size reaching half the fit bandwidth"});
-  g.add_term("transfer", "fit_rms_error", {"rms", "rms relative error of the fit"});
+  g.add_term("transfer", "model.fit_bandwidth",
+             {"fit", "model: the fitted t = latency + bytes/bandwidth at this size, GB/s"});
+  g.add_term("transfer", "bandwidth_h2d", {"h2d GB/s", "bandwidth of bidir's h2d lane"});
+  g.add_term("transfer", "bandwidth_d2h", {"d2h GB/s", "bandwidth of bidir's d2h lane"});
+  g.add_term("transfer", "summary.fit_bandwidth", {"fit GB/s", "asymptotic bandwidth of the fit"});
+  g.add_term("transfer", "summary.half_bandwidth_size",
+             {"half-bw size", "size reaching half the fit bandwidth (per direction)"});
+  g.add_term("transfer", "summary.fit_rms_error", {"fit err", "rms relative error of the fit"});
+  g.add_term("transfer", "summary.largest_size_bandwidth",
+             {"GB/s @max", "measured bandwidth at the largest size"});
 }
 
 }  // namespace gpuprobe::transfer

@@ -5,8 +5,10 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "compare_args.hpp"
 #include "gpuprobe/core/compare.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/version.hpp"
 #include "output.hpp"
 #include "validators.hpp"
@@ -15,13 +17,16 @@ namespace gpuprobe::cli {
 namespace {
 
 constexpr const char* kCompareFooter =
-    "Rows are matched by probe, device pair and row params (their order does not matter). For "
-    "each metric: A and B medians, ratio = B/A, and a verdict: 'same' when |ratio - 1| <= "
-    "max(0.5%, K x the larger rel_noise of the two); otherwise for time (unit s) a higher value "
-    "is 'slower', for rates (units with /s, e.g. GB/s) a higher value is 'faster', and other "
-    "units say 'higher'/'lower'. With --fail-on-regression PCT, a 'slower' verdict more than "
-    "PCT percent away from 1 (|ratio - 1|) is a regression: flagged, and the exit code is 4. "
-    "Rows found in one file only are counted and listed in the notes. The global "
+    "Rows are matched by probe, device pair and row params (their order does not matter), "
+    "summary rows by their params, findings by id and params (findings of schema-1 files are "
+    "prose and are not compared). For each metric: A and B medians, ratio = B/A, and a change: "
+    "'same' when |ratio - 1| <= max(0.5%, K x the larger rel_noise of the two); summary and "
+    "finding values (no noise) are compared the same way with the 0.5% floor. Otherwise for "
+    "time (unit s) a higher value is 'slower', for rates (units with /s, e.g. GB/s) a higher "
+    "value is 'faster', and other units say 'higher'/'lower'. With --fail-on-regression PCT, a "
+    "'slower' change more than PCT percent away from 1 (|ratio - 1|) is a regression: flagged, "
+    "and the exit code is 4. Items found in one file only are counted and listed in the "
+    "findings. The global "
     "--json/--csv/--md/--quiet options write the comparison like a probe's results; the header "
     "shows A's host and GPUs.\n"
     "Examples:\n"
@@ -42,7 +47,8 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
       ->type_name("B.json");
   command
       .add_option("--metric", args.metrics,
-                  "metric(s) to compare, e.g. bandwidth or time (default: every metric in both)")
+                  "metric(s) or summary/finding value(s) to compare, e.g. bandwidth or time "
+                  "(default: every one in both)")
       ->delimiter(',')
       ->type_name("NAME[,NAME...]");
   command

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "gpuprobe/core/compare.hpp"
 #include "gpuprobe/core/units.hpp"
 
 namespace gpuprobe {
@@ -149,6 +150,7 @@ Glossary core_glossary() {
   g.add_term("", "flags", {"flags", "noisy: the time cap was hit above the noise bound"});
   g.add_term("", "bytes", {"bytes", "bytes moved per operation"});
   g.add_term("", "element_bytes", {"elem", "bytes per element"});
+  g.merge(compare_glossary());
   return g;
 }
 

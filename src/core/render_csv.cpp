@@ -5,7 +5,6 @@
 #include <map>
 #include <string>
 
-#include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/render.hpp"
 
 namespace gpuprobe {
@@ -138,10 +137,6 @@ std::string render_csv(const RunReport& report) {
     out += fmt::format("{}\n", fmt::join(fields, ","));
   }
   return out;
-}
-
-std::string render_json(const RunReport& report) {
-  return to_json(report).dump(2) + "\n";
 }
 
 }  // namespace gpuprobe

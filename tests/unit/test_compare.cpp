@@ -1,4 +1,5 @@
-// Unit tests for gpuprobe compare: row matching, verdicts and noise bands, regressions, pairing.
+// Unit tests for gpuprobe compare: classification, matching, the report, summary and finding
+// comparison, compare's findings as data, reading files.
 #include "gpuprobe/core/compare.hpp"
 
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/render.hpp"
 
@@ -75,7 +77,7 @@ const ProbeResult* table_for(const CompareOutcome& out, const std::string& metri
   return nullptr;
 }
 
-std::string verdict_of(const Row& row) {
+std::string change_of(const Row& row) {  // the last param: "change"
   return scalar_text(row.params.back().value);
 }
 
@@ -92,9 +94,9 @@ constexpr std::int64_t kMiB = 1 << 20;
 
 TEST(CompareMetric, TimeHigherIsSlowerLowerIsFaster) {
   const Metric a = metric("time", "s", 1.0, 0.001);
-  EXPECT_EQ(compare_metric(a, metric("time", "s", 1.10, 0.001), 3, 0).verdict, Verdict::kSlower);
-  EXPECT_EQ(compare_metric(a, metric("time", "s", 0.90, 0.001), 3, 0).verdict, Verdict::kFaster);
-  const MetricComparison c = compare_metric(a, metric("time", "s", 1.10, 0.001), 3, 0);
+  EXPECT_EQ(compare_metric(a, metric("time", "s", 1.10, 0.001), 3, 0).change, Change::kSlower);
+  EXPECT_EQ(compare_metric(a, metric("time", "s", 0.90, 0.001), 3, 0).change, Change::kFaster);
+  const ValueComparison c = compare_metric(a, metric("time", "s", 1.10, 0.001), 3, 0);
   ASSERT_TRUE(c.ratio.has_value());
   EXPECT_NEAR(*c.ratio, 1.10, 1e-12);
   EXPECT_DOUBLE_EQ(c.a, 1.0);
@@ -103,47 +105,45 @@ TEST(CompareMetric, TimeHigherIsSlowerLowerIsFaster) {
 
 TEST(CompareMetric, BandwidthHigherIsFasterLowerIsSlower) {
   const Metric a = metric("bandwidth", "GB/s", 100, 0.001);
-  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 110, 0.001), 3, 0).verdict,
-            Verdict::kFaster);
-  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 90, 0.001), 3, 0).verdict,
-            Verdict::kSlower);
+  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 110, 0.001), 3, 0).change,
+            Change::kFaster);
+  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 90, 0.001), 3, 0).change,
+            Change::kSlower);
 }
 
 TEST(CompareMetric, OtherUnitsAreHigherOrLowerAndNeverRegress) {
   const Metric a = metric("sectors", "x", 4.0);
-  const MetricComparison up = compare_metric(a, metric("sectors", "x", 5.0), 3, 0);
-  EXPECT_EQ(up.verdict, Verdict::kHigher);
+  const ValueComparison up = compare_metric(a, metric("sectors", "x", 5.0), 3, 0);
+  EXPECT_EQ(up.change, Change::kHigher);
   EXPECT_FALSE(up.regression);
-  EXPECT_EQ(compare_metric(a, metric("sectors", "x", 3.0), 3, 0).verdict, Verdict::kLower);
-  EXPECT_EQ(metric_direction("s"), Direction::kLowerIsBetter);
-  EXPECT_EQ(metric_direction("GB/s"), Direction::kHigherIsBetter);
-  EXPECT_EQ(metric_direction("%"), Direction::kNone);
+  EXPECT_EQ(compare_metric(a, metric("sectors", "x", 3.0), 3, 0).change, Change::kLower);
+  EXPECT_EQ(better_for_unit("s"), Better::kLower);
+  EXPECT_EQ(better_for_unit("GB/s"), Better::kHigher);
+  EXPECT_EQ(better_for_unit("%"), Better::kNone);
 }
 
 TEST(CompareMetric, NoiseBandIsKTimesTheLargerRelativeNoise) {
   // A quiet (0.1%), B noisy (2%): band = 3 x 2% = 6%, so 5% is "same" and 7% is not.
   const Metric a = metric("bandwidth", "GB/s", 100, 0.001);
-  const MetricComparison five = compare_metric(a, metric("bandwidth", "GB/s", 95, 0.02), 3, 0);
+  const ValueComparison five = compare_metric(a, metric("bandwidth", "GB/s", 95, 0.02), 3, 0);
   EXPECT_NEAR(five.band, 0.06, 1e-12);
-  EXPECT_EQ(five.verdict, Verdict::kSame);
-  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 93, 0.02), 3, 0).verdict,
-            Verdict::kSlower);
+  EXPECT_EQ(five.change, Change::kSame);
+  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 93, 0.02), 3, 0).change, Change::kSlower);
   // K scales the band: with K = 1 the same 5% is outside 2%.
-  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 95, 0.02), 1, 0).verdict,
-            Verdict::kSlower);
+  EXPECT_EQ(compare_metric(a, metric("bandwidth", "GB/s", 95, 0.02), 1, 0).change, Change::kSlower);
   // The noisier side decides, whichever file it is in.
   EXPECT_EQ(compare_metric(metric("bandwidth", "GB/s", 100, 0.02),
                            metric("bandwidth", "GB/s", 95, 0.001), 3, 0)
-                .verdict,
-            Verdict::kSame);
+                .change,
+            Change::kSame);
 }
 
 TEST(CompareMetric, NoiseBandHasAHalfPercentFloor) {
   const Metric a = metric("time", "s", 1.0, 0.0);
-  const MetricComparison inside = compare_metric(a, metric("time", "s", 1.004, 0.0), 3, 0);
+  const ValueComparison inside = compare_metric(a, metric("time", "s", 1.004, 0.0), 3, 0);
   EXPECT_DOUBLE_EQ(inside.band, kCompareNoiseFloor);
-  EXPECT_EQ(inside.verdict, Verdict::kSame);
-  EXPECT_EQ(compare_metric(a, metric("time", "s", 1.006, 0.0), 3, 0).verdict, Verdict::kSlower);
+  EXPECT_EQ(inside.change, Change::kSame);
+  EXPECT_EQ(compare_metric(a, metric("time", "s", 1.006, 0.0), 3, 0).change, Change::kSlower);
 }
 
 TEST(CompareMetric, RegressionNeedsSlowerBeyondThePercentage) {
@@ -160,13 +160,13 @@ TEST(CompareMetric, RegressionNeedsSlowerBeyondThePercentage) {
 }
 
 TEST(CompareMetric, ZeroOrNegativeBaselineHasNoRatio) {
-  const MetricComparison c =
+  const ValueComparison c =
       compare_metric(metric("time", "s", 0.0), metric("time", "s", 1.0), 3, 0);
   EXPECT_FALSE(c.ratio.has_value());
-  EXPECT_EQ(c.verdict, Verdict::kUndefined);
-  EXPECT_STREQ(verdict_name(c.verdict), "n/a");
-  EXPECT_EQ(compare_metric(metric("time", "s", 0.0), metric("time", "s", 0.0), 3, 0).verdict,
-            Verdict::kSame);
+  EXPECT_EQ(c.change, Change::kUndefined);
+  EXPECT_STREQ(change_name(c.change), "n/a");
+  EXPECT_EQ(compare_metric(metric("time", "s", 0.0), metric("time", "s", 0.0), 3, 0).change,
+            Change::kSame);
 }
 
 // ---- matching and the report -------------------------------------------------------------
@@ -197,7 +197,7 @@ TEST(CompareReports, IntegerAndWholeRealParamsMatchButTextDoesNot) {
   EXPECT_EQ(out.unmatched_b, 1u);
 }
 
-TEST(CompareReports, BuildsOneTablePerMetricWithVerdictLastAndUnits) {
+TEST(CompareReports, BuildsOneTablePerMetricWithChangeLastAndUnits) {
   const RunReport a = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)})});
   const RunReport b = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 45)})});
   const CompareOutcome out = compare_reports(a, b, {});
@@ -214,8 +214,8 @@ TEST(CompareReports, BuildsOneTablePerMetricWithVerdictLastAndUnits) {
   ASSERT_EQ(row.params.size(), 5u);
   EXPECT_EQ(row.params[0].key, "memory");
   EXPECT_EQ(row.params[3].key, "metric");
-  EXPECT_EQ(row.params[4].key, "verdict");
-  EXPECT_EQ(verdict_of(row), "slower");
+  EXPECT_EQ(row.params[4].key, "change");
+  EXPECT_EQ(change_of(row), "slower");
   ASSERT_EQ(row.derived.size(), 3u);
   EXPECT_EQ(row.derived[0].name, "a");
   EXPECT_EQ(row.derived[0].unit, "GB/s");
@@ -229,7 +229,7 @@ TEST(CompareReports, BuildsOneTablePerMetricWithVerdictLastAndUnits) {
   EXPECT_TRUE(out.regressions.empty());
   EXPECT_EQ(out.slowdowns.size(), 2u);
   EXPECT_EQ(time->rows.front().derived[0].unit, "s");
-  EXPECT_EQ(verdict_of(time->rows.front()), "slower");
+  EXPECT_EQ(change_of(time->rows.front()), "slower");
   // Overview summary: one line for transfer with the counts.
   const ProbeResult& overview = out.report.results.back();
   ASSERT_EQ(overview.summary.size(), 1u);
@@ -263,11 +263,11 @@ TEST(CompareReports, ClassifiesFasterSlowerSameAcrossRows) {
   const ProbeResult* bw = table_for(out, "bandwidth");
   ASSERT_NE(bw, nullptr);
   ASSERT_EQ(bw->rows.size(), 3u);
-  EXPECT_EQ(verdict_of(bw->rows[0]), "slower");
-  EXPECT_EQ(verdict_of(bw->rows[1]), "same");
-  EXPECT_EQ(verdict_of(bw->rows[2]), "faster");
+  EXPECT_EQ(change_of(bw->rows[0]), "slower");
+  EXPECT_EQ(change_of(bw->rows[1]), "same");
+  EXPECT_EQ(change_of(bw->rows[2]), "faster");
   ASSERT_EQ(out.improvements.size(), 1u);
-  EXPECT_EQ(out.improvements[0].params, "memory=pinned direction=bidir bytes=67108864");
+  EXPECT_EQ(out.improvements[0].item, "memory=pinned direction=bidir bytes=67108864");
 }
 
 TEST(CompareReports, RegressionThresholdDecidesWhatFails) {
@@ -280,7 +280,7 @@ TEST(CompareReports, RegressionThresholdDecidesWhatFails) {
   options.fail_on_regression = 5;
   CompareOutcome out = compare_reports(a, b, options);
   ASSERT_EQ(out.regressions.size(), 2u);
-  EXPECT_EQ(out.regressions[0].params, "memory=pinned direction=d2h bytes=67108864");  // worst
+  EXPECT_EQ(out.regressions[0].item, "memory=pinned direction=d2h bytes=67108864");  // worst
   EXPECT_EQ(regression_summary(out),
             "2 regression(s) beyond 5%: worst transfer memory=pinned direction=d2h "
             "bytes=67108864 bandwidth 0.8x");
@@ -410,7 +410,7 @@ TEST(CompareDevices, PairsTwoGpusOfOneFile) {
   EXPECT_EQ(scalar_text(find_param(bw->params, "b_device")->value), "1");
   EXPECT_DOUBLE_EQ(*bw->rows[0].derived[0].value, 50);
   EXPECT_DOUBLE_EQ(*bw->rows[0].derived[1].value, 40);
-  EXPECT_EQ(verdict_of(bw->rows[0]), "slower");
+  EXPECT_EQ(change_of(bw->rows[0]), "slower");
   // Default pairing compares each GPU with itself: all same.
   const CompareOutcome self = compare_reports(run, run, {});
   EXPECT_EQ(self.matched_rows, 2u);
@@ -436,21 +436,309 @@ TEST(CompareDevices, DifferentGpusNeedExplicitPairing) {
   EXPECT_THROW(compare_reports(a, b, options), UsageError);
 }
 
-TEST(CompareDevices, ParsesPairs) {
-  EXPECT_EQ(parse_device_pairs("0:1"), (std::vector<DevicePair>{{0, 1}}));
-  EXPECT_EQ(parse_device_pairs("0:1,2:3"), (std::vector<DevicePair>{{0, 1}, {2, 3}}));
-  for (const char* bad : {"", "0", "0:", ":1", "a:b", "-1:0", "0:1,", "0:1:2", "0-1"})
-    EXPECT_THROW(parse_device_pairs(bad), UsageError) << bad;
+TEST(CompareOptionsChecks, NegativeThresholdIsAUsageError) {
+  EXPECT_THROW(compare_reports({}, {}, CompareOptions{{}, -1.0, 3, {}, "A", "B"}), UsageError);
 }
 
-TEST(CompareOptionsParsing, ParsesPercentages) {
-  EXPECT_DOUBLE_EQ(parse_percent("--fail-on-regression", "5"), 5);
-  EXPECT_DOUBLE_EQ(parse_percent("--fail-on-regression", "2.5%"), 2.5);
-  EXPECT_DOUBLE_EQ(parse_percent("--fail-on-regression", "0"), 0);
-  EXPECT_EQ(parse_percent("--fail-on-regression", "29"), 29.0);  // exactly, no round trip
-  for (const char* bad : {"", "-5", "abc", "5%%", "inf", "nan"})
-    EXPECT_THROW(parse_percent("--fail-on-regression", bad), UsageError) << bad;
-  EXPECT_THROW(compare_reports({}, {}, CompareOptions{{}, -1.0, 3, {}, "A", "B"}), UsageError);
+// ---- classification of noiseless values ----------------------------------------------------
+
+TEST(CompareQuantity, UsesTheNoiseFloorAndTheUnit) {
+  const Quantity a{"fit_bandwidth", "GB/s", 100.0};
+  EXPECT_EQ(compare_quantity(a, {"fit_bandwidth", "GB/s", 100.4}, 0).change, Change::kSame);
+  const ValueComparison slower = compare_quantity(a, {"fit_bandwidth", "GB/s", 90.0}, 5);
+  EXPECT_EQ(slower.change, Change::kSlower);
+  EXPECT_DOUBLE_EQ(slower.band, kCompareNoiseFloor);
+  EXPECT_TRUE(slower.regression);
+  EXPECT_EQ(compare_quantity({"latency", "s", 2e-6}, {"latency", "s", 3e-6}, 5).change,
+            Change::kSlower);
+  // No better side: higher/lower, never a regression.
+  const ValueComparison ratio = compare_quantity({"r", "x", 1.0}, {"r", "x", 0.5}, 0);
+  EXPECT_EQ(ratio.change, Change::kLower);
+  EXPECT_FALSE(ratio.regression);
+}
+
+TEST(CompareQuantity, NullOrDifferentUnitsAreUndefined) {
+  EXPECT_EQ(compare_quantity({"v", "GB/s", std::nullopt}, {"v", "GB/s", 1.0}, 0).change,
+            Change::kUndefined);
+  EXPECT_EQ(compare_quantity({"v", "GB/s", 1.0}, {"v", "MB/s", 1.0}, 0).change, Change::kUndefined);
+  EXPECT_STREQ(change_name(Change::kUndefined), "n/a");
+}
+
+// ---- matching ------------------------------------------------------------------------------
+
+TEST(CompareMatch, KeysPairInFileOrderEachUsedOnce) {
+  const KeyMatch m = match_keys({"x", "y", "x", "z"}, {"x", "w", "x", "y"});
+  ASSERT_EQ(m.matched.size(), 3u);
+  EXPECT_EQ(m.matched[0], (std::pair<std::size_t, std::size_t>{0, 0}));
+  EXPECT_EQ(m.matched[1], (std::pair<std::size_t, std::size_t>{1, 3}));
+  EXPECT_EQ(m.matched[2], (std::pair<std::size_t, std::size_t>{2, 2}));
+  EXPECT_EQ(m.only_a, std::vector<std::size_t>{3});
+  EXPECT_EQ(m.only_b, std::vector<std::size_t>{1});
+}
+
+TEST(CompareMatch, ParamsKeyIgnoresOrderAndWholeRealsEqualIntegers) {
+  const std::vector<Param> p{{"a", std::int64_t{64}, ""}, {"b", std::string("x"), ""}};
+  const std::vector<Param> q{{"b", std::string("x"), ""}, {"a", 64.0, ""}};
+  EXPECT_EQ(params_key(p), params_key(q));
+  EXPECT_NE(params_key(p), params_key({{"a", std::string("64"), ""}, {"b", std::string("x"), ""}}));
+  EXPECT_EQ(params_text(p), "a=64 b=x");
+  EXPECT_EQ(canonical_scalar(std::monostate{}), "null");
+}
+
+TEST(CompareMatch, FindingsMatchByIdAndParams) {
+  const std::vector<Finding> a{verdict("speedup", {{"direction", std::string("h2d"), ""}}, {}),
+                               verdict("speedup", {{"direction", std::string("d2h"), ""}}, {}),
+                               note("other", {}, {})};
+  const std::vector<Finding> b{verdict("speedup", {{"direction", std::string("d2h"), ""}}, {}),
+                               note("speedup", {}, {})};
+  const KeyMatch m = match_findings(a, b);
+  ASSERT_EQ(m.matched.size(), 1u);
+  EXPECT_EQ(m.matched[0], (std::pair<std::size_t, std::size_t>{1, 0}));
+  EXPECT_EQ(m.only_a, (std::vector<std::size_t>{0, 2}));
+  EXPECT_EQ(m.only_b, std::vector<std::size_t>{1});
+}
+
+TEST(CompareMatch, ResultsPairByProbeWithinDevicePairs) {
+  ProbeResult planned;
+  planned.probe = "coalescing";
+  planned.status = Status::kPlanned;
+  const RunReport a =
+      report_with({transfer_result(0, {}), transfer_result(1, {}), planned}, "aaaa", 2);
+  ProbeResult other = transfer_result(0, {});
+  other.probe = "bank-conflicts";
+  const RunReport b = report_with({transfer_result(0, {}), other}, "aaaa", 1);
+  const std::vector<DevicePair> pairs = device_pairs(a, b, {}, "A", "B");
+  ASSERT_EQ(pairs.size(), 2u);  // GPU 0 and GPU 1 of A, each with the same index in B
+  const ResultMatch m = match_results(a, b, pairs);
+  ASSERT_EQ(m.pairs.size(), 1u);
+  EXPECT_EQ(m.pairs[0].a, &a.results[0]);
+  EXPECT_EQ(m.pairs[0].b, &b.results[0]);
+  ASSERT_EQ(m.lone.size(), 2u);  // A's transfer on GPU 1, B's bank-conflicts
+  EXPECT_EQ(m.lone[0].side, 'A');
+  EXPECT_EQ(m.lone[0].devices, (DevicePair{1, 1}));
+  EXPECT_EQ(m.lone[1].side, 'B');
+  EXPECT_EQ(m.lone[1].result->probe, "bank-conflicts");
+  ASSERT_EQ(m.unmeasured.size(), 1u);
+  EXPECT_EQ(m.unmeasured[0].second, 'A');
+  EXPECT_THROW(device_pairs(a, b, {{0, 4}}, "A", "B"), UsageError);
+}
+
+// ---- summary rows and findings ---------------------------------------------------------------
+
+SummaryRow fit_summary(const std::string& direction, double gbps, double latency_s) {
+  return {{{"memory", std::string("pinned"), ""}, {"direction", direction, ""}},
+          {{"fit_bandwidth", "GB/s", gbps}, {"latency", "s", latency_s}, {"rms", "%", 3.0}}};
+}
+
+ProbeResult with_summary(std::vector<SummaryRow> summary) {
+  ProbeResult r = transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)});
+  r.summary = std::move(summary);
+  return r;
+}
+
+const ProbeResult* part_table(const CompareOutcome& out, const std::string& part,
+                              const std::string& unit) {
+  for (const auto& r : out.report.results) {
+    const Param* c = find_param(r.params, "compared");
+    const Param* u = find_param(r.params, "unit");
+    if (c && u && scalar_text(c->value) == part && scalar_text(u->value) == unit) return &r;
+  }
+  return nullptr;
+}
+
+TEST(CompareSummaries, MatchesSummaryRowsAndComparesTheirValues) {
+  const RunReport a = report_with({with_summary({fit_summary("h2d", 50, 2e-6)})});
+  const RunReport b =
+      report_with({with_summary({fit_summary("h2d", 40, 2e-6), fit_summary("d2h", 50, 2e-6)})});
+  CompareOptions options;
+  options.fail_on_regression = 5;
+  const CompareOutcome out = compare_reports(a, b, options);
+  EXPECT_EQ(out.matched_rows, 1u);
+  EXPECT_EQ(out.matched_summary_rows, 1u);
+  EXPECT_EQ(out.comparisons, 5u);  // bandwidth, time; fit_bandwidth, latency, rms
+  EXPECT_EQ(out.slower, 1u);
+  EXPECT_EQ(out.same, 4u);
+  ASSERT_EQ(out.regressions.size(), 1u);
+  EXPECT_EQ(out.regressions[0].part, ComparedPart::kSummary);
+  EXPECT_EQ(out.regressions[0].item, "summary memory=pinned direction=h2d");
+  EXPECT_EQ(regression_summary(out),
+            "1 regression(s) beyond 5%: worst transfer summary memory=pinned direction=h2d "
+            "fit_bandwidth 0.8x");
+  // One table per unit: GB/s, s, %.
+  const ProbeResult* gbps = part_table(out, "summary", "GB/s");
+  ASSERT_NE(gbps, nullptr);
+  EXPECT_EQ(gbps->probe, "compare transfer");
+  ASSERT_EQ(gbps->rows.size(), 1u);
+  const Row& row = gbps->rows[0];
+  EXPECT_EQ(scalar_text(find_param(row.params, "value")->value), "fit_bandwidth");
+  EXPECT_EQ(change_of(row), "slower");
+  EXPECT_EQ(row.flags, std::vector<std::string>{"regression"});
+  EXPECT_NE(part_table(out, "summary", "s"), nullptr);
+  EXPECT_NE(part_table(out, "summary", "%"), nullptr);
+  EXPECT_NE(part_table(out, "rows", "GB/s"), nullptr);
+  EXPECT_TRUE(has_note(out,
+                       "transfer on GPU 0: 1 summary row(s) only in B: "
+                       "[memory=pinned direction=d2h]"));
+  // The overview counts summary rows per probe.
+  const auto& summary = out.report.results.back().summary;
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_DOUBLE_EQ(*find_quantity(summary[0].values, "summary_rows")->value, 1);
+}
+
+TEST(CompareSummaries, NeutralValuesNeverRegressAndMetricFilterApplies) {
+  SummaryRow a_row = fit_summary("h2d", 50, 2e-6);
+  SummaryRow b_row = fit_summary("h2d", 50, 2e-6);
+  b_row.values[2].value = 30.0;  // rms 3% -> 30%: higher, no better side
+  CompareOptions options;
+  options.fail_on_regression = 0;
+  CompareOutcome out = compare_reports(report_with({with_summary({a_row})}),
+                                       report_with({with_summary({b_row})}), options);
+  EXPECT_EQ(out.higher, 1u);
+  EXPECT_TRUE(out.regressions.empty());
+  options.metrics = {"latency"};  // a summary value's name works with --metric
+  out = compare_reports(report_with({with_summary({a_row})}), report_with({with_summary({b_row})}),
+                        options);
+  EXPECT_EQ(out.comparisons, 1u);
+  EXPECT_EQ(out.same, 1u);
+}
+
+ProbeResult with_findings(std::vector<Finding> findings) {
+  ProbeResult r = transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)});
+  r.findings = std::move(findings);
+  return r;
+}
+
+Finding speedup(const std::string& direction, double ratio, double gbps) {
+  return verdict("pinned_vs_pageable", {{"direction", direction, ""}},
+                 {{"speedup", "x", ratio}, {"pinned_bandwidth", "GB/s", gbps}});
+}
+
+TEST(CompareFindings, MatchesFindingsByIdAndParamsAndComparesTheirValues) {
+  const RunReport a = report_with({with_findings(
+      {speedup("h2d", 8.0, 54), speedup("d2h", 8.0, 55), warning("sm_clock_low", {}, {})})});
+  const RunReport b = report_with({with_findings(
+      {speedup("d2h", 8.0, 60), speedup("h2d", 6.0, 54), note("new_note", {}, {})})});
+  const CompareOutcome out = compare_reports(a, b, {});
+  EXPECT_EQ(out.matched_findings, 2u);
+  EXPECT_EQ(out.comparisons, 6u);  // 2 row metrics + 2 findings x 2 values
+  EXPECT_EQ(out.lower, 1u);        // h2d speedup 8x -> 6x (unit x: no better side)
+  EXPECT_EQ(out.faster, 1u);       // d2h pinned bandwidth 55 -> 60 GB/s
+  ASSERT_EQ(out.improvements.size(), 1u);
+  EXPECT_EQ(out.improvements[0].part, ComparedPart::kFindings);
+  EXPECT_EQ(out.improvements[0].item, "finding pinned_vs_pageable direction=d2h");
+  const ProbeResult* x = part_table(out, "findings", "x");
+  ASSERT_NE(x, nullptr);
+  ASSERT_EQ(x->rows.size(), 2u);
+  EXPECT_EQ(scalar_text(x->rows[0].params[0].value), "pinned_vs_pageable");
+  EXPECT_EQ(x->rows[0].params[0].key, "finding");
+  EXPECT_EQ(change_of(x->rows[0]), "lower");
+  EXPECT_TRUE(has_note(out, "transfer on GPU 0: 1 finding(s) only in A: [sm_clock_low]"));
+  EXPECT_TRUE(has_note(out, "transfer on GPU 0: 1 finding(s) only in B: [new_note]"));
+  EXPECT_NE(find_finding(out.report.results.back(), "compare_improvement"), nullptr);
+}
+
+TEST(CompareFindings, Schema1InputIsNotedOnceAndItsFindingsAreNotCompared) {
+  RunReport a = report_with({with_findings({speedup("h2d", 8.0, 54)})});
+  a.results[0].summary = {fit_summary("h2d", 50, 2e-6)};
+  RunReport b = a;
+  b.schema_version = 1;
+  b.results[0].findings = {{"schema1_verdict", FindingKind::kVerdict, {}, {}, "prose"}};
+  CompareOptions options;
+  options.a_name = "a.json";
+  options.b_name = "b.json";
+  const CompareOutcome out = compare_reports(a, b, options);
+  EXPECT_EQ(out.matched_findings, 0u);
+  EXPECT_EQ(out.matched_summary_rows, 1u);  // summaries are still compared
+  EXPECT_EQ(out.comparisons, 5u);
+  const ProbeResult& overview = out.report.results.back();
+  std::size_t schema1_notes = 0;
+  for (const auto& f : overview.findings) {
+    if (f.id != "compare_schema1_input") continue;
+    ++schema1_notes;
+    EXPECT_EQ(f.text, "B (b.json) is schema 1: its findings are prose and are not compared");
+    EXPECT_EQ(scalar_text(find_param(f.params, "side")->value), "B");
+  }
+  EXPECT_EQ(schema1_notes, 1u);
+  EXPECT_FALSE(has_note(out, "finding(s) only in"));
+}
+
+// ---- compare's own findings, as data -------------------------------------------------------
+
+TEST(CompareFindingsAsData, EveryFindingHasAnIdAPhrasingAndItsText) {
+  const RunReport a = report_with(
+      {transfer_result(0, {transfer_row("h2d", 4096, 5), transfer_row("h2d", 64 * kMiB, 50),
+                           transfer_row("d2h", 64 * kMiB, 50)})});
+  RunReport b = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 45),
+                                                 transfer_row("d2h", 64 * kMiB, 60)})},
+                            "bbbb");
+  b.devices[0].name = "NVIDIA H200";
+  CompareOptions options;
+  options.fail_on_regression = 5;
+  const CompareOutcome out = compare_reports(a, b, options);
+  const ProbeResult& overview = out.report.results.back();
+  const Glossary glossary = core_glossary();
+  for (const auto& f : overview.findings) {
+    EXPECT_EQ(f.id.rfind("compare_", 0), 0u) << f.id;
+    EXPECT_TRUE(glossary.has_phrasing(f.id)) << f.id;
+    EXPECT_FALSE(f.text.empty()) << f.id;
+    Finding bare = f;
+    bare.text.clear();
+    EXPECT_EQ(glossary.text(bare), f.text) << f.id;  // the text is rendered from the data
+  }
+  const Finding* counts = find_finding(overview, "compare_counts");
+  ASSERT_NE(counts, nullptr);
+  EXPECT_EQ(counts->kind, FindingKind::kVerdict);
+  EXPECT_DOUBLE_EQ(value_of(*counts, "matched_rows"), 2);
+  EXPECT_DOUBLE_EQ(value_of(*counts, "comparisons"), 4);
+  EXPECT_DOUBLE_EQ(value_of(*counts, "slower"), 2);
+  EXPECT_DOUBLE_EQ(value_of(*counts, "faster"), 2);
+  EXPECT_DOUBLE_EQ(value_of(*counts, "only_in_a"), 1);
+  EXPECT_EQ(counts->text,
+            "2 matched rows, 4 comparisons: 2 faster, 2 slower, 0 same within noise; 1 row(s) "
+            "only in A, 0 only in B");
+  const Finding* threshold = find_finding(overview, "compare_regression_threshold");
+  ASSERT_NE(threshold, nullptr);
+  EXPECT_EQ(find_quantity(threshold->values, "threshold")->unit, "%");
+  EXPECT_EQ(threshold->text, "2 regression(s) beyond 5%");
+  const Finding* slowdown = find_finding(overview, "compare_slowdown");
+  ASSERT_NE(slowdown, nullptr);
+  EXPECT_EQ(param_text_of(*slowdown, "item"), "memory=pinned direction=h2d bytes=67108864");
+  EXPECT_EQ(find_quantity(slowdown->values, "ratio")->unit, "x");
+  EXPECT_NEAR(value_of(*slowdown, "delta"), (value_of(*slowdown, "ratio") - 1) * 100, 1e-9);
+  EXPECT_NEAR(value_of(*slowdown, "ratio"), value_of(*slowdown, "b") / value_of(*slowdown, "a"),
+              1e-12);
+  EXPECT_EQ(slowdown->text.rfind("regression: transfer memory=pinned direction=h2d", 0), 0u)
+      << slowdown->text;
+  const Finding* models = find_finding(overview, "compare_different_models");
+  ASSERT_NE(models, nullptr);
+  EXPECT_EQ(param_text_of(*models, "b_name"), "NVIDIA H200");
+  const Finding* env = find_finding(overview, "compare_environment_differs");
+  ASSERT_NE(env, nullptr);
+  EXPECT_EQ(param_text_of(*env, "a_git"), "aaaa");
+  EXPECT_EQ(env->text, "environment differs (A vs B): git aaaa vs bbbb");
+  // JSON carries both the structure and the sentence.
+  const RunReport back = report_from_json(to_json(out.report), "compare");
+  const Finding* back_counts = find_finding(back.results.back(), "compare_counts");
+  ASSERT_NE(back_counts, nullptr);
+  EXPECT_EQ(back_counts->text, counts->text);
+  EXPECT_DOUBLE_EQ(value_of(*back_counts, "matched_rows"), 2);
+}
+
+TEST(CompareFindingsAsData, OneSidedMetricsAreCountedPerName) {
+  Row extra = transfer_row("h2d", 64 * kMiB, 50);
+  extra.metrics.push_back(metric("latency", "s", 1e-6));
+  Row other_unit = transfer_row("d2h", 64 * kMiB, 50);
+  other_unit.metrics[0].unit = "MB/s";
+  const RunReport a = report_with({transfer_result(
+      0, {transfer_row("h2d", 64 * kMiB, 50), transfer_row("d2h", 64 * kMiB, 50)})});
+  const RunReport b = report_with({transfer_result(0, {extra, other_unit})});
+  const CompareOutcome out = compare_reports(a, b, {});
+  EXPECT_TRUE(has_note(out,
+                       "transfer: metric 'latency' only in B (1 matched row(s)) - not "
+                       "compared"));
+  EXPECT_TRUE(has_note(out,
+                       "transfer: metric 'bandwidth' has unit 'GB/s' in A but 'MB/s' in B "
+                       "(1 matched row(s)) - not compared"));
 }
 
 // ---- reading files -----------------------------------------------------------------------

@@ -1,5 +1,5 @@
-// Comparing two runs: rows matched by probe, device pairing and params; B/A and a verdict per
-// metric.
+// gpuprobe compare: two runs' rows, summary rows and findings matched (compare_match.hpp),
+// classified B/A (compare_classify.hpp) and assembled into a report with findings as data.
 #pragma once
 
 #include <cstddef>
@@ -7,23 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "gpuprobe/core/compare_classify.hpp"
+#include "gpuprobe/core/compare_match.hpp"
+#include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe {
 
-// The relative noise band never goes below this (0.5%): two medians closer than that are
-// "same" even when both runs were perfectly quiet.
-inline constexpr double kCompareNoiseFloor = 0.005;
-
-// A device in file A compared with a device in file B (`--devices 0:1`).
-struct DevicePair {
-  int a = 0;
-  int b = 0;
-  bool operator==(const DevicePair&) const = default;
-};
-
 struct CompareOptions {
-  // Metrics to compare; empty: every metric present in both rows of a matched pair.
+  // Metrics (and summary or finding values) to compare, by name; empty: every one present on
+  // both sides of a matched pair.
   std::vector<std::string> metrics;
   // Percent; a "slower" comparison beyond it is a regression (flagged, and the CLI exits 4).
   // nullopt: no check; nothing is called a regression.
@@ -31,78 +24,58 @@ struct CompareOptions {
   double noise_k = 3;  // noise band = K x the larger relative noise of the two medians
   // Explicit pairs; empty: device i in A is compared with device i in B.
   std::vector<DevicePair> devices;
-  // How the two inputs are named in notes and the method line (file names).
+  // How the two inputs are named in findings and the method line (file names).
   std::string a_name = "A";
   std::string b_name = "B";
 };
 
-// Which way is better for a metric, from its unit: "s" (time) lower is better; units with
-// "/s" (bandwidth, rates) higher is better; anything else has no direction.
-enum class Direction { kLowerIsBetter, kHigherIsBetter, kNone };
-Direction metric_direction(const std::string& unit);
+// What a compared value belongs to: a row's metric, a summary row's value, a finding's value.
+enum class ComparedPart { kRows, kSummary, kFindings };
+const char* compared_part_name(ComparedPart part) noexcept;  // "rows", "summary", "findings"
 
-// kUndefined: the ratio cannot be formed (A's median is zero, negative or not finite).
-enum class Verdict { kSame, kFaster, kSlower, kHigher, kLower, kUndefined };
-const char* verdict_name(Verdict verdict) noexcept;  // "same", "faster", ..., "n/a"
-
-// One metric of one matched row, A against B.
-struct MetricComparison {
-  double a = 0;                 // A's median
-  double b = 0;                 // B's median
-  std::optional<double> ratio;  // b / a
-  double band = 0;              // relative noise band used: max(floor, K x max(rel_noise))
-  Verdict verdict = Verdict::kUndefined;
-  bool regression = false;  // slower, and |ratio - 1| beyond the threshold
-};
-
-// Classifies B against A. threshold_pct: a slower result whose |ratio - 1| exceeds it (in
-// percent) is a regression; nullopt: none is.
-MetricComparison compare_metric(const Metric& a, const Metric& b, double noise_k,
-                                std::optional<double> threshold_pct);
-
-// A comparison worth reporting on its own (a regression, or an improvement).
-struct RowChange {
+// One compared value worth reporting on its own (a regression, a slowdown, an improvement).
+struct NotableChange {
   std::string probe;
   DevicePair devices;
-  std::string params;  // "memory=pinned direction=h2d bytes=67108864"
-  std::string metric;
+  ComparedPart part = ComparedPart::kRows;
+  // Which row, summary row or finding: "memory=pinned direction=h2d bytes=67108864",
+  // "summary memory=pinned direction=h2d", "finding <id> direction=h2d".
+  std::string item;
+  std::string quantity;  // the metric's or value's name
   std::string unit;
-  MetricComparison comparison;
+  ValueComparison comparison;
 };
 
 struct CompareOutcome {
-  // One result per (probe, device pair, metric) named "compare <probe>", then one result
-  // "compare" carrying the summary per probe, the verdict lines and the notes.
+  // One result per (probe, device pair, metric) of rows, then per (probe, device pair, unit) of
+  // summary values and of finding values, each named "compare <probe>" with a `compared` param
+  // ("rows", "summary", "findings"); then one result "compare" carrying the counts per probe
+  // and compare's findings.
   RunReport report;
   std::size_t matched_rows = 0;
-  std::size_t comparisons = 0;  // matched rows x compared metrics
+  std::size_t matched_summary_rows = 0;
+  std::size_t matched_findings = 0;
+  std::size_t comparisons = 0;  // values compared: row metrics, summary and finding values
   std::size_t unmatched_a = 0;  // rows only in A (among the compared device pairs)
   std::size_t unmatched_b = 0;
   std::size_t same = 0, faster = 0, slower = 0, higher = 0, lower = 0, undefined = 0;
   std::optional<double> threshold_pct;  // --fail-on-regression
   // Regressions beyond the threshold, worst first (empty without a threshold).
-  std::vector<RowChange> regressions;
-  std::vector<RowChange> slowdowns;     // every "slower" comparison, worst first
-  std::vector<RowChange> improvements;  // every "faster" comparison, best first
+  std::vector<NotableChange> regressions;
+  std::vector<NotableChange> slowdowns;     // every "slower" comparison, worst first
+  std::vector<NotableChange> improvements;  // every "faster" comparison, best first
 };
 
 // Compares B with A. Throws UsageError when a device pair names a GPU a file has no results
-// for, when a requested metric appears in no matched row, and when no row matches at all.
+// for, when a requested metric appears nowhere matched, and when nothing matches at all.
 CompareOutcome compare_reports(const RunReport& a, const RunReport& b,
                                const CompareOptions& options);
 
 // The one stderr line for a failed check:
-// "N regression(s) beyond X%: worst <probe> <params> <metric> <ratio>".
+// "N regression(s) beyond X%: worst <probe> <item> <quantity> <ratio>x".
 std::string regression_summary(const CompareOutcome& outcome);
 
-// Reads a gpuprobe JSON result file; throws UsageError when unreadable or malformed.
-RunReport read_report_file(const std::string& path);
-
-// Parses "--devices" text: "0:1" or a list "0:1,2:3". Throws UsageError quoting the text.
-std::vector<DevicePair> parse_device_pairs(const std::string& text);
-
-// Parses a percentage for --fail-on-regression: "5", "5%", "2.5". Throws UsageError for
-// negative, non-finite or non-numeric text.
-double parse_percent(const std::string& flag, const std::string& text);
+// The phrasings of compare's findings (ids "compare_*"); core_glossary() includes them.
+Glossary compare_glossary();
 
 }  // namespace gpuprobe

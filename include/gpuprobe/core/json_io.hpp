@@ -1,5 +1,5 @@
 // The JSON form of a RunReport (schema_version 2; 1 is read too), both ways, and atomic file
-// output.
+// output: written by json_write.cpp, read by json_read.cpp.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -23,6 +23,10 @@ RunReport report_from_json(const nlohmann::ordered_json& json, const std::string
 // Reads and parses a JSON file, keeping key order. Throws UsageError if it cannot be read or
 // parsed.
 nlohmann::ordered_json read_json_file(const std::string& path);
+
+// Reads a gpuprobe JSON result file (read_json_file + report_from_json); throws UsageError when
+// it is unreadable or malformed.
+RunReport read_report_file(const std::string& path);
 
 // Writes text to `path` atomically (temporary file in the same folder, then rename), or to
 // stdout when path is "-". Throws Error(kRunFailure) naming the path on I/O failure.

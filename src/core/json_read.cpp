@@ -1,139 +1,19 @@
-// JSON serialisation of the result model (schema_version 2; reads 1 and 2) and atomic output files.
-#include "gpuprobe/core/json_io.hpp"
-
-#include <unistd.h>
-
+// Reads result files back into the result model (schema_version 2, and 1 with prose findings).
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/json_io.hpp"
 
 namespace gpuprobe {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-ojson scalar_json(const Scalar& value) {
-  struct Visitor {
-    ojson operator()(std::monostate) const { return nullptr; }
-    ojson operator()(bool b) const { return b; }
-    ojson operator()(std::int64_t i) const { return i; }
-    ojson operator()(double d) const { return d; }
-    ojson operator()(const std::string& s) const { return s; }
-  };
-  return std::visit(Visitor{}, value);
-}
-
-ojson params_json(const std::vector<Param>& params) {
-  ojson out = ojson::object();
-  for (const auto& p : params)
-    out[p.key] = scalar_json(p.value);
-  return out;
-}
-
-ojson optional_number(const std::optional<double>& v) {
-  return v ? ojson(*v) : ojson(nullptr);
-}
-
-ojson quantities_json(const std::vector<Quantity>& values) {
-  ojson out = ojson::object();
-  for (const auto& q : values)
-    out[q.name] = {{"unit", q.unit}, {"value", optional_number(q.value)}};
-  return out;
-}
-
-ojson metric_json(const Metric& m) {
-  const Statistics& s = m.stats;
-  return {{"unit", m.unit},
-          {"median", s.median},
-          {"min", s.min},
-          {"max", s.max},
-          {"mean", s.mean},
-          {"stdev", s.stdev},
-          {"rel_noise", s.rel_noise},
-          {"n", s.n}};
-}
-
-ojson row_json(const Row& row) {
-  ojson metrics = ojson::object();
-  for (const auto& m : row.metrics)
-    metrics[m.name] = metric_json(m);
-  ojson out = {{"params", params_json(row.params)}, {"metrics", metrics}};
-  out["derived"] = quantities_json(row.derived);
-  out["model"] = quantities_json(row.model);
-  out["counters"] = row.counters ? quantities_json(*row.counters) : ojson(nullptr);
-  out["flags"] = row.flags;
-  return out;
-}
-
-ojson result_json(const ProbeResult& r) {
-  ojson out;
-  out["probe"] = r.probe;
-  out["device"] = r.device ? ojson(*r.device) : ojson(nullptr);
-  if (!r.subject.empty()) out["subject"] = r.subject;
-  out["status"] = status_name(r.status);
-  out["reason"] = r.reason.empty() ? ojson(nullptr) : ojson(r.reason);
-  out["method"] = r.method;
-  out["params"] = params_json(r.params);
-  out["conditions"] = quantities_json(r.conditions);
-  ojson rows = ojson::array();
-  for (const auto& row : r.rows)
-    rows.push_back(row_json(row));
-  out["rows"] = rows;
-  ojson summary = ojson::array();
-  for (const auto& s : r.summary) {
-    summary.push_back({{"params", params_json(s.params)}, {"values", quantities_json(s.values)}});
-  }
-  out["summary"] = summary;
-  ojson findings = ojson::array();
-  for (const auto& f : r.findings) {
-    findings.push_back({{"id", f.id},
-                        {"kind", finding_kind_name(f.kind)},
-                        {"params", params_json(f.params)},
-                        {"values", quantities_json(f.values)},
-                        {"text", f.text}});
-  }
-  out["findings"] = findings;
-  return out;
-}
-
-ojson optional_int(const std::optional<int>& v) {
-  return v ? ojson(*v) : ojson(nullptr);
-}
-
-ojson device_json(const DeviceInfo& d) {
-  return {{"index", d.index},
-          {"name", d.name},
-          {"uuid", d.uuid},
-          {"pci_bus_id", d.pci_bus_id},
-          {"compute_capability", d.compute_capability},
-          {"sm_count", d.sm_count},
-          {"sm_clock_khz", d.sm_clock_khz},
-          {"memory_clock_khz", d.memory_clock_khz},
-          {"memory_bus_width_bits", d.memory_bus_width_bits},
-          {"total_memory_bytes", d.total_memory_bytes},
-          {"l2_bytes", d.l2_bytes},
-          {"persisting_l2_max_bytes", d.persisting_l2_max_bytes},
-          {"access_policy_max_window_bytes", d.access_policy_max_window_bytes},
-          {"shared_memory_per_sm_bytes", d.shared_memory_per_sm_bytes},
-          {"shared_memory_per_block_optin_bytes", d.shared_memory_per_block_optin_bytes},
-          {"async_engine_count", d.async_engine_count},
-          {"can_map_host_memory", d.can_map_host_memory},
-          {"integrated", d.integrated},
-          {"ecc_enabled", d.ecc_enabled},
-          {"pcie_link_gts", d.pcie_link_gts},
-          {"pcie_link_width", d.pcie_link_width},
-          {"peak_dram_estimate_gbps", d.peak_dram_estimate_gbps}};
-}
-
-// ---- reading back ------------------------------------------------------------------------
 
 [[noreturn]] void malformed(const std::string& origin, const std::string& what) {
   throw UsageError(fmt::format("{}: not a gpuprobe result file: {}", origin, what));
@@ -191,28 +71,6 @@ Status status_from(const std::string& s, const std::string& origin) {
 }
 
 }  // namespace
-
-ojson to_json(const RunReport& report) {
-  ojson out;
-  out["schema_version"] = kSchemaVersion;  // what this build writes, whatever it read
-  out["tool"] = {
-      {"name", report.tool.name}, {"version", report.tool.version}, {"git", report.tool.git}};
-  out["command"] = report.command;
-  out["started_at"] = report.started_at;
-  out["host"] = {{"hostname", report.host.hostname},
-                 {"cpu", report.host.cpu},
-                 {"driver_version", optional_int(report.host.driver_version)},
-                 {"runtime_version", optional_int(report.host.runtime_version)}};
-  ojson devices = ojson::array();
-  for (const auto& d : report.devices)
-    devices.push_back(device_json(d));
-  out["devices"] = devices;
-  ojson results = ojson::array();
-  for (const auto& r : report.results)
-    results.push_back(result_json(r));
-  out["results"] = results;
-  return out;
-}
 
 RunReport report_from_json(const ojson& j, const std::string& origin) {
   try {
@@ -353,43 +211,8 @@ ojson read_json_file(const std::string& path) {
   }
 }
 
-void write_output(const std::string& path, const std::string& text) {
-  if (path == "-") {
-    std::cout << text << std::flush;
-    return;
-  }
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);  // follows links (/dev/stdout)
-  if (std::filesystem::is_directory(status))
-    throw Error(ExitCode::kRunFailure,
-                fmt::format("cannot write '{}': it is a folder, not a file", path));
-  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    // A device or pipe (/dev/stdout, a FIFO): write into it; renaming a file over it would
-    // replace the device node itself.
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out) throw Error(ExitCode::kRunFailure, fmt::format("writing '{}' failed", path));
-    return;
-  }
-  const std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw Error(
-          ExitCode::kRunFailure,
-          fmt::format("cannot write '{}': the folder does not exist or is not writable", path));
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(temp.c_str());
-      throw Error(ExitCode::kRunFailure, fmt::format("writing '{}' failed (disk full?)", path));
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::remove(temp.c_str());
-    throw Error(ExitCode::kRunFailure, fmt::format("cannot replace '{}'", path));
-  }
+RunReport read_report_file(const std::string& path) {
+  return report_from_json(read_json_file(path), path);
 }
 
 }  // namespace gpuprobe

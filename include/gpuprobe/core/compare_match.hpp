@@ -1,0 +1,77 @@
+// Matching two runs for compare: device pairs, results by probe and device, and rows, summary
+// rows and findings by their params (in any order).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpuprobe/core/result.hpp"
+
+namespace gpuprobe {
+
+// A device in file A compared with a device in file B (`--devices 0:1`).
+struct DevicePair {
+  int a = 0;
+  int b = 0;
+  bool operator==(const DevicePair&) const = default;
+};
+
+// "GPU 0" when both indices are the same, else "GPU 0 vs 1".
+std::string pair_text(const DevicePair& pair);
+
+// A parameter value as matching sees it: 64 and 64.0 are the same, "64" (text) is not.
+std::string canonical_scalar(const Scalar& value);
+// The identity of a set of params: sorted by key, so the order in the file does not matter.
+std::string params_key(const std::vector<Param>& params);
+// Params for people: "memory=pinned direction=h2d bytes=67108864".
+std::string params_text(const std::vector<Param>& params);
+
+// The device pairs to compare: `requested` when given (each must name a GPU that has results
+// in its file, else UsageError naming the file by `a_name`/`b_name`), else every GPU with results
+// in A paired with the same index in B.
+std::vector<DevicePair> device_pairs(const RunReport& a, const RunReport& b,
+                                     const std::vector<DevicePair>& requested,
+                                     const std::string& a_name, const std::string& b_name);
+
+// A result of A and its partner in B: same probe, devices as paired.
+struct ResultPairing {
+  const ProbeResult* a = nullptr;
+  const ProbeResult* b = nullptr;
+  DevicePair devices;
+};
+
+// A result without a partner in the other file.
+struct LoneResult {
+  const ProbeResult* result = nullptr;
+  char side = 'A';     // 'A' or 'B'
+  DevicePair devices;  // the pair it would have been compared in
+};
+
+struct ResultMatch {
+  std::vector<ResultPairing> pairs;  // in A's order
+  std::vector<LoneResult> lone;      // A's lone results in A's order, then B's
+  std::vector<std::pair<const ProbeResult*, char>> unmeasured;  // no device (--plan), per side
+  std::size_t outside_a = 0;  // results on GPUs that no device pair names
+  std::size_t outside_b = 0;
+};
+
+// Pairs results by probe within each device pair; a result of B is used at most once.
+ResultMatch match_results(const RunReport& a, const RunReport& b,
+                          const std::vector<DevicePair>& pairs);
+
+// Items of A and B matched by key: equal keys pair up in file order, each item used once.
+struct KeyMatch {
+  std::vector<std::pair<std::size_t, std::size_t>> matched;  // (index in A, index in B)
+  std::vector<std::size_t> only_a;
+  std::vector<std::size_t> only_b;
+};
+KeyMatch match_keys(const std::vector<std::string>& keys_a, const std::vector<std::string>& keys_b);
+
+// Rows and summary rows match by their params; findings by id and params.
+KeyMatch match_rows(const std::vector<Row>& a, const std::vector<Row>& b);
+KeyMatch match_summaries(const std::vector<SummaryRow>& a, const std::vector<SummaryRow>& b);
+KeyMatch match_findings(const std::vector<Finding>& a, const std::vector<Finding>& b);
+
+}  // namespace gpuprobe
