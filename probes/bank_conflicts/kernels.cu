@@ -1,5 +1,5 @@
 // Kernels of the bank-conflicts probe: tiled transposes, their check, shared stride loops.
-#include "bank_conflicts_kernels.hpp"
+#include "kernels.hpp"
 
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/models/bank_conflict_model.hpp"
