@@ -53,14 +53,21 @@ Parts parts_of(const AxisValues& v) {
   return {};
 }
 
-std::vector<Param> ladder_params(const char* kernel, std::uint64_t n) {
-  return {{"kernel", std::string(kernel), ""}, {"size", static_cast<std::int64_t>(n), ""}};
+// A row's params and model, without metrics (what --plan shows).
+Row ladder_row(const char* kernel, std::uint64_t n) {
+  Row row;
+  row.params = {{"kernel", std::string(kernel), ""}, {"size", static_cast<std::int64_t>(n), ""}};
+  row.model = bank::ladder_model(kernel);
+  return row;
 }
 
-std::vector<Param> stride_params(const std::string& op, std::uint64_t width, std::uint64_t stride) {
-  return {{"op", op, ""},
-          {"element_bytes", static_cast<std::int64_t>(width), "B"},
-          {"stride", static_cast<std::int64_t>(stride), ""}};
+Row stride_row(const std::string& op, std::uint64_t width, std::uint64_t stride) {
+  Row row;
+  row.params = {{"op", op, ""},
+                {"element_bytes", static_cast<std::int64_t>(width), "B"},
+                {"stride", static_cast<std::int64_t>(stride), ""}};
+  row.model = bank::stride_model(op, stride, static_cast<int>(width));
+  return row;
 }
 
 class BankConflictsProbe final : public Probe {
@@ -132,19 +139,13 @@ class BankConflictsProbe final : public Probe {
     ProbeResult r = skeleton(parts);
     if (parts.ladder) {
       for (const char* k : bank::kLadderKernels)
-        r.rows.push_back(
-            {ladder_params(k, v.number("size")), {}, {}, bank::ladder_model(k), {}, {}});
+        r.rows.push_back(ladder_row(k, v.number("size")));
     }
     if (parts.strides) {
       for (const auto& op : v.choices("ops"))
         for (auto w : v.list("widths"))
           for (auto s : v.list("strides"))
-            r.rows.push_back({stride_params(op, w, s),
-                              {},
-                              {},
-                              bank::stride_model(op, s, static_cast<int>(w)),
-                              {},
-                              {}});
+            r.rows.push_back(stride_row(op, w, s));
     }
     return r;
   }
@@ -216,11 +217,9 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, std::uint64_t si
   for (std::size_t i = 0; i < std::size(kLadder); ++i) {
     const char* name = bank::kLadderKernels[i];
     const SampleSet samples = ctx.measure(make_operation(i, fmt::format("{} {}x{}", name, n, n)));
-    Row row;
-    row.params = ladder_params(name, size);
+    Row row = ladder_row(name, size);
     row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
     row.metrics.push_back(time_metric(samples));
-    row.model = bank::ladder_model(name);
     row.flags = samples.flags;
     result.rows.push_back(std::move(row));
   }
@@ -265,31 +264,20 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const AxisValue
                                                                 blocks, out_ptr, s.stream());
                                    }});
         operation.verify = [=]() -> std::string {
-          std::vector<std::uint32_t> expected(models::kWarpSize);
-          for (std::uint32_t lane = 0; lane < expected.size(); ++lane)
-            expected[lane] = bank::expected_stride_output(op, w, stride, steps, kStrideSeed, lane);
-          std::vector<std::uint32_t> got(out_words);
-          GP_CUDA(cudaMemcpyAsync(got.data(), out_ptr, out_words * sizeof(std::uint32_t),
-                                  cudaMemcpyDeviceToHost, check_stream));
-          GP_CUDA(cudaStreamSynchronize(check_stream));
-          std::size_t bad = 0;
-          for (std::size_t t = 0; t < out_words; ++t)
-            bad += got[t] != expected[t % models::kWarpSize];
+          const std::uint64_t bad = bank::count_stride_mismatches(op, w, stride, steps, kStrideSeed,
+                                                                  out_ptr, out_words, check_stream);
           if (bad == 0) return "";
           return fmt::format(
               "{} of {} threads returned a wrong {}", bad, out_words,
               op == SharedOp::kLoad ? "sum of the words read" : "read-back of the words stored");
         };
         const SampleSet samples = ctx.measure(operation);
-        std::vector<double> per_instruction;
-        per_instruction.reserve(samples.seconds.size());
-        for (const double s : samples.seconds)
-          per_instruction.push_back(s / per_sm_instructions);
-        Row row;
-        row.params = stride_params(op_name, width, stride64);
+        Row row = stride_row(op_name, width, stride64);
         row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
-        row.metrics.push_back({"time_per_instruction", "s", statistics_of(per_instruction)});
-        row.model = bank::stride_model(op_name, stride64, w);
+        row.metrics.push_back(
+            {"time_per_instruction", "s", statistics_of_mapped(samples.seconds, [=](double t) {
+               return t / per_sm_instructions;
+             })});
         row.flags = samples.flags;
         result.rows.push_back(std::move(row));
       }
