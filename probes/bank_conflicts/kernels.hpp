@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "gpuprobe/models/bank_conflict_model.hpp"
@@ -51,5 +52,12 @@ void launch_shared_stride(SharedOp op, int width_bytes, std::uint32_t stride, st
 // What every thread with this lane number writes to out[] (host reference of the kernels).
 std::uint32_t expected_stride_output(SharedOp op, int width_bytes, std::uint32_t stride,
                                      std::uint32_t outer, std::uint32_t seed, std::uint32_t lane);
+
+// Number of threads whose word in out[] (`words` of them, as launch_shared_stride wrote them)
+// differs from expected_stride_output for its lane. Synchronises `stream`.
+std::uint64_t count_stride_mismatches(SharedOp op, int width_bytes, std::uint32_t stride,
+                                      std::uint32_t outer, std::uint32_t seed,
+                                      const std::uint32_t* out, std::size_t words,
+                                      cudaStream_t stream);
 
 }  // namespace gpuprobe::bank

@@ -1,5 +1,7 @@
 // Kernels of the bank-conflicts probe: tiled transposes, their check, shared stride loops.
-#include "bank_conflicts_kernels.hpp"
+#include "kernels.hpp"
+
+#include <vector>
 
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/models/bank_conflict_model.hpp"
@@ -310,6 +312,23 @@ std::uint32_t expected_stride_output(SharedOp op, int width_bytes, std::uint32_t
   const std::uint32_t even_steps = (outer + 1) / 2;
   const std::uint32_t odd_steps = outer / 2;
   return even_steps * step_sum[0] + odd_steps * step_sum[1];
+}
+
+std::uint64_t count_stride_mismatches(SharedOp op, int width_bytes, std::uint32_t stride,
+                                      std::uint32_t outer, std::uint32_t seed,
+                                      const std::uint32_t* out, std::size_t words,
+                                      cudaStream_t stream) {
+  std::vector<std::uint32_t> expected(models::kWarpSize);
+  for (std::uint32_t lane = 0; lane < expected.size(); ++lane)
+    expected[lane] = expected_stride_output(op, width_bytes, stride, outer, seed, lane);
+  std::vector<std::uint32_t> got(words);
+  GP_CUDA(cudaMemcpyAsync(got.data(), out, words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
+                          stream));
+  GP_CUDA(cudaStreamSynchronize(stream));
+  std::uint64_t bad = 0;
+  for (std::size_t t = 0; t < words; ++t)
+    bad += got[t] != expected[t % models::kWarpSize];
+  return bad;
 }
 
 }  // namespace gpuprobe::bank
