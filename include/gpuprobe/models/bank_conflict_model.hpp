@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <span>
 
-// The index expressions below are shared with the kernels (probes/bank_conflicts_kernels.cu),
+// The index expressions below are shared with the kernels (probes/bank_conflicts/kernels.cu),
 // so the model is applied to exactly the addresses the kernels use. Host-only otherwise.
 #ifdef __CUDACC__
 #define GP_BANK_HD __host__ __device__
