@@ -13,6 +13,7 @@ Glossary make_glossary(const std::vector<std::unique_ptr<Probe>>& probes) {
 std::vector<std::unique_ptr<Probe>> make_probes() {
   std::vector<std::unique_ptr<Probe>> probes;
   probes.push_back(make_transfer_probe());
+  probes.push_back(make_coalescing_probe());
   probes.push_back(make_bank_conflicts_probe());
   return probes;
 }

@@ -1,8 +1,10 @@
-// GPU tests of the coalescing probe: data verified, aligned >= misaligned, strides collapse.
+// GPU tests of the coalescing probe: data verified, aligned >= misaligned, strides collapse,
+// findings with their values.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "gpu_test_support.hpp"
 #include "registry.hpp"
@@ -81,7 +83,8 @@ TEST(CoalescingGpu, StrideThirtyTwoIsMuchSlowerThanUnitStride) {
   ASSERT_NE(wide, nullptr);
   // 32 sectors per request instead of 4: the model says 0.22x; demand at least 2x slower.
   EXPECT_LT(median_bandwidth(*wide), 0.5 * median_bandwidth(*unit));
-  EXPECT_LT(relative(*wide), 0.5);
+  EXPECT_LT(relative(*wide), 0.5) << "stride 32 " << median_bandwidth(*wide) << " GB/s, stride 1 "
+                                  << median_bandwidth(*unit);
   EXPECT_GT(relative(*wide), 0.0);
   // The DRAM model uses the fetch block the run reports: 128 B apart, one G-byte block per
   // element -> (128 + 128) / (32 G + 128).
@@ -110,13 +113,49 @@ TEST(CoalescingGpu, EveryWidthVerifiesAndBaselinesAreAdded) {
     EXPECT_NE(std::find(base->flags.begin(), base->flags.end(), "baseline"), base->flags.end());
     EXPECT_DOUBLE_EQ(relative(*stride1), 1.0);
     // Half of every loaded sector is wasted at stride 2: clearly slower than stride 1.
-    EXPECT_LT(relative(*stride2), 0.95) << w;
+    EXPECT_LT(relative(*stride2), 0.95) << w << " B: stride 2 " << median_bandwidth(*stride2)
+                                        << " GB/s, stride 1 " << median_bandwidth(*stride1);
     const Quantity* ws = find_quantity(stride2->derived, "working_set_over_l2");
     ASSERT_NE(ws, nullptr);
     EXPECT_GE(ws->value.value_or(0), 4.0) << w;
   }
-  EXPECT_FALSE(r.verdict.empty());
   EXPECT_NE(find_quantity(r.conditions, "working_set_over_l2"), nullptr);
+  // Findings as data, every one phrased: per width two offset classes (offset 1, and offset 0
+  // standing for its own) and a stride curve (stride 2), the worst/best pair, the implied DRAM
+  // range, the sizing at 8x L2, and the baselines that were added.
+  for (const auto& f : r.findings)
+    EXPECT_FALSE(f.text.empty()) << f.id;
+  for (const auto& [id, want] :
+       {std::pair{"coalescing_offset_class", 6}, std::pair{"coalescing_strides", 3}}) {
+    int count = 0;
+    for (const auto& f : r.findings)
+      count += f.id == id;
+    EXPECT_EQ(count, want) << id;
+  }
+  const Finding* worst_best = find_finding(r, "coalescing_worst_best");
+  ASSERT_NE(worst_best, nullptr);
+  EXPECT_LE(value_of(*worst_best, "ratio"), 1.0) << worst_best->text;
+  EXPECT_NE(find_finding(r, "coalescing_implied_dram"), nullptr);
+  const Finding* sizing = find_finding(r, "coalescing_sizing");
+  ASSERT_NE(sizing, nullptr);
+  EXPECT_EQ(value_of(*sizing, "l2_multiple"), 8.0) << sizing->text;
+  EXPECT_NE(find_finding(r, "coalescing_baseline_added"), nullptr);
+}
+
+TEST(CoalescingGpu, L2MultipleSizesTheCopy) {
+  GP_REQUIRE_GPU();
+  auto probe = make_coalescing_probe();
+  const ProbeResult r = testing::run_probe(
+      *probe, {"--pattern", "offset", "--offsets", "0", "--widths", "4", "--l2-multiple", "2"}, 3);
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  ASSERT_EQ(r.rows.size(), 1u);
+  // N x 4 B >= 2x L2 per direction, in + out: the working set is about 4x L2.
+  const Quantity* ws = find_quantity(r.rows[0].derived, "working_set_over_l2");
+  ASSERT_NE(ws, nullptr);
+  EXPECT_NEAR(ws->value.value_or(0), 4.0, 0.01);
+  const Param* echoed = find_param(r.params, "l2-multiple");
+  ASSERT_NE(echoed, nullptr);
+  EXPECT_EQ(scalar_text(echoed->value), "2");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Offset and stride copy kernels of the `coalescing` probe, their launchers and data check.
-#include "coalescing_kernels.hpp"
+#include "kernels.hpp"
 
 #include <string>
 

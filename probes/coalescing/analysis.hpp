@@ -1,0 +1,77 @@
+// coalescing's analysis (host-only, tested in CI): measured rows -> model columns, relative and
+// implied DRAM bandwidth, summary rows per (pattern, width), findings; and its words.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpuprobe/core/glossary.hpp"
+#include "gpuprobe/core/result.hpp"
+#include "gpuprobe/models/coalescing_model.hpp"
+
+namespace gpuprobe::coalescing {
+
+using models::CopyPattern;
+
+// Sizing rules shared by the probe (which applies them) and the findings (which state them).
+inline constexpr double kMemoryCapFraction = 0.25;    // of free device memory, inputs + output
+inline constexpr double kClampedMinWorkingSet = 4.0;  // x L2: floor for strides run with less N
+
+const char* pattern_name(CopyPattern pattern);  // "offset", "stride"
+CopyPattern pattern_from_name(const std::string& name);
+// The baseline of a pattern's sweep: offset 0, stride 1.
+std::uint64_t baseline_param(CopyPattern pattern);
+
+// A row's params: pattern, offset or stride (elements), element_bytes (B).
+std::vector<Param> row_params(CopyPattern pattern, int element_bytes, std::uint64_t param);
+
+// The model columns of every row of `result` (read from its params) with G = fetch_bytes, the
+// DRAM model's fetch block. --plan uses the sector (32 B), a run the device's granularity.
+void add_model(ProbeResult& result, int fetch_bytes);
+
+// How a run was sized (probes/coalescing/probe.cpp decides it; the findings state it).
+struct Sizing {
+  std::uint64_t l2_bytes = 0;  // the L2 size the run was sized against
+  bool l2_assumed = false;     // the driver reported none: l2_bytes is a fallback
+  std::uint64_t l2_multiple = 8;
+  std::uint64_t memory_cap = 0;  // B: input + output buffers stay within this
+  std::uint64_t out_bytes = 0;   // B: the largest output (bytes per direction at baseline)
+  std::vector<std::pair<int, std::uint64_t>> default_elements;  // (width, N), in sweep order
+  struct Clamped {
+    int element_bytes;
+    std::uint64_t stride;
+    std::uint64_t elements;  // the smaller N it ran with
+  };
+  std::vector<Clamped> clamped;
+  struct Dropped {
+    CopyPattern pattern;
+    int element_bytes;
+    std::uint64_t param;
+  };
+  std::vector<Dropped> dropped;
+};
+
+// What the analysis needs from the device besides the rows.
+struct RunFacts {
+  int fetch_bytes = models::kSectorBytes;       // G of the DRAM model (models::model_fetch_bytes)
+  std::optional<std::uint64_t> reported_fetch;  // cudaLimitMaxL2FetchGranularity, when reported
+  double peak_dram_gbps = 0;                    // estimate from attributes; 0 = unknown
+  Sizing sizing;
+};
+
+// Reads the measured rows of `result` (params pattern, offset|stride, element_bytes; metric
+// bandwidth; derived working_set_over_l2 set by the sizing; flag baseline) and adds: the model
+// columns, relative_bandwidth (first) and implied_dram_bandwidth (last) to each row's derived,
+// one summary row per (pattern, width), the conditions and the findings.
+void analyse(ProbeResult& result, const RunFacts& facts);
+
+// The findings of --plan: what a run would size and which fetch block it would model.
+void add_plan_findings(ProbeResult& result, std::uint64_t l2_multiple);
+
+// The findings' sentences and the columns' short headers.
+void add_words(Glossary& glossary);
+
+}  // namespace gpuprobe::coalescing

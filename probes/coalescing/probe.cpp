@@ -1,0 +1,312 @@
+// The `coalescing` probe: offset and stride copy bandwidth by element width, beside a model of
+// sectors and lines per request and DRAM fetch blocks per warp. Axes, sizing and operations
+// here; the model columns, ratios, summary and findings in analysis.cpp (host-only).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+
+#include "analysis.hpp"
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/units.hpp"
+#include "gpuprobe/probe.hpp"
+#include "gpuprobe/runtime/buffers.hpp"
+#include "gpuprobe/runtime/context.hpp"
+#include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/pattern.hpp"
+#include "kernels.hpp"
+#include "registry.hpp"
+
+namespace gpuprobe {
+namespace {
+
+using coalescing::baseline_param;
+using coalescing::pattern_name;
+using models::CopyPattern;
+
+constexpr std::uint32_t kSeed = 0xC0A1E5C3u;
+constexpr std::uint64_t kMaxOffset = 65536;        // elements
+constexpr std::uint64_t kMaxStride = 65536;        // elements
+constexpr std::uint64_t kMaxL2Multiple = 64;       // x L2
+constexpr std::uint64_t kElementQuantum = 1024;    // N is a multiple of this
+constexpr std::uint64_t kFallbackL2 = 8ull << 20;  // when the driver reports no L2 size
+
+coalescing::CopyKind kernel_kind(CopyPattern p) {
+  return p == CopyPattern::kOffset ? coalescing::CopyKind::kOffset : coalescing::CopyKind::kStride;
+}
+
+// One sweep point. `baseline` marks a point measured only because the relative bandwidth
+// needs it (offset 0 / stride 1 not in the user's list).
+struct Point {
+  CopyPattern pattern;
+  int width;
+  std::uint64_t param;
+  bool baseline = false;
+};
+
+std::vector<int> widths_of(const AxisValues& v) {
+  std::vector<int> widths;
+  for (auto w : v.list("widths"))
+    widths.push_back(static_cast<int>(w));
+  return widths;
+}
+
+// Offsets before strides; per width, the baseline first when the list lacks it.
+std::vector<Point> points(const AxisValues& v) {
+  std::vector<Point> out;
+  for (CopyPattern pattern : {CopyPattern::kOffset, CopyPattern::kStride}) {
+    if (!v.has_choice("pattern", pattern_name(pattern))) continue;
+    const auto& list = v.list(pattern == CopyPattern::kOffset ? "offsets" : "strides");
+    for (int w : widths_of(v)) {
+      const std::uint64_t base = baseline_param(pattern);
+      if (std::find(list.begin(), list.end(), base) == list.end())
+        out.push_back({pattern, w, base, true});
+      for (auto p : list)
+        out.push_back({pattern, w, p, false});
+    }
+  }
+  return out;
+}
+
+Row planned_row(const Point& p) {
+  Row row;
+  row.params = coalescing::row_params(p.pattern, p.width, p.param);
+  if (p.baseline) row.flags.push_back("baseline");
+  return row;
+}
+
+// A point with its size, decided at run time.
+struct Sized {
+  Point point;
+  std::uint64_t elements = 0;  // N
+  std::uint64_t in_bytes = 0;  // input elements the launch reads from, in bytes
+  double working_set_over_l2 = 0;
+  bool clamped = false;  // N reduced below the width's default to fit the memory cap
+};
+
+class CoalescingProbe final : public Probe {
+ public:
+  std::string name() const override { return "coalescing"; }
+  std::string description() const override {
+    return "global-memory coalescing: offset and stride copies of 4/8/16-byte elements, "
+           "bandwidth beside a 32-byte sector model";
+  }
+
+  std::vector<Axis> axes() const override {
+    Axis offsets =
+        list_axis("offsets", "offsets in elements for out[i] = in[i + offset]: list or range",
+                  "0:32", "0,1,2,4,8,16,32");
+    offsets.unit = "elements";
+    offsets.max = kMaxOffset;
+    offsets.max_items = 1024;
+    Axis strides = list_axis("strides",
+                             "strides in elements for out[i] = in[i * stride]; strides whose "
+                             "input does not fit the memory cap are dropped",
+                             "1:32,64,128,256", "1,2,4,8,16,32");
+    strides.unit = "elements";
+    strides.min = 1;
+    strides.max = kMaxStride;
+    strides.max_items = 1024;
+    Axis widths = list_axis("widths", "element widths in bytes: 4, 8, 16", "4,8,16");
+    widths.unit = "B";
+    widths.min = 1;
+    widths.max_items = 1024;
+    widths.check = [](std::uint64_t w) {
+      return w <= 16 && coalescing::copy_width_supported(static_cast<int>(w))
+                 ? std::string()
+                 : fmt::format("{}-byte elements are not supported (use 4, 8 or 16)", w);
+    };
+    Axis l2 = number_axis("l2-multiple",
+                          "size each width's copy so that N x element bytes >= this x L2 per "
+                          "direction",
+                          "8", "4");
+    l2.unit = "x";
+    l2.min = 1;
+    l2.max = kMaxL2Multiple;
+    return {offsets, strides, widths,
+            choice_axis("pattern", "which sweeps", {"offset", "stride"}, "all"), l2};
+  }
+
+  std::string help_footer() const override {
+    return "Relative bandwidth is to offset 0 / stride 1 of the same width, measured even when "
+           "not listed.";
+  }
+
+  void add_words(Glossary& glossary) const override { coalescing::add_words(glossary); }
+
+  ProbeResult plan(const AxisValues& values) const override {
+    ProbeResult r = skeleton();
+    for (const auto& p : points(values))
+      r.rows.push_back(planned_row(p));
+    coalescing::add_model(r, models::kSectorBytes);
+    coalescing::add_plan_findings(r, values.number("l2-multiple"));
+    return r;
+  }
+
+  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
+
+ private:
+  ProbeResult skeleton() const {
+    ProbeResult r;
+    r.probe = name();
+    r.method = fmt::format(
+        "one grid-stride copy kernel per (pattern, element width): SMs x resident blocks of {} "
+        "threads, lane l of a warp copies element 32k+l, {} independent elements in flight per "
+        "thread, plain global loads/stores (not the read-only path); launches batched, gated "
+        "behind a spin kernel and timed with CUDA events, no L2 flush (the working set is many "
+        "times the L2); bandwidth counts useful bytes only, 2 x N x element bytes per launch "
+        "(read + written); GB/s = 1e9 B/s; every output element checked on the device after "
+        "sampling",
+        coalescing::kCopyThreads, coalescing::kCopyUnroll);
+    return r;
+  }
+};
+
+runtime::Operation make_operation(const Sized& s, void* dst, const void* src, int grid,
+                                  cudaStream_t check_stream) {
+  const Point p = s.point;
+  const coalescing::CopyKind kind = kernel_kind(p.pattern);
+  const std::uint64_t n = s.elements;
+  const std::uint64_t out_len = n * static_cast<std::uint64_t>(p.width);
+  runtime::Operation op;
+  op.label = fmt::format("{} {}, {} B", pattern_name(p.pattern), p.param, p.width);
+  op.timing = runtime::Timing::kDeviceEvents;
+  op.cache = runtime::Cache::kAsLeft;  // the working set is many times the L2
+  op.lanes.push_back({"copy", 2.0 * static_cast<double>(out_len), [=](runtime::LaunchScope& l) {
+                        coalescing::launch_copy(kind, p.width, dst, src, n, p.param, grid,
+                                                l.stream());
+                      }});
+  // Poison: pattern words are never 0, so an element the kernel skipped cannot pass.
+  const auto poison = [=](cudaStream_t st) { GP_CUDA(cudaMemsetAsync(dst, 0, out_len, st)); };
+  op.prepare = poison;
+  op.reset_pass = poison;
+  op.verify = [=]() -> std::string {
+    const std::uint64_t bad =
+        coalescing::count_copy_mismatches(kind, p.width, dst, n, p.param, kSeed, check_stream);
+    if (bad == 0) return "";
+    return fmt::format("{} of {} output words wrong", bad, out_len / 4);
+  };
+  return op;
+}
+
+ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
+  ProbeResult result = skeleton();
+  const DeviceInfo& dev = ctx.device();
+  coalescing::RunFacts facts;
+  coalescing::Sizing& z = facts.sizing;
+  z.l2_bytes = dev.l2_bytes;
+  if (z.l2_bytes == 0) {
+    z.l2_bytes = kFallbackL2;
+    z.l2_assumed = true;
+  }
+  const auto l2d = static_cast<double>(z.l2_bytes);
+  z.l2_multiple = values.number("l2-multiple");
+
+  // The DRAM model's fetch block. Optional query: a driver that does not report it gets the
+  // sector (32 B) and a note.
+  std::size_t reported_fetch = 0;
+  if (cudaDeviceGetLimit(&reported_fetch, cudaLimitMaxL2FetchGranularity) == cudaSuccess) {
+    facts.reported_fetch = reported_fetch;
+  } else {
+    (void)cudaGetLastError();
+  }
+  facts.fetch_bytes = models::model_fetch_bytes(facts.reported_fetch.value_or(0));
+  facts.peak_dram_gbps = dev.peak_dram_estimate_gbps;
+
+  // Default N per width: N x width >= l2_multiple x L2, a multiple of kElementQuantum.
+  auto default_elements = [&](int w) {
+    const auto n =
+        static_cast<std::uint64_t>(std::ceil(static_cast<double>(z.l2_multiple) * l2d / w));
+    return (n + kElementQuantum - 1) / kElementQuantum * kElementQuantum;
+  };
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GP_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  z.memory_cap =
+      static_cast<std::uint64_t>(coalescing::kMemoryCapFraction * static_cast<double>(free_bytes));
+  for (int w : widths_of(values)) {
+    z.default_elements.push_back({w, default_elements(w)});
+    z.out_bytes = std::max(z.out_bytes, default_elements(w) * static_cast<std::uint64_t>(w));
+  }
+  const std::uint64_t in_cap = z.memory_cap > z.out_bytes ? z.memory_cap - z.out_bytes : 0;
+
+  // Size every point; clamp N for strides whose input span does not fit, drop what still fails.
+  std::vector<Sized> sized;
+  for (const auto& p : points(values)) {
+    Sized s{p};
+    const auto w = static_cast<std::uint64_t>(p.width);
+    s.elements = default_elements(p.width);
+    s.in_bytes = models::copy_input_elements(p.pattern, p.param, s.elements) * w;
+    if (s.in_bytes > in_cap) {
+      const bool is_baseline = p.param == baseline_param(p.pattern);
+      std::uint64_t n = 0;
+      if (p.pattern == CopyPattern::kStride && !is_baseline && in_cap / w > 0)
+        n = ((in_cap / w - 1) / p.param + 1) / kElementQuantum * kElementQuantum;
+      const double ws =
+          n ? static_cast<double>(models::copy_touched_bytes(p.pattern, p.width, p.param, n)) / l2d
+            : 0;
+      if (is_baseline) {
+        throw RunError(fmt::format(
+            "coalescing: {} {}-byte elements ({} in + out) do not fit in {:.0f}% of the free "
+            "device memory ({} of {} free)",
+            s.elements, p.width, format_bytes(static_cast<double>(s.in_bytes + z.out_bytes)),
+            coalescing::kMemoryCapFraction * 100, format_bytes(static_cast<double>(free_bytes)),
+            format_bytes(static_cast<double>(total_bytes))));
+      }
+      if (n == 0 || ws < coalescing::kClampedMinWorkingSet) {
+        z.dropped.push_back({p.pattern, p.width, p.param});
+        continue;
+      }
+      s.elements = n;
+      s.in_bytes = models::copy_input_elements(p.pattern, p.param, n) * w;
+      s.clamped = true;
+      z.clamped.push_back({p.width, p.param, n});
+    }
+    s.working_set_over_l2 =
+        static_cast<double>(models::copy_touched_bytes(p.pattern, p.width, p.param, s.elements)) /
+        l2d;
+    sized.push_back(s);
+  }
+
+  std::uint64_t in_bytes = 0, out_bytes = 0;
+  for (const auto& s : sized) {
+    in_bytes = std::max(in_bytes, s.in_bytes);
+    out_bytes = std::max(out_bytes, s.elements * static_cast<std::uint64_t>(s.point.width));
+  }
+  runtime::DeviceBuffer in(in_bytes);
+  runtime::DeviceBuffer out(out_bytes);
+  runtime::fill_pattern_device(in.get(), in_bytes, kSeed, ctx.stream());
+  GP_CUDA(cudaStreamSynchronize(ctx.stream()));
+
+  std::map<std::pair<CopyPattern, int>, int> blocks;
+  for (const auto& s : sized) {
+    const auto key = std::make_pair(s.point.pattern, s.point.width);
+    if (!blocks.count(key))
+      blocks[key] =
+          coalescing::copy_grid_blocks(kernel_kind(s.point.pattern), s.point.width, dev.sm_count);
+  }
+
+  for (const auto& s : sized) {
+    const runtime::Operation op = make_operation(
+        s, out.get(), in.get(), blocks[{s.point.pattern, s.point.width}], ctx.stream());
+    const SampleSet samples = ctx.measure(op);
+    Row row = planned_row(s.point);
+    row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
+    row.metrics.push_back(time_metric(samples));
+    row.derived.push_back({"working_set_over_l2", "x", s.working_set_over_l2});
+    row.flags.insert(row.flags.begin(), samples.flags.begin(), samples.flags.end());
+    if (s.clamped) row.flags.push_back("clamped");
+    result.rows.push_back(std::move(row));
+  }
+  coalescing::analyse(result, facts);
+  return result;
+}
+
+}  // namespace
+
+std::unique_ptr<Probe> make_coalescing_probe() {
+  return std::make_unique<CoalescingProbe>();
+}
+
+}  // namespace gpuprobe
