@@ -63,8 +63,7 @@ Metric named(const Metric& m, const char* name) {
 // How `b` compares with `a` by the rule `gpuprobe compare` uses between runs (K = 3):
 // "faster", "slower", "same", or "n/a".
 std::string outcome(const Metric& b, const Metric& a) {
-  return change_name(
-      compare_metric(named(a, "bandwidth"), named(b, "bandwidth"), 3.0, {}).change);
+  return change_name(compare_metric(named(a, "bandwidth"), named(b, "bandwidth"), 3.0, {}).change);
 }
 
 // Words for an outcome in running text.
