@@ -556,11 +556,16 @@ std::string offset_class_text(const Finding& f) {
   const std::string dram = dram_hi - dram_lo < 0.005
                                ? fmt::format("{:.2f}x", dram_hi)
                                : fmt::format("{:.2f}-{:.2f}x", dram_lo, dram_hi);
+  // Offset 0 standing for its own class needs no comparison with itself.
+  const std::string baseline =
+      offsets == "0"
+          ? ""
+          : fmt::format("; offset 0: {}, {}", count_of(bs, "sector"), count_of(bl, "line"));
   return fmt::format(
-      "{} {} ({}, {} per warp load; offset 0: {}, {}): {:.2f}x offset 0{}; model: sectors "
-      "{:.2f}x, DRAM ({:g}-B fetches) {}",
+      "{} {} ({}, {} per warp load{}): {:.2f}x offset 0{}; model: sectors {:.2f}x, DRAM ({:g}-B "
+      "fetches) {}",
       param_text_of(f, "element_bytes"), who, count_of(sectors, "sector"), count_of(lines, "line"),
-      count_of(bs, "sector"), count_of(bl, "line"), value_of(f, "relative_mean"),
+      baseline, value_of(f, "relative_mean"),
       range_text(value_of(f, "relative_min"), value_of(f, "relative_max")),
       value_of(f, "model_relative"), value_of(f, "fetch_bytes"), dram);
 }
@@ -593,20 +598,21 @@ std::string strides_text(const Finding& f) {
 }
 
 std::string leaves_model_text(const Finding& f) {
-  std::string text = fmt::format("{} strides: ", param_text_of(f, "element_bytes"));
-  if (optional_value_of(f, "holds_up_to")) {
-    text += fmt::format(
-        "measured/DRAM model {:.2f}-{:.2f}x up to stride {:.0f} (elements {:.0f} B "
-        "apart), ",
-        value_of(f, "ratio_min"), value_of(f, "ratio_max"), value_of(f, "holds_up_to"),
-        value_of(f, "holds_up_to_spacing"));
-  }
-  return text + fmt::format(
-                    "more than {:.0f}% below it from stride {:.0f} ({:.0f} B apart), down to "
-                    "{:.2f}x at stride {:.0f}: a loss the model does not explain",
-                    value_of(f, "shortfall"), value_of(f, "short_from"),
-                    value_of(f, "short_from_spacing"), value_of(f, "lowest_ratio"),
-                    value_of(f, "lowest_at"));
+  // With no stride before the shortfall: "measured more than 10% below the DRAM model from ...".
+  const std::string holds =
+      optional_value_of(f, "holds_up_to")
+          ? fmt::format(
+                "measured/DRAM model {:.2f}-{:.2f}x up to stride {:.0f} (elements {:.0f} B "
+                "apart), more than {:.0f}% below it",
+                value_of(f, "ratio_min"), value_of(f, "ratio_max"), value_of(f, "holds_up_to"),
+                value_of(f, "holds_up_to_spacing"), value_of(f, "shortfall"))
+          : fmt::format("measured more than {:.0f}% below the DRAM model",
+                        value_of(f, "shortfall"));
+  return fmt::format(
+      "{} strides: {} from stride {:.0f} ({:.0f} B apart), down to {:.2f}x at "
+      "stride {:.0f}: a loss the model does not explain",
+      param_text_of(f, "element_bytes"), holds, value_of(f, "short_from"),
+      value_of(f, "short_from_spacing"), value_of(f, "lowest_ratio"), value_of(f, "lowest_at"));
 }
 
 }  // namespace

@@ -188,6 +188,19 @@ TEST(CoalescingAnalysis, OffsetClassesAndCostsOf4ByteElements) {
   EXPECT_EQ(value_of(*classes[1], "lines_per_request"), 2);
   EXPECT_EQ(param_text_of(*classes[2], "offsets"), "32");
   EXPECT_EQ(value_of(*classes[2], "lines_per_request"), 1);
+  // Offset 0 standing for its class when only misaligned offsets were measured.
+  ProbeResult only_one = stripped();
+  std::erase_if(only_one.rows, [](const Row& row) {
+    const std::string pattern = scalar_text(find_param(row.params, "pattern")->value);
+    const auto at = std::get<std::int64_t>(find_param(row.params, pattern)->value);
+    return pattern == "stride" || (at != 0 && at != 1);
+  });
+  const ProbeResult one = analysed(only_one);
+  const auto two = findings(one, "coalescing_offset_class", 8);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[1]->text,
+            "8 B offset 0 (8 sectors, 2 lines per warp load): 1.00x offset 0; model: sectors "
+            "1.00x, DRAM (64-B fetches) 1.00x");
   EXPECT_EQ(classes[0]->text,
             "4 B offsets 1, 2, 4 (5 sectors, 2 lines per warp load; offset 0: 4 sectors, 1 "
             "line): 0.93x offset 0 (0.93-0.94x); model: sectors 0.89x, DRAM (64-B fetches) "
@@ -279,6 +292,26 @@ TEST(CoalescingAnalysis, StrideCurvesBesideBothModels) {
   EXPECT_EQ(leaves[0]->text, "8 B strides: " + tail);
   EXPECT_NE(old_line("8 B strides").find(tail), std::string::npos);
   EXPECT_EQ(findings(r, "coalescing_stride_leaves_dram_model", 16).size(), 1u);
+}
+
+TEST(CoalescingAnalysis, ShortfallAtTheFirstStrideHasNoRangeBeforeIt) {
+  // 4 B stride 2 measured at half its bandwidth: 0.35x against a DRAM model of 0.67x.
+  ProbeResult in = stripped();
+  for (auto& r : in.rows) {
+    if (scalar_text(find_param(r.params, "pattern")->value) == "stride" &&
+        std::get<std::int64_t>(find_param(r.params, "stride")->value) == 2 &&
+        std::get<std::int64_t>(find_param(r.params, "element_bytes")->value) == 4)
+      r.metrics[0].stats.median /= 2;
+  }
+  const ProbeResult r = analysed(in);
+  const auto leaves = findings(r, "coalescing_stride_leaves_dram_model", 4);
+  ASSERT_EQ(leaves.size(), 1u);
+  EXPECT_FALSE(optional_value_of(*leaves[0], "holds_up_to").has_value());
+  EXPECT_FALSE(optional_value_of(*leaves[0], "ratio_min").has_value());
+  EXPECT_EQ(value_of(*leaves[0], "short_from"), 2);
+  EXPECT_EQ(leaves[0]->text,
+            "4 B strides: measured more than 10% below the DRAM model from stride 2 (8 B apart), "
+            "down to 0.53x at stride 2: a loss the model does not explain");
 }
 
 TEST(CoalescingAnalysis, WorstBestAndImpliedDramSayWhatTheOldLinesSaid) {
