@@ -182,11 +182,11 @@ TEST(BankConflictsAnalysis, DerivedValuesAreTheRecordedOnes) {
   }
   // By hand: tiled 1596.56 / copy 2952.61 GB/s; load 4 B stride 32 time / stride 1 time;
   // cycles = 5.1722e-10 s x 1979.992 MHz.
-  const Row& tiled = row_of(r, {{"kernel", "tiled"}});
+  const Row tiled = row_of(r, {{"kernel", "tiled"}});
   EXPECT_NEAR(value(tiled.derived, "relative_to_copy"), 1596.5629346697528 / 2952.6089231070027,
               1e-12);
-  const Row& s32 = row_of(r, {{"op", "load"}, {"element_bytes", "4"}, {"stride", "32"}});
-  const Row& s1 = row_of(r, {{"op", "load"}, {"element_bytes", "4"}, {"stride", "1"}});
+  const Row s32 = row_of(r, {{"op", "load"}, {"element_bytes", "4"}, {"stride", "32"}});
+  const Row s1 = row_of(r, {{"op", "load"}, {"element_bytes", "4"}, {"stride", "1"}});
   EXPECT_NEAR(value(s32.derived, "slowdown"),
               median(s32, "time_per_instruction") / median(s1, "time_per_instruction"), 1e-12);
   EXPECT_NEAR(value(s32.derived, "slowdown"), 31.28, 0.005);
@@ -337,7 +337,7 @@ TEST(BankConflictsAnalysis, StrideNotesCarryShapesLaunchTimesAndTheClock) {
                                       width, op, value_of(*f, "instructions_per_warp"))),
               std::string::npos);
   }
-  const Row& s1 = row_of(r, {{"op", "load"}, {"element_bytes", "4"}, {"stride", "1"}});
+  const Row s1 = row_of(r, {{"op", "load"}, {"element_bytes", "4"}, {"stride", "1"}});
   EXPECT_NEAR(value_of(*shapes[0], "launch_time_stride1"),
               median(s1, "time_per_instruction") * 6 * 8 * 8192, 1e-15);
 
