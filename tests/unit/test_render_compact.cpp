@@ -27,7 +27,7 @@ std::string read_file_text(const std::string& path) {
 }
 
 std::string examples_file(const std::string& name) {
-  return std::string(GPUPROBE_EXAMPLES_DIR) + "/h100/" + name;
+  return std::string(GPUPROBE_FIXTURES_DIR) + "/schema1/h100-" + name;
 }
 
 // The real report, with the byte units of its params that schema 1 files do not carry (a live
