@@ -12,14 +12,13 @@
 #include <thread>
 #include <vector>
 
-#define CHECK(x)                                                                    \
-  do {                                                                              \
-    cudaError_t e_ = (x);                                                           \
-    if (e_ != cudaSuccess) {                                                        \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,                \
-                   cudaGetErrorString(e_));                                         \
-      std::exit(1);                                                                 \
-    }                                                                               \
+#define CHECK(x)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
   } while (0)
 
 __global__ void copy(const float4* __restrict__ in, float4* __restrict__ out, size_t n) {
@@ -69,10 +68,10 @@ void run(const char* label, size_t big_bytes, int pause_ms, bool poll_free = fal
   const int reps = 4;  // ~0.7 ms per batch on an H100
   for (int batch = 0; batch < 60; ++batch) {
     const double since =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - freed)
-            .count();
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - freed).count();
     CHECK(cudaEventRecord(a));
-    for (int r = 0; r < reps; ++r) copy<<<sms * 8, 256>>>(in, out, n);
+    for (int r = 0; r < reps; ++r)
+      copy<<<sms * 8, 256>>>(in, out, n);
     CHECK(cudaEventRecord(b));
     CHECK(cudaEventSynchronize(b));
     CHECK(cudaGetLastError());

@@ -68,7 +68,6 @@ void write_outputs(const GlobalOptions& o, const RunReport& report, const Glossa
   }
 }
 
-
 std::string utc_timestamp() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
