@@ -31,6 +31,10 @@ class Probe {
   virtual void check(const AxisValues& /*values*/) const {}
   // The probe's phrasings and column terms (from its analysis).
   virtual void add_words(Glossary& glossary) const = 0;
+  // The hardware counters (full CUPTI metric names) its counter pass collects by default; the
+  // runner adds the SM clock and the other companions, and the user's --metrics. Empty: no
+  // counter pass unless --metrics names some.
+  virtual std::vector<std::string> counter_metrics() const { return {}; }
 
   // The sweep points (params and model, no metrics) this probe would run; no GPU used. The
   // number of rows is what the progress line counts.

@@ -134,6 +134,17 @@ class BankConflictsProbe final : public Probe {
 
   void add_words(Glossary& glossary) const override { bank::add_words(glossary); }
 
+  // Shared load/store instructions, the wavefronts they took and the bank conflicts counted
+  // (wavefronts beyond the minimum). 1 replay pass on GH100.
+  std::vector<std::string> counter_metrics() const override {
+    return {"smsp__inst_executed_op_shared_ld.sum",
+            "smsp__inst_executed_op_shared_st.sum",
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"};
+  }
+
   ProbeResult plan(const AxisValues& v) const override {
     const Parts parts = parts_of(v);
     ProbeResult r = skeleton(parts);

@@ -152,6 +152,13 @@ class TransferProbe final : public Probe {
 
   void add_words(Glossary& glossary) const override { transfer::add_words(glossary); }
 
+  // Bytes that crossed PCIe during the copy: read = the GPU read host memory (h2d payload),
+  // write = the GPU wrote host memory (d2h). Device-wide counters (they also count other traffic
+  // on the link), so CUPTI collects them in a configuration of their own.
+  std::vector<std::string> counter_metrics() const override {
+    return {"pcie__read_bytes.sum", "pcie__write_bytes.sum"};
+  }
+
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = skeleton();
     for (const auto& p : points(values))

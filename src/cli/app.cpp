@@ -50,6 +50,19 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_flag("--wide", o.wide,
                "tables with full column names, no legend, no wrapping (default: fit 120 columns)");
   app.add_flag("--plan", o.plan, "print the sweep points and model predictions; no GPU is used");
+  app.add_flag("--counters,!--no-counters", o.counters,
+               "hardware counters in a pass after timing (default: on when the GPU allows it)");
+  app.add_option("--metrics", o.metrics,
+                 "more CUPTI metrics for every probe's counter pass, e.g. "
+                 "dram__bytes_read.sum,lts__t_sector_hit_rate.pct")
+      ->delimiter(',')
+      ->type_name("LIST");
+  app.add_option_function<std::string>(
+         "--list-metrics", [&o](const std::string& filter) { o.list_metrics = filter; },
+         "list the metrics the GPU's chip offers (base names; names containing FILTER; a FILTER "
+         "with a '.' lists full names with their rollups)")
+      ->expected(0, 1)
+      ->type_name("[FILTER]");
 }
 
 }  // namespace
@@ -106,6 +119,11 @@ int run(int argc, char** argv) {
   }
 
   const std::vector<std::string> command(argv, argv + argc);
+  if (app.count("--list-metrics") > 0) {
+    if (app.get_subcommands().size() > 0)
+      throw UsageError("--list-metrics takes no command: gpuprobe --list-metrics [FILTER]");
+    return list_metrics(options, options.list_metrics.value_or(""));
+  }
   if (list_cmd->parsed()) return list_probes(probes);
   if (info_cmd->parsed()) return show_info(options, command);
   const Glossary glossary = make_glossary(probes);

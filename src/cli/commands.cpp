@@ -68,6 +68,8 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   measure.rule = stopping_rule(options, quick);
   for (const auto& p : probes)
     p.probe->check(p.values);
+  if (!options.metrics.empty() && !options.counters)
+    throw UsageError("--metrics needs the counter pass: drop --no-counters");
   check_outputs(options);
   (void)runtime::parse_device_spec(options.device);  // a typo is exit 2 before CUDA starts
   RunReport report = new_report(command);
@@ -84,11 +86,13 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   const auto devices = runtime::select_devices(options.device);
   for (int index : devices)
     report.devices.push_back(runtime::query_device(index));
+  check_metrics(options, devices);
+  const runner::CounterOptions counters{options.counters, options.metrics};
   const auto progress = progress_printer(options);
   for (const auto& device : report.devices) {
     for (const auto& p : probes) {
       report.results.push_back(
-          runner::run_probe(*p.probe, p.values, device, measure, progress, glossary));
+          runner::run_probe(*p.probe, p.values, device, measure, counters, progress, glossary));
       clear_progress(options);
     }
   }

@@ -16,6 +16,12 @@ class App;
 namespace gpuprobe::cli {
 
 int list_probes(const std::vector<std::unique_ptr<Probe>>& probes);
+// `gpuprobe --list-metrics [FILTER]`: the metrics the first selected GPU's chip offers.
+int list_metrics(const GlobalOptions& options, const std::string& filter);
+// Checks --metrics against the chip of every selected device before any probe runs: an
+// unknown name is a UsageError naming it with the nearest valid names. Devices whose counters
+// cannot be reached are left to the run (it reports them refused).
+void check_metrics(const GlobalOptions& options, const std::vector<int>& devices);
 int show_info(const GlobalOptions& options, const std::vector<std::string>& command);
 // Runs (or with --plan, plans) the probes on the selected devices and writes the outputs.
 // explicit_probe: the user named the probe, so "unsupported here" exits 3 rather than 0.

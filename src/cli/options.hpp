@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gpuprobe/core/stats.hpp"
 
@@ -19,6 +20,9 @@ struct GlobalOptions {
   bool no_color = false;
   bool wide = false;  // full column names, no legends, no wrapping
   bool plan = false;
+  bool counters = true;                     // --counters / --no-counters
+  std::vector<std::string> metrics;         // --metrics a,b,c: more counters for every probe
+  std::optional<std::string> list_metrics;  // --list-metrics [FILTER]: "" lists everything
 };
 
 // The stopping rule from the flags (defaults are the probe defaults or `all`'s quick ones).

@@ -142,6 +142,16 @@ Glossary core_glossary() {
         value_text(f, "sm_clock_before"), value_text(f, "sm_clock_after"),
         value_text(f, "sm_clock_max"));
   });
+  g.add_phrasing("counters_unavailable", [](const Finding& f) {
+    const std::string hint = param_text_of(f, "hint");
+    return fmt::format("hardware counters not collected{}: {}{}; timing is unaffected",
+                       find_param(f.params, "during_run") ? " for the remaining points" : "",
+                       param_text_of(f, "reason"), hint.empty() ? "" : " (" + hint + ")");
+  });
+  g.add_phrasing("counters_missing", [](const Finding& f) {
+    return fmt::format("{} counter(s) came back without a value: {} ({})", value_text(f, "count"),
+                       param_text_of(f, "metrics"), param_text_of(f, "reasons"));
+  });
   // Columns most probes have. Labels equal to the name get no legend line.
   g.add_term("", "bandwidth", {"GB/s", "bandwidth, median of the samples; GB/s = 1e9 B/s"});
   g.add_term("", "model.bandwidth", {"GB/s", "model: bandwidth predicted for this point"});

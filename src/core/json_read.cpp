@@ -188,6 +188,23 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
           pr.findings.push_back(std::move(f));
         }
       }
+      if (rj.contains("counters") && rj["counters"].is_object()) {
+        const auto& cj = rj["counters"];
+        CounterStatus c;
+        const auto state = counter_state_from_name(cj.value("state", ""));
+        if (!state) malformed(origin, fmt::format("{}: unknown counters state", pr.probe));
+        c.state = *state;
+        const auto text = [&cj](const char* key) {
+          return cj.contains(key) && cj[key].is_string() ? cj[key].get<std::string>()
+                                                         : std::string();
+        };
+        c.chip = text("chip");
+        c.metrics = cj.value("metrics", std::vector<std::string>{});
+        c.passes = integer_or(cj, "passes", std::size_t{0}, origin);
+        c.reason = text("reason");
+        c.hint = text("hint");
+        pr.counters = std::move(c);
+      }
       r.results.push_back(std::move(pr));
     }
     return r;

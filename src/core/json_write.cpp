@@ -99,6 +99,17 @@ ojson result_json(const ProbeResult& r) {
                         {"text", f.text}});
   }
   out["findings"] = findings;
+  if (r.counters) {
+    const CounterStatus& c = *r.counters;
+    out["counters"] = {{"state", counter_state_name(c.state)},
+                       {"chip", c.chip.empty() ? ojson(nullptr) : ojson(c.chip)},
+                       {"metrics", c.metrics},
+                       {"passes", c.passes},
+                       {"reason", c.reason.empty() ? ojson(nullptr) : ojson(c.reason)},
+                       {"hint", c.hint.empty() ? ojson(nullptr) : ojson(c.hint)}};
+  } else {
+    out["counters"] = nullptr;
+  }
   return out;
 }
 

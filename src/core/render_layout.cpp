@@ -31,7 +31,9 @@ struct ColumnKey {
   bool operator==(const ColumnKey&) const = default;
 };
 
-std::vector<ColumnKey> row_signature(const Row& row) {
+// Raw counters are many long CUPTI names: only wide tables show them (JSON and CSV always carry
+// them); compact tables show what the probe's analysis derived from them.
+std::vector<ColumnKey> row_signature(const Row& row, bool with_counters) {
   std::vector<ColumnKey> keys;
   for (const auto& p : row.params)
     keys.push_back({ColumnKind::kParam, p.key});
@@ -42,7 +44,7 @@ std::vector<ColumnKey> row_signature(const Row& row) {
     keys.push_back({ColumnKind::kDerived, q.name});
   for (const auto& q : row.model)
     keys.push_back({ColumnKind::kModel, q.name});
-  if (row.counters) {
+  if (row.counters && with_counters) {
     for (const auto& q : *row.counters)
       keys.push_back({ColumnKind::kCounter, q.name});
   }
@@ -68,7 +70,7 @@ Column make_column(const Naming& naming, ColumnKind kind, const std::string& nam
 }
 
 Section build_section(const std::vector<const Row*>& rows, const Naming& naming) {
-  const auto keys = row_signature(*rows.front());
+  const auto keys = row_signature(*rows.front(), naming.wide);
   const bool any_flags =
       std::any_of(rows.begin(), rows.end(), [](const Row* r) { return !r->flags.empty(); });
   Section section;
@@ -384,6 +386,13 @@ std::string quantity_text(const Quantity& q) {
   return q.unit.empty() || unit_in_cells(q.unit) ? value : fmt::format("{} {}", value, q.unit);
 }
 
+std::string counters_text(const CounterStatus& c) {
+  return fmt::format(
+      "{} metrics{}, {} replay pass{} per point, after timing; --wide or --json shows each "
+      "counter",
+      c.metrics.size(), c.chip.empty() ? "" : " on " + c.chip, c.passes, c.passes == 1 ? "" : "es");
+}
+
 std::string quantity_header(const std::string& prefix, const std::string& name,
                             const std::string& unit) {
   if (unit.empty() || unit_in_cells(unit)) return prefix + name;
@@ -402,7 +411,8 @@ std::vector<Section> layout_rows(const std::vector<Row>& rows, const Naming& nam
   std::vector<Section> sections;
   std::vector<const Row*> group;
   for (const auto& row : rows) {
-    if (!group.empty() && row_signature(row) != row_signature(*group.front())) {
+    if (!group.empty() &&
+        row_signature(row, naming.wide) != row_signature(*group.front(), naming.wide)) {
       sections.push_back(build_section(group, naming));
       group.clear();
     }

@@ -84,6 +84,9 @@ std::string quantity_text(const Quantity& quantity);
 std::string quantity_header(const std::string& prefix, const std::string& name,
                             const std::string& unit);
 std::string param_text(const Param& param);
+// How counters were collected, for a line under the table: "12 metrics on GH100, 5 replay
+// passes per point (after timing); --wide shows each counter".
+std::string counters_text(const CounterStatus& counters);
 
 // "GPU 0: NVIDIA H100 80GB HBM3" or "plan (no GPU used)" for plans.
 std::string device_label(const RunReport& report, const ProbeResult& result);

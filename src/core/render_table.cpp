@@ -180,6 +180,7 @@ std::string render_table(const RunReport& report, const TableStyle& style,
                    render_detail::device_fact_parts(d), 4);
     }
   }
+  std::set<std::string> said;  // note and warning texts already shown
   for (const auto& result : report.results) {
     out += "\n";
     const std::string title =
@@ -216,8 +217,14 @@ std::string render_table(const RunReport& report, const TableStyle& style,
       append_items(out, style, "  conditions: ", parts, 4);
     }
     if (!result.method.empty()) append_prose(out, style, "  method: ", result.method);
-    for (const auto& f : result.findings)
+    if (result.counters && result.counters->state == CounterState::kCollected)
+      append_prose(out, style, "  counters: ", render_detail::counters_text(*result.counters));
+    for (const auto& f : result.findings) {
+      // A note or warning said once is not repeated for the next probe (counters refused on
+      // this GPU, say); verdicts always show.
+      if (f.kind != FindingKind::kVerdict && !said.insert(f.text).second) continue;
       append_finding(out, style, f);
+    }
   }
   return out;
 }

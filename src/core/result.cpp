@@ -21,6 +21,28 @@ const char* status_name(Status status) noexcept {
   return "unknown";
 }
 
+const char* counter_state_name(CounterState state) noexcept {
+  switch (state) {
+    case CounterState::kCollected:
+      return "collected";
+    case CounterState::kOff:
+      return "off";
+    case CounterState::kRefused:
+      return "refused";
+    case CounterState::kNone:
+      return "none";
+  }
+  return "off";
+}
+
+std::optional<CounterState> counter_state_from_name(const std::string& name) {
+  for (auto state : {CounterState::kCollected, CounterState::kOff, CounterState::kRefused,
+                     CounterState::kNone}) {
+    if (name == counter_state_name(state)) return state;
+  }
+  return std::nullopt;
+}
+
 const char* finding_kind_name(FindingKind kind) noexcept {
   switch (kind) {
     case FindingKind::kVerdict:

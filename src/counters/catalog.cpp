@@ -10,6 +10,7 @@
 #include "gpuprobe/counters/errors.hpp"
 #include "gpuprobe/counters/names.hpp"
 #include "host_object.hpp"
+#include "nvperf_loader.hpp"
 
 namespace gpuprobe::counters {
 
@@ -144,6 +145,7 @@ MetricCatalog::MetricCatalog(MetricCatalog&&) noexcept = default;
 MetricCatalog& MetricCatalog::operator=(MetricCatalog&&) noexcept = default;
 
 std::vector<std::string> MetricCatalog::supported_chips() {
+  detail::load_nvperf_host();
   auto p = GP_CUPTI_PARAMS(CUpti_Profiler_Host_GetSupportedChips_Params);
   GP_CUPTI(cuptiProfilerHostGetSupportedChips, p);
   std::vector<std::string> out;

@@ -1,10 +1,13 @@
 // The CUPTI Profiler Host object wrapper: create, add metrics, config image, pass count.
 #include "host_object.hpp"
 
+#include "nvperf_loader.hpp"
+
 namespace gpuprobe::counters::detail {
 
 HostObject::HostObject(const std::string& chip, const std::vector<std::uint8_t>& availability)
     : chip_(chip), availability_(availability) {
+  load_nvperf_host();
   auto p = GP_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
   p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
   p.pChipName = chip_.c_str();

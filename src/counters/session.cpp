@@ -18,6 +18,7 @@
 #include "gpuprobe/counters/errors.hpp"
 #include "gpuprobe/counters/evaluate.hpp"
 #include "host_object.hpp"
+#include "nvperf_loader.hpp"
 
 namespace gpuprobe::counters {
 
@@ -60,6 +61,7 @@ CUcontext primary_context(int device) {
 
 // Throws CountersUnavailable naming every reason CUPTI gives for not supporting the device.
 void check_device_supported(int device) {
+  detail::load_nvperf_host();
   using DeviceGet = CUresult (*)(CUdevice*, int);
   CUdevice handle = 0;
   if (driver_function<DeviceGet>("cuDeviceGet")(&handle, device) != CUDA_SUCCESS)
@@ -128,6 +130,7 @@ std::set<CUcontext>& claimed_contexts() {
 class LibraryRef {
  public:
   LibraryRef() {
+    detail::load_nvperf_host();
     std::lock_guard lock(state_mutex());
     if (library_users() == 0) {
       auto p = GP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
@@ -255,12 +258,12 @@ struct CounterSession::Impl {
   }
 
   std::vector<RangeCounters> run_config(std::size_t index, const std::vector<std::string>& names,
-                                        const std::function<void(std::size_t)>& work);
+                                        const RangeWork& work);
 };
 
-std::vector<RangeCounters> CounterSession::Impl::run_config(
-    std::size_t index, const std::vector<std::string>& names,
-    const std::function<void(std::size_t)>& work) {
+std::vector<RangeCounters> CounterSession::Impl::run_config(std::size_t index,
+                                                            const std::vector<std::string>& names,
+                                                            const RangeWork& work) {
   const CounterConfig& config = plan.configs[index];
   check_cuda(cudaSetDevice(device), "cudaSetDevice");
   RangeProfiler profiler(ctx);
@@ -308,6 +311,12 @@ std::vector<RangeCounters> CounterSession::Impl::run_config(
     auto stop = GP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
     stop.pRangeProfilerObject = profiler.get();
     for (std::size_t r = 0; r < names.size(); ++r) {
+      try {  // close the pass so the profiler can be disabled
+        if (work.before) work.before(r);
+      } catch (...) {
+        cuptiRangeProfilerStop(&stop);
+        throw;
+      }
       auto push = GP_CUPTI_PARAMS(CUpti_RangeProfiler_PushRange_Params);
       push.pRangeProfilerObject = profiler.get();
       push.pRangeName = names[r].c_str();
@@ -315,13 +324,19 @@ std::vector<RangeCounters> CounterSession::Impl::run_config(
       auto pop = GP_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);
       pop.pRangeProfilerObject = profiler.get();
       try {
-        work(r);
+        work.work(r);
       } catch (...) {  // close the range and the pass so the profiler can be disabled
         cuptiRangeProfilerPopRange(&pop);
         cuptiRangeProfilerStop(&stop);
         throw;
       }
       GP_CUPTI(cuptiRangeProfilerPopRange, pop);
+      try {
+        if (work.after) work.after(r);
+      } catch (...) {
+        cuptiRangeProfilerStop(&stop);
+        throw;
+      }
     }
     const cudaError_t synced = cudaDeviceSynchronize();
     if (synced != cudaSuccess) {
@@ -387,6 +402,12 @@ void CounterSession::set_capture(std::string dir, std::string stem) {
 
 std::vector<RangeCounters> CounterSession::collect(const std::vector<std::string>& range_names,
                                                    const std::function<void(std::size_t)>& work) {
+  return collect(range_names, RangeWork{{}, work, {}});
+}
+
+std::vector<RangeCounters> CounterSession::collect(const std::vector<std::string>& range_names,
+                                                   const RangeWork& work) {
+  if (!work.work) throw UsageError("collect() needs work to run in its ranges");
   if (!impl_ || !impl_->open) throw UsageError("counter session used after close()");
   if (range_names.empty()) throw UsageError("collect() needs at least one range name");
   if (range_names.size() > impl_->max_ranges)
@@ -439,6 +460,13 @@ void CounterSession::close() {
   impl_->catalog.reset();  // host objects go before cuptiProfilerDeInitialize
   impl_->claim.release();
   impl_->library.release();
+}
+
+std::string counters_chip(int device) {
+  primary_context(device);
+  check_device_supported(device);
+  LibraryRef library;
+  return chip_name(device);
 }
 
 // ---- availability --------------------------------------------------------------------------

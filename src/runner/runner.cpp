@@ -1,4 +1,5 @@
-// Runs a probe on a device: settling, persisting-L2 reset, clocks, conditions, failures.
+// Runs a probe on a device: settling, persisting-L2 reset, clocks, counter pass, conditions,
+// failures.
 #include "gpuprobe/runner/runner.hpp"
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <thread>
 
+#include "counter_pass.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/clock.hpp"
@@ -81,17 +83,20 @@ ProbeResult plan_probe(const Probe& probe, const AxisValues& values, const Gloss
 }
 
 ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& device,
-                      const runtime::MeasureOptions& options, const runtime::ProgressFn& progress,
-                      const Glossary& glossary) {
+                      const runtime::MeasureOptions& options, const CounterOptions& counters,
+                      const runtime::ProgressFn& progress, const Glossary& glossary) {
   runtime::use_device(device.index);
   try {
     const std::size_t planned = probe.plan(values).rows.size();
     const Settle settle = settle_after_frees(device.index);
     runtime::reset_persisting_l2(device.persisting_l2_max_bytes);
-    runtime::ProbeContext context(device, options, progress, probe.name(), planned);
+    CounterPassDriver counter_pass(probe.counter_metrics(), device.index, counters);
+    runtime::ProbeContext context(device, options, progress, probe.name(), planned,
+                                  counter_pass.pass());
     const double clock_before = runtime::sample_sm_clock_mhz(context.stream());
     ProbeResult result = probe.run(context, values);
     const double clock_after = runtime::sample_sm_clock_mhz(context.stream());
+    counter_pass.close();
     runtime::reset_persisting_l2(device.persisting_l2_max_bytes);
     result.probe = probe.name();
     result.device = device.index;
@@ -105,6 +110,11 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
       result.conditions.push_back({"settle_wait", "s", settle.waited});
     }
     add_rule_conditions(result, options.rule);
+    for (auto& q : counter_pass.conditions())
+      result.conditions.push_back(std::move(q));
+    for (auto& f : counter_pass.findings())
+      result.findings.push_back(std::move(f));
+    result.counters = counter_pass.status();
     if (max_mhz > 0 && std::min(clock_before, clock_after) < 0.8 * max_mhz) {
       result.findings.push_back(warning("sm_clock_low", {},
                                         {{"sm_clock_before", "MHz", clock_before},

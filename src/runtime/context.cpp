@@ -1,7 +1,10 @@
 // The per-device probe context: the harness, progress counted against the plan, teardown.
 #include "gpuprobe/runtime/context.hpp"
 
+#include <nvtx3/nvToolsExt.h>
+
 #include <algorithm>
+#include <initializer_list>
 
 namespace gpuprobe::runtime {
 namespace {
@@ -14,13 +17,35 @@ struct Teardown {
   }
 };
 
+// Nested NVTX push/pop ranges for the scope's life; ncu and nsys address them as "a/b/c/".
+class NvtxRanges {
+ public:
+  explicit NvtxRanges(std::initializer_list<const char*> names) {
+    for (const char* name : names) {
+      nvtxRangePushA(name);
+      ++depth_;
+    }
+  }
+  ~NvtxRanges() {
+    for (; depth_ > 0; --depth_)
+      nvtxRangePop();
+  }
+  NvtxRanges(const NvtxRanges&) = delete;
+  NvtxRanges& operator=(const NvtxRanges&) = delete;
+
+ private:
+  int depth_ = 0;
+};
+
 }  // namespace
 
 ProbeContext::ProbeContext(const DeviceInfo& device, const MeasureOptions& options,
-                           ProgressFn progress, std::string probe_name, std::size_t planned_points)
+                           ProgressFn progress, std::string probe_name, std::size_t planned_points,
+                           CounterPass counter_pass)
     : device_(device),
       measurer_(options, device.l2_bytes, device.persisting_l2_max_bytes),
       progress_(std::move(progress)),
+      counter_pass_(std::move(counter_pass)),
       probe_name_(std::move(probe_name)),
       planned_(planned_points) {}
 
@@ -30,7 +55,10 @@ SampleSet ProbeContext::measure(const Operation& op) {
   if (progress_) progress_(probe_name_, done_, std::max(planned_, done_ + 1), op.label);
   ++done_;
   const Teardown teardown{op};
-  return measurer_.measure(op);
+  const NvtxRanges nvtx{"gpuprobe", probe_name_.c_str(), op.label.c_str()};
+  SampleSet samples = measurer_.measure(op);
+  if (counter_pass_) samples.counters = counter_pass_(op.label, measurer_.pass_steps(op));
+  return samples;
 }
 
 std::vector<std::string> ProbeContext::run_passes(const Operation& op, std::size_t passes,

@@ -110,20 +110,24 @@ void Measurer::prepare(const Operation& op) {
 
 std::vector<std::string> Measurer::run_passes(const Operation& op, std::size_t passes,
                                               const PassWrapper& wrap) {
+  return gpuprobe::run_passes(passes, pass_steps(op), wrap);
+}
+
+PassSteps Measurer::pass_steps(const Operation& op) {
   if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
   for (std::size_t i = 0; i < op.lanes.size(); ++i)
     stream(i);
   cudaStream_t main = main_stream();
   PassSteps steps;
-  steps.reset = [&] {
+  steps.reset = [&op, main] {
     if (op.reset_pass) op.reset_pass(main);
     GP_CUDA(cudaStreamSynchronize(main));
   };
-  steps.cache = [&] {
+  steps.cache = [this, &op, main] {
     apply_cache(op);
     GP_CUDA(cudaStreamSynchronize(main));
   };
-  steps.run = [&] {
+  steps.run = [this, &op] {
     for (std::size_t i = 0; i < op.lanes.size(); ++i)
       launch_lane(op, i);
     GP_CHECK_LAUNCH(op.label.c_str());
@@ -132,7 +136,7 @@ std::vector<std::string> Measurer::run_passes(const Operation& op, std::size_t p
     GP_CHECK_LAUNCH(op.label.c_str());
   };
   if (op.verify) steps.verify = op.verify;
-  return gpuprobe::run_passes(passes, steps, wrap);
+  return steps;
 }
 
 Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t reps, bool gated) {

@@ -32,7 +32,7 @@ ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::s
   const DeviceInfo device = runtime::query_device(0);
   Glossary glossary = core_glossary();
   probe.add_words(glossary);
-  return runner::run_probe(probe, values, device, options, {}, glossary);
+  return runner::run_probe(probe, values, device, options, runner::CounterOptions{}, {}, glossary);
 }
 
 const Row* find_row(const ProbeResult& result,

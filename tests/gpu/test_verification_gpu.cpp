@@ -65,7 +65,8 @@ ProbeResult run_copy(std::size_t short_by) {
   CopyProbe probe(short_by);
   runtime::MeasureOptions options;
   options.rule.fixed_samples = 3;
-  return runner::run_probe(probe, {}, runtime::query_device(0), options, {}, core_glossary());
+  return runner::run_probe(probe, {}, runtime::query_device(0), options, runner::CounterOptions{},
+                           {}, core_glossary());
 }
 
 TEST(VerificationGpu, ExactCopyPasses) {

@@ -199,6 +199,7 @@ TEST(JsonRoundTrip, Schema1H100ReportIsReadWithItsLinesAsFindings) {
     }
     EXPECT_FALSE(findings.empty()) << r.probe;
     rj["findings"] = findings;
+    rj["counters"] = nullptr;  // schema 1 had no counter pass; a rewrite says so explicitly
   }
   EXPECT_EQ(to_json(report), expected);
 }

@@ -72,6 +72,23 @@ struct Finding {
   std::string text;
 };
 
+// What became of a probe's counter pass: collected, switched off (--no-counters), refused by the
+// system (permissions, another profiler, a virtualised GPU, CUPTI missing), or not asked for
+// (the probe names no counters and --metrics named none).
+enum class CounterState { kCollected, kOff, kRefused, kNone };
+const char* counter_state_name(CounterState state) noexcept;  // "collected", "off", ...
+std::optional<CounterState> counter_state_from_name(const std::string& name);
+
+// The counter pass of one probe result. Rows carry the values (Row::counters).
+struct CounterStatus {
+  CounterState state = CounterState::kOff;
+  std::string chip;                  // "GH100", when CUPTI got that far
+  std::vector<std::string> metrics;  // every metric asked for, in order
+  std::size_t passes = 0;            // replay passes per sweep point (when collected)
+  std::string reason;                // why not collected; empty when collected
+  std::string hint;                  // how to enable them, when refused
+};
+
 enum class Status { kOk, kFailed, kSkipped, kPlanned };
 const char* status_name(Status status) noexcept;
 
@@ -90,6 +107,8 @@ struct ProbeResult {
   std::vector<SummaryRow> summary;
   std::vector<Quantity> conditions;  // clocks, working set / L2, ... measured around the run
   std::vector<Finding> findings;     // verdicts, notes and warnings, as data
+  // The counter pass; nullopt where none was attempted (a plan, a failed probe, older files).
+  std::optional<CounterStatus> counters;
 };
 
 struct ToolInfo {

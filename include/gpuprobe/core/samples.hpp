@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct SampleSet {
   std::size_t reps_per_sample = 1;
   StopReason stop = StopReason::kConverged;
   std::vector<std::string> flags;  // "noisy", "gate-timeout", ...
+  // Hardware counters from the counter pass that followed the timing (one repetition per
+  // replay pass, metric by metric); nullopt when no counter pass ran. Goes into Row::counters.
+  std::optional<std::vector<Quantity>> counters;
 
   double total_bytes() const;
 };

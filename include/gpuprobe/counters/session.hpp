@@ -21,6 +21,19 @@ struct CounterAvailability {
   std::string hint;    // one line: how to enable them
 };
 
+// The caller's work for one collect(): `work(r)` runs inside range r; `before(r)` and
+// `after(r)` run outside it, just before the range is pushed and just after it is popped, in
+// every pass (put resets and cache flushes in `before`, checks in `after`: they are not counted).
+struct RangeWork {
+  std::function<void(std::size_t)> before;  // optional
+  std::function<void(std::size_t)> work;
+  std::function<void(std::size_t)> after;  // optional
+};
+
+// The chip name CUPTI gives `device` ("GH100"), for host-side metric validation and listing.
+// Throws CountersUnavailable when CUPTI cannot tell (another profiler attached, nvperf missing).
+std::string counters_chip(int device);
+
 // Checks device support, initialises the profiler and runs a tiny canary session (enable,
 // configure, one empty range, decode), then tears everything down again. Catches every error,
 // including ERR_NVGPUCTRPERM (insufficient privileges), another profiler attached (ncu/nsys:
@@ -57,6 +70,9 @@ class CounterSession {
   // the raw counter data of every configuration is written there (see capture.hpp).
   std::vector<RangeCounters> collect(const std::vector<std::string>& range_names,
                                      const std::function<void(std::size_t)>& work);
+  // The same, with steps outside each range (see RangeWork).
+  std::vector<RangeCounters> collect(const std::vector<std::string>& range_names,
+                                     const RangeWork& work);
 
   // Writes captures of the next collect() calls to `dir` with file names starting `stem`.
   void set_capture(std::string dir, std::string stem);

@@ -3,6 +3,9 @@
 // findings, and turn failures into results.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "gpuprobe/core/axes.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
@@ -11,12 +14,20 @@
 
 namespace gpuprobe::runner {
 
-// Runs one probe on one device with the parsed axis values. Never throws for probe failures
-// (the result says failed/skipped with the reason); throws NoDeviceError if the device cannot
-// be used at all.
+// The counter pass as the user asked for it.
+struct CounterOptions {
+  bool enabled = true;                     // --counters (default) / --no-counters
+  std::vector<std::string> extra_metrics;  // --metrics, validated before any GPU work
+};
+
+// Runs one probe on one device with the parsed axis values: each operation is timed, then
+// re-run in the counter pass (the probe's counter_metrics() and the extra metrics) unless
+// counters are off or refused (the result then says why; timing stands). Never throws for probe
+// failures (the result says failed/skipped with the reason); throws NoDeviceError if the device
+// cannot be used at all.
 ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& device,
-                      const runtime::MeasureOptions& options, const runtime::ProgressFn& progress,
-                      const Glossary& glossary);
+                      const runtime::MeasureOptions& options, const CounterOptions& counters,
+                      const runtime::ProgressFn& progress, const Glossary& glossary);
 
 // The plan of one probe: its sweep points without a GPU, params echoed, findings phrased.
 ProbeResult plan_probe(const Probe& probe, const AxisValues& values, const Glossary& glossary);

@@ -49,6 +49,11 @@ class Measurer {
   // have been prepared (measure() did, or call prepare() first).
   std::vector<std::string> run_passes(const Operation& op, std::size_t passes,
                                       const PassWrapper& wrap = {});
+  // The steps of one pass of `op` (reset_pass, cache state, one repetition of every lane and a
+  // wait, verify), for a driver that must put its own calls between them (the counter pass
+  // encloses only `run` in its range). They refer to `op` and this Measurer: use them while both
+  // live.
+  PassSteps pass_steps(const Operation& op);
   // Runs the operation's prepare step and waits for it.
   void prepare(const Operation& op);
 

@@ -84,8 +84,6 @@ struct Operation {
   std::function<void()> teardown;
   Timing timing = Timing::kDeviceEvents;
   Cache cache = Cache::kAsLeft;
-  // Hardware counters this operation wants in the counter pass, beside the probe's defaults.
-  std::vector<std::string> metrics;
 };
 
 }  // namespace gpuprobe::runtime
