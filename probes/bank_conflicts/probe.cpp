@@ -232,6 +232,7 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, std::uint64_t si
     row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
     row.metrics.push_back(time_metric(samples));
     row.flags = samples.flags;
+    row.counters = samples.counters;
     result.rows.push_back(std::move(row));
   }
   // copy once more, after the other four: the baseline of every ratio is measured first, so
@@ -290,6 +291,7 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const AxisValue
                return t / per_sm_instructions;
              })});
         row.flags = samples.flags;
+        row.counters = samples.counters;
         result.rows.push_back(std::move(row));
       }
     }

@@ -310,6 +310,7 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& v
     row.metrics.push_back(time_metric(samples));
     row.derived.push_back({"working_set_over_l2", "x", s.working_set_over_l2});
     row.flags.insert(row.flags.begin(), samples.flags.begin(), samples.flags.end());
+    row.counters = samples.counters;
     if (s.clamped) row.flags.push_back("clamped");
     result.rows.push_back(std::move(row));
   }

@@ -211,6 +211,7 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& val
         row.metrics.push_back(bandwidth_metric(lane.seconds, lane.bytes, "bandwidth_" + lane.name));
     }
     row.flags = samples.flags;
+    row.counters = samples.counters;
     result.rows.push_back(std::move(row));
   }
   transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});

@@ -1,6 +1,7 @@
 // `--list-metrics [FILTER]` and the check of `--metrics` names against the GPU's chip.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 
@@ -39,7 +40,13 @@ int list_metrics(const GlobalOptions& options, const std::string& filter) {
     for (const auto& name : names)
       width = std::max(width, name.size());
     for (const auto& name : names) {
-      const auto p = catalog.properties(name);
+      // Kind, unit and description are the base metric's; the unit shown is its .sum rollup's
+      // (or the first rollup's when it has no .sum).
+      const auto rollups = catalog.submetrics(name);
+      const auto sum = std::find(rollups.begin(), rollups.end(), ".sum");
+      const std::string example =
+          name + (sum != rollups.end() ? *sum : rollups.empty() ? "" : rollups.front());
+      const auto p = catalog.properties(example);
       std::cout << fmt::format("{:<{}}  {:<10}  {:<10}  {}\n", name, width,
                                counters::metric_kind_name(p.kind), p.unit, p.description);
     }

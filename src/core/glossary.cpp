@@ -144,9 +144,11 @@ Glossary core_glossary() {
   });
   g.add_phrasing("counters_unavailable", [](const Finding& f) {
     const std::string hint = param_text_of(f, "hint");
-    return fmt::format("hardware counters not collected{}: {}{}; timing is unaffected",
+    const bool says_timing = hint.find("timing") != std::string::npos;
+    return fmt::format("hardware counters not collected{}: {}{}{}",
                        find_param(f.params, "during_run") ? " for the remaining points" : "",
-                       param_text_of(f, "reason"), hint.empty() ? "" : " (" + hint + ")");
+                       param_text_of(f, "reason"), hint.empty() ? "" : " (" + hint + ")",
+                       says_timing ? "" : "; timing is unaffected");
   });
   g.add_phrasing("counters_missing", [](const Finding& f) {
     return fmt::format("{} counter(s) came back without a value: {} ({})", value_text(f, "count"),
