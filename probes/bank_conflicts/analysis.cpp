@@ -110,7 +110,7 @@ struct Ladder {
 };
 
 void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>& verdicts,
-                    std::vector<Finding>& notes) {
+                    std::vector<Finding>& checks, std::vector<Finding>& notes) {
   Ladder l;
   for (auto& row : result.rows) {
     const auto kernel = text_param(row, "kernel");
@@ -168,7 +168,7 @@ void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>&
                model(models::TileAccess::kRowWrite));
   }
   for (const CounterCheck* c : {&loads, &stores}) {
-    if (auto f = c->finding()) verdicts.push_back(std::move(*f));
+    if (auto f = c->finding()) checks.push_back(std::move(*f));
   }
 
   const Metric* tiled = l.of("tiled");
@@ -262,7 +262,7 @@ struct Group {
 };
 
 void analyse_strides(ProbeResult& result, const Inputs& in, std::vector<Finding>& verdicts,
-                     std::vector<Finding>& notes) {
+                     std::vector<Finding>& checks, std::vector<Finding>& notes) {
   std::vector<StridePoint> points;
   std::vector<Group> groups;  // in the order of the rows
   for (auto& row : result.rows) {
@@ -311,7 +311,7 @@ void analyse_strides(ProbeResult& result, const Inputs& in, std::vector<Finding>
     wavefronts.add(*p.row, "wavefronts_per_request_counter", wavefronts_per_instruction(*p.row, op),
                    models::predict_stride_access(p.stride, p.width, op).wavefronts);
   }
-  if (auto f = wavefronts.finding()) verdicts.push_back(std::move(*f));
+  if (auto f = wavefronts.finding()) checks.push_back(std::move(*f));
 
   struct Miss {
     double off;
@@ -456,10 +456,12 @@ std::vector<Quantity> stride_model(const std::string& op, std::uint64_t stride, 
 }
 
 void analyse(ProbeResult& result, const Inputs& inputs) {
-  std::vector<Finding> verdicts, notes;
-  analyse_ladder(result, inputs, verdicts, notes);
-  analyse_strides(result, inputs, verdicts, notes);
+  // Counters beside the model (agree verdicts, differ warnings) follow the verdicts.
+  std::vector<Finding> verdicts, checks, notes;
+  analyse_ladder(result, inputs, verdicts, checks, notes);
+  analyse_strides(result, inputs, verdicts, checks, notes);
   result.findings.insert(result.findings.end(), verdicts.begin(), verdicts.end());
+  result.findings.insert(result.findings.end(), checks.begin(), checks.end());
   result.findings.insert(result.findings.end(), notes.begin(), notes.end());
 }
 

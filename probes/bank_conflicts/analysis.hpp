@@ -64,7 +64,7 @@ struct Inputs {
 // ctr-vs-model where one is more than 5% off; findings
 // bank_counter_{ladder_loads,ladder_stores,stride}_{agree,differ}; bank_counters_not_collected
 // only when no stride row has counters.
-// Either part may be absent. Verdicts come first, then notes.
+// Either part may be absent. Verdicts come first, then the counter findings, then notes.
 void analyse(ProbeResult& result, const Inputs& inputs);
 
 // The findings' sentences and the columns' short headers.

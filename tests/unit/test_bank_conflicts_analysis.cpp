@@ -625,6 +625,16 @@ TEST(BankConflictsAnalysis, LadderWavefrontsBesideTheModelAndAStoreBackgroundOve
             "more than 5% on 1 of 3 rows (flag ctr-vs-model); worst at padded: 1.059 wavefronts "
             "measured vs 1 wavefronts model (+5.9%)");
   expect_all_phrased(r);
+  // After every verdict of both parts, before the notes.
+  const auto at = [&](const std::string& id) {
+    return std::find_if(r.findings.begin(), r.findings.end(),
+                        [&](const Finding& x) { return x.id == id; }) -
+           r.findings.begin();
+  };
+  EXPECT_LT(at("bank_stride_model_agreement"), at("bank_counter_ladder_loads_agree"));
+  EXPECT_LT(at("bank_counter_ladder_loads_agree"), at("bank_counter_ladder_stores_differ"));
+  EXPECT_LT(at("bank_counter_ladder_stores_differ"), at("bank_counter_stride_agree"));
+  EXPECT_LT(at("bank_counter_stride_agree"), at("bank_copy_repeat"));
 }
 
 TEST(BankConflictsAnalysis, StrideWavefrontsOfTheRowsOpBesideTheModel) {
