@@ -77,7 +77,7 @@ std::string outcome_words(const std::string& outcome) {
 
 // ---- Counters ------------------------------------------------------------------------------
 
-// The default set's shared-memory counters (include/gpuprobe/counters/default_sets.hpp), over
+// The shared-memory counters the probe collects (its counter_metrics(), full CUPTI names), over
 // one launch of the row's kernel.
 constexpr std::string_view kLoadInstructions = "smsp__inst_executed_op_shared_ld.sum";
 constexpr std::string_view kStoreInstructions = "smsp__inst_executed_op_shared_st.sum";

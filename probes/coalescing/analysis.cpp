@@ -342,7 +342,8 @@ void baseline_findings(const ProbeResult& result, std::vector<Finding>& out) {
 
 // ---- Counters ------------------------------------------------------------------------------
 
-// The counter pass runs one launch of the row's copy kernel (N elements read, N written).
+// Counters the probe collects (its counter_metrics(), full CUPTI names), over one launch of the
+// row's copy kernel (N elements read, N written).
 constexpr std::string_view kLoadRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
 constexpr std::string_view kLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
 constexpr std::string_view kStoreRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";

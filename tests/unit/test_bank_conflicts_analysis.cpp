@@ -10,7 +10,6 @@
 
 #include "bank_conflicts/analysis.hpp"
 #include "gpuprobe/core/json_io.hpp"
-#include "gpuprobe/counters/default_sets.hpp"
 #include "gpuprobe/models/bank_conflict_model.hpp"
 
 namespace gpuprobe {
@@ -512,7 +511,7 @@ TEST(BankConflictsAnalysis, WithoutClockSampleOrRepeatTheRatedClockIsUsedAndSaid
 
 // ---- Counters ------------------------------------------------------------------------------
 
-// The default set's counters of one launch: shared instructions and wavefronts per op, bank
+// The probe's counters of one launch: shared instructions and wavefronts per op, bank
 // conflicts as the wavefronts beyond one per instruction (the ideal of a 4-byte access).
 std::vector<Quantity> shared_counters(double ld, double st, double ld_wf, double st_wf) {
   return {{"smsp__inst_executed_op_shared_ld.sum", "inst", ld},
@@ -566,16 +565,6 @@ ProbeResult with_counters() {
 
 bool flagged(const Row& row) {
   return std::find(row.flags.begin(), row.flags.end(), "ctr-vs-model") != row.flags.end();
-}
-
-TEST(BankConflictsAnalysis, TheCountersReadAreTheDefaultSet) {
-  for (const auto& q : shared_counters(1, 1, 1, 1)) {
-    const auto& set = counters::defaults::kBankConflicts;
-    const auto& companions = counters::defaults::kCompanions;
-    EXPECT_TRUE(std::find(set.begin(), set.end(), q.name) != set.end() ||
-                std::find(companions.begin(), companions.end(), q.name) != companions.end())
-        << q.name;
-  }
 }
 
 TEST(BankConflictsAnalysis, WithoutCountersNothingCounterRelatedIsAdded) {

@@ -9,7 +9,6 @@
 
 #include "coalescing/analysis.hpp"
 #include "gpuprobe/core/json_io.hpp"
-#include "gpuprobe/counters/default_sets.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -545,16 +544,6 @@ std::vector<std::string> counter_finding_ids(const ProbeResult& r) {
     if (f.id.find("_counter_") != std::string::npos) ids.push_back(f.id);
   }
   return ids;
-}
-
-TEST(CoalescingAnalysis, TheCountersReadAreTheDefaultSet) {
-  for (const auto& q : stride4_counters(1)) {
-    const auto& set = counters::defaults::kCoalescing;
-    const auto& companions = counters::defaults::kCompanions;
-    EXPECT_TRUE(std::find(set.begin(), set.end(), q.name) != set.end() ||
-                std::find(companions.begin(), companions.end(), q.name) != companions.end())
-        << q.name;
-  }
 }
 
 TEST(CoalescingAnalysis, WithoutCountersNothingCounterRelatedIsAdded) {

@@ -9,7 +9,6 @@
 #include <cmath>
 
 #include "gpuprobe/core/json_io.hpp"
-#include "gpuprobe/counters/default_sets.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -185,16 +184,6 @@ const Row& row_of(const ProbeResult& r, const char* memory, const char* directio
       return row;
   }
   throw std::runtime_error("no such row");
-}
-
-TEST(TransferAnalysis, TheCountersReadAreTheDefaultSet) {
-  for (const auto& q : pcie_counters("h2d", 4096)) {
-    const auto& set = counters::defaults::kTransfer;
-    const auto& companions = counters::defaults::kCompanions;
-    EXPECT_TRUE(std::find(set.begin(), set.end(), q.name) != set.end() ||
-                std::find(companions.begin(), companions.end(), q.name) != companions.end())
-        << q.name;
-  }
 }
 
 TEST(TransferAnalysis, LinkBytesPerPayloadFromTheCountersWithoutAModel) {
