@@ -160,6 +160,11 @@ void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>&
       if (!layout) return std::nullopt;
       return models::predict_tile_access(*layout, access).wavefronts;
     };
+    // The model's wavefronts beside the counters (the model columns show conflict ways only).
+    set_model_value(*row, {"load_wavefronts_per_request", "wavefronts",
+                           model(models::TileAccess::kColumnRead)});
+    set_model_value(
+        *row, {"store_wavefronts_per_request", "wavefronts", model(models::TileAccess::kRowWrite)});
     loads.add(*row, "load_wavefronts_per_request_counter",
               wavefronts_per_instruction(*row, AccessOp::kLoad),
               model(models::TileAccess::kColumnRead));
@@ -607,6 +612,10 @@ void add_words(Glossary& g) {
              {"st ctr", "counters: shared-store wavefronts / store instructions, one launch"});
   g.add_term(p, "store_wavefronts_per_request_counter_vs_model",
              {"st c/m", "st ctr / the model's wavefronts per row write"});
+  g.add_term(p, "load_wavefronts_per_request",
+             {"ld wf", "model: shared wavefronts per column read of the tile (with counters)"});
+  g.add_term(p, "store_wavefronts_per_request",
+             {"st wf", "model: shared wavefronts per row write of the tile (with counters)"});
   g.add_term(p, "time_per_instruction",
              {"t/instr", "time per warp-wide shared instruction per SM, median"});
   g.add_term(p, "relative_to_copy", {"vs copy", "bandwidth / bandwidth of copy"});

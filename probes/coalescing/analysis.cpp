@@ -378,6 +378,10 @@ struct CounterChecks {
 // useful byte beside the model's, on a row with counters.
 void add_counter_columns(const Measured& m, const Sizing& z, CounterChecks& checks) {
   Row& row = *m.row;
+  // The model values these are compared with that the row's model columns do not show yet.
+  const double dram_model = m.model.dram_bytes_per_warp / useful_bytes_per_warp(m.width);
+  set_model_value(row, {"store_sectors_per_request", "sectors", m.model.store_sectors_per_request});
+  set_model_value(row, {"dram_bytes_per_useful_byte", "B/B", dram_model});
   const auto ld_requests = counter_value(row, kLoadRequests);
   checks.load.add(row, "sectors_per_request_counter",
                   ratio_of(counter_value(row, kLoadSectors), ld_requests),
@@ -394,7 +398,7 @@ void add_counter_columns(const Measured& m, const Sizing& z, CounterChecks& chec
   checks.dram.add(
       row, "dram_bytes_per_useful_byte_counter",
       ratio_of(sum_of(counter_value(row, kDramRead), counter_value(row, kDramWrite)), useful),
-      m.model.dram_bytes_per_warp / useful_bytes_per_warp(m.width));
+      dram_model);
 }
 
 }  // namespace
@@ -860,6 +864,11 @@ void add_words(Glossary& g) {
              {"DRAM ctr", "counters: DRAM bytes read + written / useful bytes (2 x N x width)"});
   g.add_term(p, "dram_bytes_per_useful_byte_counter_vs_model",
              {"DRAM c/m", "DRAM ctr / the DRAM model's bytes per useful byte"});
+  g.add_term(p, "store_sectors_per_request",
+             {"st sec", "model: distinct 32-B sectors one warp store touches (with counters)"});
+  g.add_term(
+      p, "dram_bytes_per_useful_byte",
+      {"DRAM B/B", "model: DRAM fetch-block bytes (ld + st) per useful byte (with counters)"});
   g.add_term(p, "element_bytes", {"width", "element width in bytes"});
   g.add_term(p, "relative_bandwidth",
              {"rel", "bandwidth / that of offset 0 or stride 1 at the same width"});

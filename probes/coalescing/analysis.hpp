@@ -71,7 +71,8 @@ struct RunFacts {
 // (load sectors / load requests), store_sectors_per_request_counter, l2_sectors_per_request_counter
 // (L2 read sectors from L1 / load requests, against the load model) and
 // dram_bytes_per_useful_byte_counter ((DRAM read + write) / 2 x N x width, against the DRAM
-// model); flag ctr-vs-model where one is more than 5% off; findings
+// model; model store_sectors_per_request and dram_bytes_per_useful_byte are added beside them);
+// flag ctr-vs-model where one is more than 5% off; findings
 // coalescing_counter_{load_sectors,store_sectors,l2_sectors,dram}_{agree,differ}.
 void analyse(ProbeResult& result, const RunFacts& facts);
 

@@ -27,6 +27,16 @@ std::optional<double> sum_of(std::optional<double> a, std::optional<double> b) {
   return *a + *b;
 }
 
+void set_model_value(Row& row, Quantity value) {
+  for (auto& q : row.model) {
+    if (q.name == value.name) {
+      q = std::move(value);
+      return;
+    }
+  }
+  row.model.push_back(std::move(value));
+}
+
 CounterCheck::CounterCheck(std::string id, std::string unit)
     : id_(std::move(id)), unit_(std::move(unit)) {}
 

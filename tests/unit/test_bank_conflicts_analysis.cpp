@@ -572,6 +572,7 @@ TEST(BankConflictsAnalysis, WithoutCountersNothingCounterRelatedIsAdded) {
   for (const auto& row : r.rows) {
     for (const auto& q : row.derived)
       EXPECT_EQ(q.name.find("_counter"), std::string::npos) << q.name;
+    EXPECT_EQ(find_quantity(row.model, "load_wavefronts_per_request"), nullptr);
     EXPECT_FALSE(flagged(row));
   }
   for (const auto& f : r.findings)
@@ -586,6 +587,9 @@ TEST(BankConflictsAnalysis, LadderWavefrontsBesideTheModelAndAStoreBackgroundOve
   EXPECT_NEAR(value(tiled.derived, "load_wavefronts_per_request_counter_vs_model"), 32.2463 / 32,
               1e-5);
   EXPECT_NEAR(value(tiled.derived, "store_wavefronts_per_request_counter"), 1.0242, 1e-4);
+  EXPECT_EQ(value(tiled.model, "load_wavefronts_per_request"), 32);
+  EXPECT_EQ(value(tiled.model, "store_wavefronts_per_request"), 1);
+  EXPECT_EQ(value(tiled.model, "load_conflict_ways"), 32);  // the probe's columns stay
   EXPECT_FALSE(flagged(tiled));
   const Row padded = row_of(r, {{"kernel", "padded"}});
   EXPECT_NEAR(value(padded.derived, "load_wavefronts_per_request_counter"), 1.0334, 1e-4);
@@ -595,6 +599,7 @@ TEST(BankConflictsAnalysis, LadderWavefrontsBesideTheModelAndAStoreBackgroundOve
   const Row copy = row_of(r, {{"kernel", "copy"}});
   EXPECT_FALSE(find_quantity(copy.derived, "load_wavefronts_per_request_counter")->value);
   EXPECT_FALSE(find_quantity(copy.derived, "load_wavefronts_per_request_counter_vs_model")->value);
+  EXPECT_FALSE(find_quantity(copy.model, "load_wavefronts_per_request")->value);
 
   const Finding* loads = find_finding(r, "bank_counter_ladder_loads_agree");
   ASSERT_NE(loads, nullptr);
@@ -685,7 +690,8 @@ TEST(BankConflictsAnalysis, CounterColumnTermsAreShort) {
   for (const char* name :
        {"wavefronts_per_request_counter", "wavefronts_per_request_counter_vs_model",
         "load_wavefronts_per_request_counter", "load_wavefronts_per_request_counter_vs_model",
-        "store_wavefronts_per_request_counter", "store_wavefronts_per_request_counter_vs_model"}) {
+        "store_wavefronts_per_request_counter", "store_wavefronts_per_request_counter_vs_model",
+        "load_wavefronts_per_request", "store_wavefronts_per_request"}) {
     const Term* t = g.term("bank-conflicts", name);
     ASSERT_NE(t, nullptr) << name;
     EXPECT_LE(t->label.size(), 8u) << name;

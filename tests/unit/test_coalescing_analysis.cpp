@@ -551,6 +551,7 @@ TEST(CoalescingAnalysis, WithoutCountersNothingCounterRelatedIsAdded) {
   for (const auto& row : r.rows) {
     for (const auto& q : row.derived)
       EXPECT_EQ(q.name.find("_counter"), std::string::npos) << q.name;
+    EXPECT_EQ(row.model.size(), 5u);
     EXPECT_FALSE(has_flag(row, "ctr-vs-model"));
   }
   EXPECT_TRUE(counter_finding_ids(r).empty());
@@ -571,8 +572,12 @@ TEST(CoalescingAnalysis, CountersBesideTheModelAgreeOnTheStrides) {
   EXPECT_DOUBLE_EQ(value(row(r, "stride", 8, 4).derived, "dram_bytes_per_useful_byte_counter"),
                    4.5);
   EXPECT_DOUBLE_EQ(value(row(r, "stride", 2, 4).derived, "sectors_per_request_counter"), 8);
-  // The model beside them is unchanged; rows without counters get no counter columns.
+  // The model beside them, with the two values only counter rows show; rows without counters
+  // get no counter columns.
   EXPECT_DOUBLE_EQ(value(s32.model, "sectors_per_request"), 32);
+  EXPECT_DOUBLE_EQ(value(s32.model, "store_sectors_per_request"), 4);
+  EXPECT_DOUBLE_EQ(value(s32.model, "dram_bytes_per_useful_byte"), 8.5);
+  EXPECT_EQ(find_quantity(row(r, "stride", 32, 8).model, "dram_bytes_per_useful_byte"), nullptr);
   EXPECT_EQ(find_quantity(row(r, "stride", 32, 8).derived, "sectors_per_request_counter"), nullptr);
   for (const auto& rw : r.rows)
     EXPECT_FALSE(has_flag(rw, "ctr-vs-model"));
@@ -662,7 +667,10 @@ TEST(CoalescingAnalysis, AClampedStrideUsesItsOwnN) {
 TEST(CoalescingAnalysis, CounterColumnsHaveShortTerms) {
   const Glossary g = words();
   const ProbeResult r = analysed(with_stride4_counters());
-  for (const auto& q : row(r, "stride", 1, 4).derived) {
+  std::vector<Quantity> shown = row(r, "stride", 1, 4).derived;
+  const auto& model = row(r, "stride", 1, 4).model;
+  shown.insert(shown.end(), model.begin(), model.end());
+  for (const auto& q : shown) {
     const Term* t = g.term("coalescing", q.name);
     ASSERT_NE(t, nullptr) << q.name;
     EXPECT_LE(t->label.size(), 8u) << q.name;

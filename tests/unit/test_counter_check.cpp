@@ -42,6 +42,16 @@ TEST(CounterCheck, ValuesByNameNullWhenAbsentUncollectedOrNoCounters) {
   EXPECT_FALSE(sum_of(1.0, std::nullopt).has_value());
 }
 
+TEST(CounterCheck, AModelValueShownBesideItsCounterIsSetOnce) {
+  Row row = row_with(1, std::vector<Quantity>{});
+  row.model = {{"sectors", "sectors", 4.0}};
+  set_model_value(row, {"dram", "B/B", 1.5});
+  set_model_value(row, {"dram", "B/B", 2.5});
+  ASSERT_EQ(row.model.size(), 2u);
+  EXPECT_EQ(row.model[1].name, "dram");
+  EXPECT_EQ(row.model[1].value, 2.5);
+}
+
 TEST(CounterCheck, AgreementIsAVerdictWithTheLargestDeviation) {
   CounterCheck check("x_counter_sectors", "sectors");
   Row a = row_with(1, std::vector<Quantity>{});

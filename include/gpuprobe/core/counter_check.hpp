@@ -28,6 +28,10 @@ std::optional<double> ratio_of(std::optional<double> a, std::optional<double> b)
 // a + b when both are known, else nullopt.
 std::optional<double> sum_of(std::optional<double> a, std::optional<double> b);
 
+// Puts `value` into the row's model columns, replacing one of the same name: for a model value
+// that is shown only beside its counter (rows without counters do not get it).
+void set_model_value(Row& row, Quantity value);
+
 // One quantity measured from counters (sectors per request, ...) against the model's value of
 // the same quantity, over the rows of one probe result.
 //
