@@ -8,9 +8,11 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include "gpuprobe/core/compare.hpp"
+#include "gpuprobe/core/counter_check.hpp"
 #include "gpuprobe/models/bank_conflict_model.hpp"
 
 namespace gpuprobe::bank {
@@ -73,6 +75,28 @@ std::string outcome_words(const std::string& outcome) {
   return "not comparable";
 }
 
+// ---- Counters ------------------------------------------------------------------------------
+
+// The shared-memory counters the probe collects (its counter_metrics(), full CUPTI names), over
+// one launch of the row's kernel.
+constexpr std::string_view kLoadInstructions = "smsp__inst_executed_op_shared_ld.sum";
+constexpr std::string_view kStoreInstructions = "smsp__inst_executed_op_shared_st.sum";
+constexpr std::string_view kLoadWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr std::string_view kStoreWavefronts =
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+
+// Wavefronts per warp instruction of one op over the launch: null when either counter is
+// missing or the kernel ran no such instruction (copy, naive).
+std::optional<double> wavefronts_per_instruction(const Row& row, AccessOp op) {
+  const bool load = op == AccessOp::kLoad;
+  return ratio_of(counter_value(row, load ? kLoadWavefronts : kStoreWavefronts),
+                  counter_value(row, load ? kLoadInstructions : kStoreInstructions));
+}
+
+bool any_counters(const std::vector<Row*>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const Row* r) { return r->counters; });
+}
+
 // ---- Ladder --------------------------------------------------------------------------------
 
 struct Ladder {
@@ -86,7 +110,7 @@ struct Ladder {
 };
 
 void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>& verdicts,
-                    std::vector<Finding>& notes) {
+                    std::vector<Finding>& checks, std::vector<Finding>& notes) {
   Ladder l;
   for (auto& row : result.rows) {
     const auto kernel = text_param(row, "kernel");
@@ -123,6 +147,33 @@ void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>&
     s.params = {{"comparison", fmt::format("{} ÷ {}", b, a), ""}, size};
     s.values = {{"bandwidth_ratio", "x", *r}};
     result.summary.push_back(std::move(s));
+  }
+
+  // Counters: the tile's column reads (loads) and row writes (stores) beside the model's
+  // wavefronts per instruction; copy and naive run no shared instruction (null, not compared).
+  CounterCheck loads{"bank_counter_ladder_loads", "wavefronts"};
+  CounterCheck stores{"bank_counter_ladder_stores", "wavefronts"};
+  for (Row* row : l.rows) {
+    if (!row->counters) continue;
+    const auto layout = layout_of(text_param(*row, "kernel").value_or(""));
+    const auto model = [&](models::TileAccess access) -> std::optional<double> {
+      if (!layout) return std::nullopt;
+      return models::predict_tile_access(*layout, access).wavefronts;
+    };
+    // The model's wavefronts beside the counters (the model columns show conflict ways only).
+    set_model_value(*row, {"load_wavefronts_per_request", "wavefronts",
+                           model(models::TileAccess::kColumnRead)});
+    set_model_value(
+        *row, {"store_wavefronts_per_request", "wavefronts", model(models::TileAccess::kRowWrite)});
+    loads.add(*row, "load_wavefronts_per_request_counter",
+              wavefronts_per_instruction(*row, AccessOp::kLoad),
+              model(models::TileAccess::kColumnRead));
+    stores.add(*row, "store_wavefronts_per_request_counter",
+               wavefronts_per_instruction(*row, AccessOp::kStore),
+               model(models::TileAccess::kRowWrite));
+  }
+  for (const CounterCheck* c : {&loads, &stores}) {
+    if (auto f = c->finding()) checks.push_back(std::move(*f));
   }
 
   const Metric* tiled = l.of("tiled");
@@ -216,7 +267,7 @@ struct Group {
 };
 
 void analyse_strides(ProbeResult& result, const Inputs& in, std::vector<Finding>& verdicts,
-                     std::vector<Finding>& notes) {
+                     std::vector<Finding>& checks, std::vector<Finding>& notes) {
   std::vector<StridePoint> points;
   std::vector<Group> groups;  // in the order of the rows
   for (auto& row : result.rows) {
@@ -248,12 +299,24 @@ void analyse_strides(ProbeResult& result, const Inputs& in, std::vector<Finding>
     return nullptr;
   };
 
+  // Counters: wavefronts per instruction of the row's op beside the model's
+  // wavefronts_per_request. A load row's shared loads are all the loop's; a store row's shared
+  // stores include the conflict-free ones that zero the region first (at most 33 per warp
+  // against 2048 or more in the loop, so they move the ratio by under 2%).
+  CounterCheck wavefronts{"bank_counter_stride", "wavefronts"};
+  std::vector<Row*> rows;
   for (const auto& p : points) {
     const StridePoint* base = base_of({p.op, p.width});
     p.row->derived.push_back(
         {"slowdown", "x", base ? std::optional<double>(p.time / base->time) : std::nullopt});
     p.row->derived.push_back({"cycles_per_request", "cycles", cycles(p.time)});
+    rows.push_back(p.row);
+    if (!p.row->counters) continue;
+    const AccessOp op = access_op(p.op);
+    wavefronts.add(*p.row, "wavefronts_per_request_counter", wavefronts_per_instruction(*p.row, op),
+                   models::predict_stride_access(p.stride, p.width, op).wavefronts);
   }
+  if (auto f = wavefronts.finding()) checks.push_back(std::move(*f));
 
   struct Miss {
     double off;
@@ -365,7 +428,7 @@ void analyse_strides(ProbeResult& result, const Inputs& in, std::vector<Finding>
   }
   notes.push_back(
       note("bank_cycles_method", {{"sampled", sampled, ""}}, {{"sm_clock", "MHz", clock_mhz}}));
-  notes.push_back(note("bank_counters_not_collected", {}, {}));
+  if (!any_counters(rows)) notes.push_back(note("bank_counters_not_collected", {}, {}));
 }
 
 // "1.00x (1)" for a slowdown and its model.
@@ -398,10 +461,12 @@ std::vector<Quantity> stride_model(const std::string& op, std::uint64_t stride, 
 }
 
 void analyse(ProbeResult& result, const Inputs& inputs) {
-  std::vector<Finding> verdicts, notes;
-  analyse_ladder(result, inputs, verdicts, notes);
-  analyse_strides(result, inputs, verdicts, notes);
+  // Counters beside the model (agree verdicts, differ warnings) follow the verdicts.
+  std::vector<Finding> verdicts, checks, notes;
+  analyse_ladder(result, inputs, verdicts, checks, notes);
+  analyse_strides(result, inputs, verdicts, checks, notes);
   result.findings.insert(result.findings.end(), verdicts.begin(), verdicts.end());
+  result.findings.insert(result.findings.end(), checks.begin(), checks.end());
   result.findings.insert(result.findings.end(), notes.begin(), notes.end());
 }
 
@@ -518,7 +583,39 @@ void add_words(Glossary& g) {
         "compare model wavefronts_per_request with them in Nsight Compute");
   });
 
+  CounterCheck::add_phrasings(g, "bank_counter_ladder_loads",
+                              "ladder shared-load wavefronts per instruction",
+                              [](const Finding& f) { return param_text_of(f, "kernel"); });
+  CounterCheck::add_phrasings(g, "bank_counter_ladder_stores",
+                              "ladder shared-store wavefronts per instruction",
+                              [](const Finding& f) { return param_text_of(f, "kernel"); });
+  CounterCheck::add_phrasings(
+      g, "bank_counter_stride", "stride sweep shared wavefronts per instruction",
+      [](const Finding& f) {
+        // Row params read back from JSON carry no unit: the width is said in bytes either way.
+        std::string width = param_text_of(f, "element_bytes");
+        if (width.find('B') == std::string::npos) width += " B";
+        return fmt::format("{} {}s stride {}", width, param_text_of(f, "op"),
+                           param_text_of(f, "stride"));
+      });
+
   const char* p = "bank-conflicts";
+  g.add_term(p, "wavefronts_per_request_counter",
+             {"wf ctr", "counters: shared wavefronts / instructions of the row's op, one launch"});
+  g.add_term(p, "wavefronts_per_request_counter_vs_model",
+             {"wf c/m", "wf ctr / the model's wavefronts per request"});
+  g.add_term(p, "load_wavefronts_per_request_counter",
+             {"ld ctr", "counters: shared-load wavefronts / load instructions, one launch"});
+  g.add_term(p, "load_wavefronts_per_request_counter_vs_model",
+             {"ld c/m", "ld ctr / the model's wavefronts per column read"});
+  g.add_term(p, "store_wavefronts_per_request_counter",
+             {"st ctr", "counters: shared-store wavefronts / store instructions, one launch"});
+  g.add_term(p, "store_wavefronts_per_request_counter_vs_model",
+             {"st c/m", "st ctr / the model's wavefronts per row write"});
+  g.add_term(p, "load_wavefronts_per_request",
+             {"ld wf", "model: shared wavefronts per column read of the tile (with counters)"});
+  g.add_term(p, "store_wavefronts_per_request",
+             {"st wf", "model: shared wavefronts per row write of the tile (with counters)"});
   g.add_term(p, "time_per_instruction",
              {"t/instr", "time per warp-wide shared instruction per SM, median"});
   g.add_term(p, "relative_to_copy", {"vs copy", "bandwidth / bandwidth of copy"});

@@ -8,7 +8,9 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
+#include <string_view>
 
+#include "gpuprobe/core/counter_check.hpp"
 #include "gpuprobe/core/units.hpp"
 
 namespace gpuprobe::coalescing {
@@ -338,6 +340,67 @@ void baseline_findings(const ProbeResult& result, std::vector<Finding>& out) {
   }
 }
 
+// ---- Counters ------------------------------------------------------------------------------
+
+// Counters the probe collects (its counter_metrics(), full CUPTI names), over one launch of the
+// row's copy kernel (N elements read, N written).
+constexpr std::string_view kLoadRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+constexpr std::string_view kLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+constexpr std::string_view kStoreRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
+constexpr std::string_view kStoreSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+constexpr std::string_view kL2ReadSectors = "lts__t_sectors_srcunit_tex_op_read.sum";
+constexpr std::string_view kDramRead = "dram__bytes_read.sum";
+constexpr std::string_view kDramWrite = "dram__bytes_write.sum";
+
+// N of a row's launch, as the probe sized it: the clamped N of a clamped stride, else the
+// width's default; nullopt when the sizing does not say (then no DRAM bytes per useful byte).
+std::optional<std::uint64_t> elements_of(const Sizing& z, const Measured& m) {
+  if (m.pattern == CopyPattern::kStride) {
+    for (const auto& c : z.clamped) {
+      if (c.element_bytes == m.width && c.stride == m.param) return c.elements;
+    }
+  }
+  for (const auto& [w, n] : z.default_elements) {
+    if (w == m.width) return n;
+  }
+  return std::nullopt;
+}
+
+// The counter checks of the rows that have counters, in the order their findings come.
+struct CounterChecks {
+  CounterCheck load{"coalescing_counter_load_sectors", "sectors"};
+  CounterCheck store{"coalescing_counter_store_sectors", "sectors"};
+  CounterCheck l2{"coalescing_counter_l2_sectors", "sectors"};
+  CounterCheck dram{"coalescing_counter_dram", "B/B"};
+};
+
+// Counter-measured sectors per request (loads, stores, loads as L2 sees them) and DRAM bytes per
+// useful byte beside the model's, on a row with counters.
+void add_counter_columns(const Measured& m, const Sizing& z, CounterChecks& checks) {
+  Row& row = *m.row;
+  // The model values these are compared with that the row's model columns do not show yet.
+  const double dram_model = m.model.dram_bytes_per_warp / useful_bytes_per_warp(m.width);
+  set_model_value(row, {"store_sectors_per_request", "sectors", m.model.store_sectors_per_request});
+  set_model_value(row, {"dram_bytes_per_useful_byte", "B/B", dram_model});
+  const auto ld_requests = counter_value(row, kLoadRequests);
+  checks.load.add(row, "sectors_per_request_counter",
+                  ratio_of(counter_value(row, kLoadSectors), ld_requests),
+                  m.model.load_sectors_per_request);
+  checks.store.add(row, "store_sectors_per_request_counter",
+                   ratio_of(counter_value(row, kStoreSectors), counter_value(row, kStoreRequests)),
+                   m.model.store_sectors_per_request);
+  checks.l2.add(row, "l2_sectors_per_request_counter",
+                ratio_of(counter_value(row, kL2ReadSectors), ld_requests),
+                m.model.load_sectors_per_request);
+  const auto n = elements_of(z, m);
+  const std::optional<double> useful =
+      n ? std::optional<double>(2.0 * static_cast<double>(*n) * m.width) : std::nullopt;
+  checks.dram.add(
+      row, "dram_bytes_per_useful_byte_counter",
+      ratio_of(sum_of(counter_value(row, kDramRead), counter_value(row, kDramWrite)), useful),
+      dram_model);
+}
+
 }  // namespace
 
 const char* pattern_name(CopyPattern pattern) {
@@ -403,6 +466,10 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
       min_ws = std::min(min_ws.value_or(kInf), *m.working_set_over_l2);
     }
     m.row->derived.push_back({"implied_dram_bandwidth", "GB/s", implied_dram_gbps(m)});
+  }
+  CounterChecks checks;
+  for (const auto& m : measured) {
+    if (m.row->counters) add_counter_columns(m, facts.sizing, checks);
   }
 
   // Summary and findings per (pattern, width).
@@ -486,6 +553,11 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
          {"lowest", "GB/s", implied_dram_gbps(*lo)},
          {"peak_estimate", "GB/s",
           facts.peak_dram_gbps > 0 ? std::optional<double>(facts.peak_dram_gbps) : std::nullopt}}));
+  }
+
+  // Counters beside the model: agreement verdicts and disagreement warnings, after the verdicts.
+  for (const CounterCheck* c : {&checks.load, &checks.store, &checks.l2, &checks.dram}) {
+    if (auto f = c->finding()) verdicts.push_back(std::move(*f));
   }
 
   // Conditions, then the notes: sizing, baselines added, what the columns mean.
@@ -757,7 +829,46 @@ void add_words(Glossary& g) {
         value_of(f, "l2_multiple"), value_of(f, "memory_cap_share"));
   });
 
+  // Counters beside the model: the row a finding names is its worst (or, agreeing, its most
+  // deviating) row.
+  // (Row params read back from JSON carry no unit: the width is said in bytes either way.)
+  const auto point = [](const Finding& f) {
+    const std::string pattern = param_text_of(f, "pattern");
+    std::string width = param_text_of(f, "element_bytes");
+    if (width.find('B') == std::string::npos) width += " B";
+    return fmt::format("{} {}, {}", pattern, param_text_of(f, pattern), width);
+  };
+  CounterCheck::add_phrasings(g, "coalescing_counter_load_sectors",
+                              "global-load sectors per request (l1tex)", point);
+  CounterCheck::add_phrasings(g, "coalescing_counter_store_sectors",
+                              "global-store sectors per request (l1tex)", point);
+  CounterCheck::add_phrasings(g, "coalescing_counter_l2_sectors",
+                              "L2 read sectors from L1 per load request", point);
+  CounterCheck::add_phrasings(g, "coalescing_counter_dram",
+                              "DRAM bytes (read + written) per useful byte", point);
+
   const char* p = "coalescing";
+  g.add_term(p, "sectors_per_request_counter",
+             {"sec ctr", "counters: global-load sectors / load requests (l1tex), one launch"});
+  g.add_term(p, "sectors_per_request_counter_vs_model",
+             {"sec c/m", "sec ctr / the model's sectors per warp load"});
+  g.add_term(p, "store_sectors_per_request_counter",
+             {"st ctr", "counters: global-store sectors / store requests (l1tex), one launch"});
+  g.add_term(p, "store_sectors_per_request_counter_vs_model",
+             {"st c/m", "st ctr / the model's sectors per warp store (unit-stride, aligned)"});
+  g.add_term(p, "l2_sectors_per_request_counter",
+             {"L2 ctr", "counters: L2 sectors read by L1 / load requests: what L1 sends on"});
+  g.add_term(p, "l2_sectors_per_request_counter_vs_model",
+             {"L2 c/m", "L2 ctr / the model's sectors per warp load (every one sent to L2)"});
+  g.add_term(p, "dram_bytes_per_useful_byte_counter",
+             {"DRAM ctr", "counters: DRAM bytes read + written / useful bytes (2 x N x width)"});
+  g.add_term(p, "dram_bytes_per_useful_byte_counter_vs_model",
+             {"DRAM c/m", "DRAM ctr / the DRAM model's bytes per useful byte"});
+  g.add_term(p, "store_sectors_per_request",
+             {"st sec", "model: distinct 32-B sectors one warp store touches (with counters)"});
+  g.add_term(
+      p, "dram_bytes_per_useful_byte",
+      {"DRAM B/B", "model: DRAM fetch-block bytes (ld + st) per useful byte (with counters)"});
   g.add_term(p, "element_bytes", {"width", "element width in bytes"});
   g.add_term(p, "relative_bandwidth",
              {"rel", "bandwidth / that of offset 0 or stride 1 at the same width"});

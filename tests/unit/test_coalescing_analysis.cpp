@@ -489,6 +489,194 @@ TEST(CoalescingAnalysis, PlannedRowsGetTheSectorModelAndPlanNotes) {
             std::string::npos);
 }
 
+// ---- Counters ------------------------------------------------------------------------------
+
+// What one launch of a 4-byte stride copy (N = 52428800, the fixture's sizing) counts on an
+// H100, from the geometry and /work/shared/notes/cupti.md §3.1: lane l loads element 32k*s + l*s,
+// so a warp load touches min(32, 4s) sectors (32 at stride 32, as measured) and every sector
+// goes on to L2 (no two warps share one); DRAM moves a 64-B block per sector touched once a
+// lane owns its block (stride >= 16: exactly 2x the L2 sectors, as measured), plus the N x 4 B
+// written by unit-stride stores (4 sectors per request).
+std::vector<Quantity> stride4_counters(std::int64_t stride) {
+  const double n = 52428800, requests = n / 32;
+  const double sectors = std::min(32.0, 4.0 * static_cast<double>(stride));
+  const double read_per_element = std::min(64.0, 4.0 * static_cast<double>(stride));
+  return {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "request", requests},
+          {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sector", requests * sectors},
+          {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "request", requests},
+          {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sector", requests * 4},
+          {"lts__t_sectors_srcunit_tex_op_read.sum", "sector", requests * sectors},
+          {"lts__t_sectors_srcunit_tex_op_write.sum", "sector", requests * 4},
+          {"dram__bytes_read.sum", "byte", n * read_per_element},
+          {"dram__bytes_write.sum", "byte", n * 4},
+          {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "%",
+           100 * 4 / (sectors * 32 / 32)},
+          {"gpu__time_duration.sum", "nsecond", 1.4e6},
+          {"sm__cycles_elapsed.avg.per_second", "cycle/second", 1.98e9},
+          {"dram__cycles_elapsed.avg.per_second", "cycle/second", 2.619e9}};
+}
+
+// The fixture's rows with counters on the 4-byte strides (the other rows have none).
+ProbeResult with_stride4_counters() {
+  ProbeResult r = stripped();
+  for (auto& row : r.rows) {
+    if (scalar_text(find_param(row.params, "pattern")->value) == "stride" &&
+        std::get<std::int64_t>(find_param(row.params, "element_bytes")->value) == 4)
+      row.counters =
+          stride4_counters(std::get<std::int64_t>(find_param(row.params, "stride")->value));
+  }
+  return r;
+}
+
+void set_counter(Row& row, const std::string& name, std::optional<double> value) {
+  for (auto& q : *row.counters) {
+    if (q.name == name) q.value = value;
+  }
+}
+
+bool has_flag(const Row& row, const std::string& flag) {
+  return std::find(row.flags.begin(), row.flags.end(), flag) != row.flags.end();
+}
+
+std::vector<std::string> counter_finding_ids(const ProbeResult& r) {
+  std::vector<std::string> ids;
+  for (const auto& f : r.findings) {
+    if (f.id.find("_counter_") != std::string::npos) ids.push_back(f.id);
+  }
+  return ids;
+}
+
+TEST(CoalescingAnalysis, WithoutCountersNothingCounterRelatedIsAdded) {
+  const ProbeResult r = analysed();
+  for (const auto& row : r.rows) {
+    for (const auto& q : row.derived)
+      EXPECT_EQ(q.name.find("_counter"), std::string::npos) << q.name;
+    EXPECT_EQ(row.model.size(), 5u);
+    EXPECT_FALSE(has_flag(row, "ctr-vs-model"));
+  }
+  EXPECT_TRUE(counter_finding_ids(r).empty());
+}
+
+TEST(CoalescingAnalysis, CountersBesideTheModelAgreeOnTheStrides) {
+  const ProbeResult r = analysed(with_stride4_counters());
+  // stride 32: 32 sectors per load request, 4 per store, 32 reaching L2; DRAM (64 + 4) / 8 B.
+  const Row& s32 = row(r, "stride", 32, 4);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "sectors_per_request_counter"), 32);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "sectors_per_request_counter_vs_model"), 1);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "store_sectors_per_request_counter"), 4);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "store_sectors_per_request_counter_vs_model"), 1);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "l2_sectors_per_request_counter"), 32);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "dram_bytes_per_useful_byte_counter"), 8.5);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "dram_bytes_per_useful_byte_counter_vs_model"), 1);
+  // stride 8: 32 sectors, but 32-B blocks of 64 B hold two lanes' elements: (32 + 4) / 8.
+  EXPECT_DOUBLE_EQ(value(row(r, "stride", 8, 4).derived, "dram_bytes_per_useful_byte_counter"),
+                   4.5);
+  EXPECT_DOUBLE_EQ(value(row(r, "stride", 2, 4).derived, "sectors_per_request_counter"), 8);
+  // The model beside them, with the two values only counter rows show; rows without counters
+  // get no counter columns.
+  EXPECT_DOUBLE_EQ(value(s32.model, "sectors_per_request"), 32);
+  EXPECT_DOUBLE_EQ(value(s32.model, "store_sectors_per_request"), 4);
+  EXPECT_DOUBLE_EQ(value(s32.model, "dram_bytes_per_useful_byte"), 8.5);
+  EXPECT_EQ(find_quantity(row(r, "stride", 32, 8).model, "dram_bytes_per_useful_byte"), nullptr);
+  EXPECT_EQ(find_quantity(row(r, "stride", 32, 8).derived, "sectors_per_request_counter"), nullptr);
+  for (const auto& rw : r.rows)
+    EXPECT_FALSE(has_flag(rw, "ctr-vs-model"));
+
+  EXPECT_EQ(counter_finding_ids(r),
+            (std::vector<std::string>{
+                "coalescing_counter_load_sectors_agree", "coalescing_counter_store_sectors_agree",
+                "coalescing_counter_l2_sectors_agree", "coalescing_counter_dram_agree"}));
+  const Finding* load = find_finding(r, "coalescing_counter_load_sectors_agree");
+  EXPECT_EQ(load->kind, FindingKind::kVerdict);
+  EXPECT_EQ(value_of(*load, "rows_compared"), 6);
+  EXPECT_EQ(value_of(*load, "max_deviation"), 0);
+  EXPECT_EQ(load->text,
+            "counters: global-load sectors per request (l1tex) agree with the model within 5% on "
+            "all 6 rows with counters (largest deviation +0.0%, at stride 1, 4 B: 4 sectors "
+            "measured vs 4 sectors model)");
+}
+
+TEST(CoalescingAnalysis, DirtyLinesInDramWritesAreADisagreementWithBothNumbers) {
+  // cupti.md §3.1: the stride-32 kernel wrote 8.4 MB but dram__bytes_write read 27-28 MB, the
+  // previous kernel's dirty lines leaving L2 (no flush before the pass): 3.3x the stores.
+  ProbeResult in = with_stride4_counters();
+  for (auto& rw : in.rows) {
+    if (rw.counters && std::get<std::int64_t>(find_param(rw.params, "stride")->value) == 32)
+      set_counter(rw, "dram__bytes_write.sum", 52428800.0 * 4 * 3.3);
+  }
+  const ProbeResult r = analysed(in);
+  const Row& s32 = row(r, "stride", 32, 4);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "dram_bytes_per_useful_byte_counter"), (64 + 13.2) / 8);
+  EXPECT_NEAR(value(s32.derived, "dram_bytes_per_useful_byte_counter_vs_model"), 9.65 / 8.5, 1e-12);
+  EXPECT_TRUE(has_flag(s32, "ctr-vs-model"));
+  EXPECT_FALSE(has_flag(row(r, "stride", 16, 4), "ctr-vs-model"));
+  EXPECT_EQ(find_finding(r, "coalescing_counter_dram_agree"), nullptr);
+  const Finding* f = find_finding(r, "coalescing_counter_dram_differ");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->kind, FindingKind::kWarning);
+  EXPECT_EQ(value_of(*f, "rows_off"), 1);
+  EXPECT_EQ(value_of(*f, "rows_compared"), 6);
+  EXPECT_NEAR(value_of(*f, "counter"), 9.65, 1e-12);
+  EXPECT_DOUBLE_EQ(value_of(*f, "model"), 8.5);
+  EXPECT_EQ(f->text,
+            "counters: DRAM bytes (read + written) per useful byte differ from the model by more "
+            "than 5% on 1 of 6 rows (flag ctr-vs-model); worst at stride 32, 4 B: 9.65 B/B "
+            "measured vs 8.5 B/B model (+13.5%)");
+  // Sectors still agree: one finding per quantity.
+  EXPECT_NE(find_finding(r, "coalescing_counter_load_sectors_agree"), nullptr);
+}
+
+TEST(CoalescingAnalysis, AMissingCounterOrSizeGivesNullValuesAndIsNotCompared) {
+  ProbeResult in = with_stride4_counters();
+  for (auto& rw : in.rows) {
+    if (rw.counters) set_counter(rw, "dram__bytes_write.sum", std::nullopt);
+    if (rw.counters && std::get<std::int64_t>(find_param(rw.params, "stride")->value) == 2)
+      set_counter(rw, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", std::nullopt);
+  }
+  ProbeResult r = analysed(in);
+  const Row& s2 = row(r, "stride", 2, 4);
+  const Quantity* sectors = find_quantity(s2.derived, "sectors_per_request_counter");
+  ASSERT_NE(sectors, nullptr);
+  EXPECT_FALSE(sectors->value.has_value());
+  EXPECT_FALSE(find_quantity(s2.derived, "l2_sectors_per_request_counter")->value.has_value());
+  EXPECT_DOUBLE_EQ(value(s2.derived, "store_sectors_per_request_counter"), 4);
+  EXPECT_FALSE(find_quantity(s2.derived, "dram_bytes_per_useful_byte_counter")->value.has_value());
+  EXPECT_EQ(find_finding(r, "coalescing_counter_dram_agree"), nullptr);
+  EXPECT_EQ(find_finding(r, "coalescing_counter_dram_differ"), nullptr);
+  EXPECT_EQ(value_of(*find_finding(r, "coalescing_counter_load_sectors_agree"), "rows_compared"),
+            5);
+
+  // A sizing that does not give the width's N: no useful bytes, no DRAM ratio.
+  RunFacts facts = h100_facts();
+  facts.sizing.default_elements = {{8, 26214400}, {16, 13107200}};
+  r = analysed(with_stride4_counters(), facts);
+  EXPECT_FALSE(find_quantity(row(r, "stride", 32, 4).derived, "dram_bytes_per_useful_byte_counter")
+                   ->value.has_value());
+  EXPECT_EQ(find_finding(r, "coalescing_counter_dram_agree"), nullptr);
+}
+
+TEST(CoalescingAnalysis, AClampedStrideUsesItsOwnN) {
+  RunFacts facts = h100_facts();
+  facts.sizing.clamped = {{4, 32, 52428800 / 4}};  // stride 32 ran with a quarter of N
+  const ProbeResult r = analysed(with_stride4_counters(), facts);
+  // The counters were for the full N: 4x the DRAM bytes per useful byte of the smaller launch.
+  EXPECT_DOUBLE_EQ(value(row(r, "stride", 32, 4).derived, "dram_bytes_per_useful_byte_counter"),
+                   4 * 8.5);
+}
+
+TEST(CoalescingAnalysis, CounterColumnsHaveShortTerms) {
+  const Glossary g = words();
+  const ProbeResult r = analysed(with_stride4_counters());
+  std::vector<Quantity> shown = row(r, "stride", 1, 4).derived;
+  const auto& model = row(r, "stride", 1, 4).model;
+  shown.insert(shown.end(), model.begin(), model.end());
+  for (const auto& q : shown) {
+    const Term* t = g.term("coalescing", q.name);
+    ASSERT_NE(t, nullptr) << q.name;
+    EXPECT_LE(t->label.size(), 8u) << q.name;
+  }
+}
+
 TEST(CoalescingAnalysis, EveryColumnHasAShortTerm) {
   const Glossary g = words();
   const ProbeResult r = analysed();

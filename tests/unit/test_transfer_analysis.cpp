@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "gpuprobe/core/json_io.hpp"
@@ -141,6 +142,118 @@ TEST(TransferAnalysis, PlannedRowsWithoutMetricsAreLeftAlone) {
   transfer::analyse(r, {32.0, 16});
   EXPECT_TRUE(r.summary.empty());
   EXPECT_TRUE(r.rows.front().model.empty());
+}
+
+// ---- Counters ------------------------------------------------------------------------------
+
+// PCIe counters of one repetition (one cudaMemcpyAsync per lane): the payload in the copy's
+// direction(s) (pcie__read_bytes = the GPU reading host memory, h2d; pcie__write_bytes = the GPU
+// writing it, d2h) plus the background /work/shared/notes/cupti.md §3.4 measured on an H100
+// during a device-only copy: 6 KB read, 1.5 KB written.
+std::vector<Quantity> pcie_counters(const std::string& direction, double bytes) {
+  const bool h2d = direction != "d2h", d2h = direction != "h2d";
+  return {{"pcie__read_bytes.sum", "byte", (h2d ? bytes : 0) + 6144},
+          {"pcie__write_bytes.sum", "byte", (d2h ? bytes : 0) + 1536},
+          {"gpu__time_duration.sum", "nsecond", 1e6},
+          {"sm__cycles_elapsed.avg.per_second", "cycle/second", 1.98e9},
+          {"dram__cycles_elapsed.avg.per_second", "cycle/second", 2.619e9}};
+}
+
+std::string text_of(const Row& row, const char* key) {
+  return scalar_text(find_param(row.params, key)->value);
+}
+
+double bytes_of(const Row& row) {
+  return static_cast<double>(std::get<std::int64_t>(find_param(row.params, "bytes")->value));
+}
+
+// The fixture's rows, with counters on the pinned ones.
+ProbeResult pinned_with_counters() {
+  ProbeResult r = measured_only(h100_transfer());
+  for (auto& row : r.rows) {
+    if (text_of(row, "memory") == "pinned")
+      row.counters = pcie_counters(text_of(row, "direction"), bytes_of(row));
+  }
+  return r;
+}
+
+const Row& row_of(const ProbeResult& r, const char* memory, const char* direction, double bytes) {
+  for (const auto& row : r.rows) {
+    if (text_of(row, "memory") == memory && text_of(row, "direction") == direction &&
+        bytes_of(row) == bytes)
+      return row;
+  }
+  throw std::runtime_error("no such row");
+}
+
+TEST(TransferAnalysis, LinkBytesPerPayloadFromTheCountersWithoutAModel) {
+  ProbeResult r = pinned_with_counters();
+  transfer::analyse(r, {32.0, 16});
+  phrase_findings(r, words());
+  const double mib64 = 64.0 * 1024 * 1024;
+  const Row& h2d = row_of(r, "pinned", "h2d", mib64);
+  EXPECT_DOUBLE_EQ(value(h2d.derived, "link_bytes_per_payload"), (mib64 + 6144) / mib64);
+  EXPECT_DOUBLE_EQ(value(h2d.derived, "reverse_link_bytes_per_payload"), 1536 / mib64);
+  const Row& d2h = row_of(r, "pinned", "d2h", 4096);
+  EXPECT_DOUBLE_EQ(value(d2h.derived, "link_bytes_per_payload"), (4096.0 + 1536) / 4096);
+  EXPECT_DOUBLE_EQ(value(d2h.derived, "reverse_link_bytes_per_payload"), 1.5);
+  // bidir: both directions over twice the bytes; no opposite direction to speak of.
+  const Row& bidir = row_of(r, "pinned", "bidir", 4096);
+  EXPECT_DOUBLE_EQ(value(bidir.derived, "link_bytes_per_payload"), (8192.0 + 7680) / 8192);
+  EXPECT_EQ(find_quantity(bidir.derived, "reverse_link_bytes_per_payload"), nullptr);
+  // No model value, no comparison, no flag; rows without counters get nothing.
+  EXPECT_EQ(h2d.model.size(), 1u);
+  for (const auto& row : r.rows)
+    EXPECT_TRUE(std::find(row.flags.begin(), row.flags.end(), "ctr-vs-model") == row.flags.end());
+  EXPECT_TRUE(row_of(r, "wc", "h2d", mib64).derived.empty());
+
+  const Finding* f = find_finding(r, "transfer_link_bytes");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->kind, FindingKind::kVerdict);
+  EXPECT_EQ(value_of(*f, "rows"), 24);
+  EXPECT_DOUBLE_EQ(value_of(*f, "max"), 2.5);  // h2d 4 KiB: (4096 + 6144) / 4096
+  EXPECT_EQ(value_of(*f, "large_rows"), 3);
+  EXPECT_DOUBLE_EQ(value_of(*f, "large_min"), (mib64 + 1536) / mib64);
+  EXPECT_DOUBLE_EQ(value_of(*f, "large_max"), (mib64 + 6144) / mib64);
+  EXPECT_EQ(f->text,
+            "PCIe counters: bytes on the link / payload 1.000x on the 3 rows of 64 MiB and more; "
+            "1.000-2.500x over all 24 rows with counters (highest: pinned h2d 4 KiB); no model "
+            "predicts it: the counters count payload at 512-B granularity, device-wide, so about "
+            "1 is expected where the copy dwarfs other traffic");
+  EXPECT_EQ(r.findings.back().id, "transfer_pcie_link");
+}
+
+TEST(TransferAnalysis, NoCountersOrUncollectedOnesGiveNoLinkValue) {
+  ProbeResult plain = measured_only(h100_transfer());
+  transfer::analyse(plain, {32.0, 16});
+  EXPECT_EQ(find_finding(plain, "transfer_link_bytes"), nullptr);
+  for (const auto& row : plain.rows)
+    EXPECT_TRUE(row.derived.empty());
+
+  ProbeResult r = pinned_with_counters();
+  for (auto& row : r.rows) {
+    if (!row.counters) continue;
+    for (auto& q : *row.counters) {
+      if (q.name == "pcie__write_bytes.sum") q.value = std::nullopt;
+    }
+  }
+  transfer::analyse(r, {32.0, 16});
+  const Row& d2h = row_of(r, "pinned", "d2h", 4096);
+  EXPECT_FALSE(find_quantity(d2h.derived, "link_bytes_per_payload")->value.has_value());
+  const Row& h2d = row_of(r, "pinned", "h2d", 4096);
+  EXPECT_DOUBLE_EQ(value(h2d.derived, "link_bytes_per_payload"), 2.5);
+  EXPECT_FALSE(find_quantity(h2d.derived, "reverse_link_bytes_per_payload")->value.has_value());
+  // Only the 8 h2d rows have a value now.
+  EXPECT_EQ(value_of(*find_finding(r, "transfer_link_bytes"), "rows"), 8);
+}
+
+TEST(TransferAnalysis, LinkTermsAreShort) {
+  const Glossary g = words();
+  for (const char* name : {"link_bytes_per_payload", "reverse_link_bytes_per_payload"}) {
+    const Term* t = g.term("transfer", name);
+    ASSERT_NE(t, nullptr) << name;
+    EXPECT_LE(t->label.size(), 8u) << name;
+  }
 }
 
 }  // namespace

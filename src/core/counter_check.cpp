@@ -1,0 +1,115 @@
+// Counter values beside model values: per-row derived pairs, the disagreement flag, and one
+// finding per compared quantity with its sentences.
+#include "gpuprobe/core/counter_check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuprobe {
+
+std::optional<double> counter_value(const Row& row, std::string_view name) {
+  if (!row.counters) return std::nullopt;
+  for (const auto& q : *row.counters) {
+    if (q.name == name) return q.value;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> ratio_of(std::optional<double> a, std::optional<double> b) {
+  if (!a || !b || !(*b > 0)) return std::nullopt;
+  return *a / *b;
+}
+
+std::optional<double> sum_of(std::optional<double> a, std::optional<double> b) {
+  if (!a || !b) return std::nullopt;
+  return *a + *b;
+}
+
+void set_model_value(Row& row, Quantity value) {
+  for (auto& q : row.model) {
+    if (q.name == value.name) {
+      q = std::move(value);
+      return;
+    }
+  }
+  row.model.push_back(std::move(value));
+}
+
+CounterCheck::CounterCheck(std::string id, std::string unit)
+    : id_(std::move(id)), unit_(std::move(unit)) {}
+
+void CounterCheck::add(Row& row, const std::string& name, std::optional<double> counter,
+                       std::optional<double> model) {
+  const std::optional<double> ratio = counter ? ratio_of(counter, model) : std::nullopt;
+  row.derived.push_back({name, unit_, counter});
+  row.derived.push_back({name + "_vs_model", "x", ratio});
+  if (!ratio) return;
+  ++compared_;
+  const double deviation = std::fabs(*ratio - 1);
+  if (deviation > kCounterModelTolerance) {
+    ++off_;
+    if (std::find(row.flags.begin(), row.flags.end(), kCounterModelFlag) == row.flags.end())
+      row.flags.push_back(kCounterModelFlag);
+  }
+  if (compared_ == 1 || deviation > max_deviation_) {
+    max_deviation_ = deviation;
+    worst_counter_ = counter;
+    worst_model_ = model;
+    worst_params_ = row.params;
+  }
+}
+
+std::optional<Finding> CounterCheck::finding() const {
+  if (compared_ == 0) return std::nullopt;
+  const double tolerance = kCounterModelTolerance * 100;
+  const double signed_deviation = (*worst_counter_ / *worst_model_ - 1) * 100;
+  if (off_ == 0) {
+    return verdict(id_ + "_agree", worst_params_,
+                   {{"rows_compared", "", static_cast<double>(compared_)},
+                    {"tolerance", "%", tolerance},
+                    {"max_deviation", "%", signed_deviation},
+                    {"counter", unit_, worst_counter_},
+                    {"model", unit_, worst_model_}});
+  }
+  // A warning: the model's columns of those rows (and what is computed from them) rest on a
+  // count the hardware contradicts, so they are less trustworthy; the measured timing is not.
+  return warning(id_ + "_differ", worst_params_,
+                 {{"rows_off", "", static_cast<double>(off_)},
+                  {"rows_compared", "", static_cast<double>(compared_)},
+                  {"tolerance", "%", tolerance},
+                  {"deviation", "%", signed_deviation},
+                  {"counter", unit_, worst_counter_},
+                  {"model", unit_, worst_model_}});
+}
+
+namespace {
+
+std::string rows_text(double n) {
+  return fmt::format("{:g} row{}", n, n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+void CounterCheck::add_phrasings(Glossary& g, const std::string& id, const std::string& what,
+                                 std::function<std::string(const Finding&)> point) {
+  g.add_phrasing(id + "_agree", [what, point](const Finding& f) {
+    const double n = value_of(f, "rows_compared");
+    return fmt::format(
+        "counters: {} agree with the model within {:g}% on {} {} with counters (largest deviation "
+        "{:+.1f}%, at {}: {} measured vs {} model)",
+        what, value_of(f, "tolerance"), n == 1 ? "the" : "all", rows_text(n),
+        value_of(f, "max_deviation"), point(f), value_text(f, "counter"), value_text(f, "model"));
+  });
+  g.add_phrasing(id + "_differ", [what, point](const Finding& f) {
+    return fmt::format(
+        "counters: {} differ from the model by more than {:g}% on {:g} of {} (flag {}); worst "
+        "at {}: {} measured vs {} model ({:+.1f}%)",
+        what, value_of(f, "tolerance"), value_of(f, "rows_off"),
+        rows_text(value_of(f, "rows_compared")), kCounterModelFlag, point(f),
+        value_text(f, "counter"), value_text(f, "model"), value_of(f, "deviation"));
+  });
+}
+
+}  // namespace gpuprobe

@@ -1,0 +1,128 @@
+// Unit tests for counters beside a model: values by name, the derived pair, the 5% flag, the
+// agree/differ findings and their sentences.
+#include "gpuprobe/core/counter_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace gpuprobe {
+namespace {
+
+Row row_with(std::int64_t stride, std::optional<std::vector<Quantity>> counters) {
+  Row row;
+  row.params = {{"stride", stride, ""}};
+  row.counters = std::move(counters);
+  return row;
+}
+
+Glossary words() {
+  Glossary g;
+  CounterCheck::add_phrasings(g, "x_counter_sectors", "sectors per request", [](const Finding& f) {
+    return "stride " + param_text_of(f, "stride");
+  });
+  return g;
+}
+
+bool flagged(const Row& row) {
+  return std::find(row.flags.begin(), row.flags.end(), "ctr-vs-model") != row.flags.end();
+}
+
+TEST(CounterCheck, ValuesByNameNullWhenAbsentUncollectedOrNoCounters) {
+  const Row row = row_with(
+      1, std::vector<Quantity>{{"a.sum", "sector", 64.0}, {"b.sum", "request", std::nullopt}});
+  EXPECT_EQ(counter_value(row, "a.sum"), 64.0);
+  EXPECT_FALSE(counter_value(row, "b.sum").has_value());
+  EXPECT_FALSE(counter_value(row, "c.sum").has_value());
+  EXPECT_FALSE(counter_value(row_with(1, std::nullopt), "a.sum").has_value());
+  EXPECT_EQ(ratio_of(64.0, 2.0), 32.0);
+  EXPECT_FALSE(ratio_of(64.0, 0.0).has_value());
+  EXPECT_FALSE(ratio_of(std::nullopt, 2.0).has_value());
+  EXPECT_EQ(sum_of(1.0, 2.0), 3.0);
+  EXPECT_FALSE(sum_of(1.0, std::nullopt).has_value());
+}
+
+TEST(CounterCheck, AModelValueShownBesideItsCounterIsSetOnce) {
+  Row row = row_with(1, std::vector<Quantity>{});
+  row.model = {{"sectors", "sectors", 4.0}};
+  set_model_value(row, {"dram", "B/B", 1.5});
+  set_model_value(row, {"dram", "B/B", 2.5});
+  ASSERT_EQ(row.model.size(), 2u);
+  EXPECT_EQ(row.model[1].name, "dram");
+  EXPECT_EQ(row.model[1].value, 2.5);
+}
+
+TEST(CounterCheck, AgreementIsAVerdictWithTheLargestDeviation) {
+  CounterCheck check("x_counter_sectors", "sectors");
+  Row a = row_with(1, std::vector<Quantity>{});
+  Row b = row_with(32, std::vector<Quantity>{});
+  check.add(a, "sectors_counter", 4.0, 4.0);
+  check.add(b, "sectors_counter", 32.96, 32.0);  // +3%: within 5%
+  ASSERT_EQ(b.derived.size(), 2u);
+  EXPECT_EQ(b.derived[0].name, "sectors_counter");
+  EXPECT_EQ(b.derived[0].unit, "sectors");
+  EXPECT_DOUBLE_EQ(*b.derived[0].value, 32.96);
+  EXPECT_EQ(b.derived[1].name, "sectors_counter_vs_model");
+  EXPECT_NEAR(*b.derived[1].value, 1.03, 1e-12);
+  EXPECT_FALSE(flagged(a));
+  EXPECT_FALSE(flagged(b));
+  const auto f = check.finding();
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->id, "x_counter_sectors_agree");
+  EXPECT_EQ(f->kind, FindingKind::kVerdict);
+  EXPECT_EQ(value_of(*f, "rows_compared"), 2);
+  EXPECT_NEAR(value_of(*f, "max_deviation"), 3.0, 1e-9);
+  EXPECT_EQ(param_text_of(*f, "stride"), "32");
+
+  EXPECT_EQ(
+      words().text(*f),
+      "counters: sectors per request agree with the model within 5% on all 2 rows with counters "
+      "(largest deviation +3.0%, at stride 32: 32.96 sectors measured vs 32 sectors model)");
+}
+
+TEST(CounterCheck, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
+  CounterCheck check("x_counter_sectors", "sectors");
+  Row a = row_with(1, std::vector<Quantity>{});
+  Row b = row_with(2, std::vector<Quantity>{});
+  Row c = row_with(4, std::vector<Quantity>{});
+  check.add(a, "sectors_counter", 4.18, 4.0);   // +4.5%: within 5%
+  check.add(b, "sectors_counter", 7.2, 8.0);    // -10%
+  check.add(c, "sectors_counter", 17.3, 16.0);  // +8.1%: off, less than b
+  CounterCheck other("x_counter_lines", "lines");
+  other.add(c, "lines_counter", 6.0, 4.0);  // a second quantity off on c: still one flag
+  EXPECT_FALSE(flagged(a));
+  EXPECT_TRUE(flagged(b));
+  EXPECT_EQ(std::count(c.flags.begin(), c.flags.end(), "ctr-vs-model"), 1);
+  EXPECT_EQ(check.rows_off(), 2u);
+  const auto f = check.finding();
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->id, "x_counter_sectors_differ");
+  EXPECT_EQ(f->kind, FindingKind::kWarning);
+  EXPECT_EQ(value_of(*f, "rows_off"), 2);
+  EXPECT_EQ(value_of(*f, "rows_compared"), 3);
+  EXPECT_DOUBLE_EQ(value_of(*f, "counter"), 7.2);
+  EXPECT_DOUBLE_EQ(value_of(*f, "model"), 8.0);
+  EXPECT_NEAR(value_of(*f, "deviation"), -10.0, 1e-9);
+  EXPECT_EQ(words().text(*f),
+            "counters: sectors per request differ from the model by more than 5% on 2 of 3 rows "
+            "(flag ctr-vs-model); worst at stride 2: 7.2 sectors measured vs 8 sectors model "
+            "(-10.0%)");
+}
+
+TEST(CounterCheck, UnknownSidesGiveNullValuesAndNoFinding) {
+  CounterCheck check("x_counter_sectors", "sectors");
+  Row a = row_with(1, std::vector<Quantity>{});
+  check.add(a, "sectors_counter", std::nullopt, 4.0);
+  check.add(a, "lines_counter", 3.0, std::nullopt);
+  ASSERT_EQ(a.derived.size(), 4u);
+  EXPECT_FALSE(a.derived[0].value.has_value());
+  EXPECT_FALSE(a.derived[1].value.has_value());
+  EXPECT_DOUBLE_EQ(*a.derived[2].value, 3.0);  // measured, but no model to compare with
+  EXPECT_FALSE(a.derived[3].value.has_value());
+  EXPECT_TRUE(a.flags.empty());
+  EXPECT_EQ(check.rows_compared(), 0u);
+  EXPECT_FALSE(check.finding().has_value());
+}
+
+}  // namespace
+}  // namespace gpuprobe
