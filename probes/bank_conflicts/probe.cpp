@@ -225,19 +225,23 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, std::uint64_t si
     return op;
   };
 
+  std::vector<runtime::Operation> ops;
+  for (std::size_t i = 0; i < std::size(kLadder); ++i)
+    ops.push_back(make_operation(i, fmt::format("{} {}x{}", bank::kLadderKernels[i], n, n)));
+  // copy once more, after the other four: the baseline of every ratio is measured first, so
+  // this shows whether it moved while the ladder ran (a transient or an order effect) or not.
+  ops.push_back(make_operation(0, fmt::format("copy {}x{} (again)", n, n)));
+  const std::vector<SampleSet> measured = ctx.measure_all(ops);
   for (std::size_t i = 0; i < std::size(kLadder); ++i) {
-    const char* name = bank::kLadderKernels[i];
-    const SampleSet samples = ctx.measure(make_operation(i, fmt::format("{} {}x{}", name, n, n)));
-    Row row = ladder_row(name, size);
+    const SampleSet& samples = measured[i];
+    Row row = ladder_row(bank::kLadderKernels[i], size);
     row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
     row.metrics.push_back(time_metric(samples));
     row.flags = samples.flags;
     row.counters = samples.counters;
     result.rows.push_back(std::move(row));
   }
-  // copy once more, after the other four: the baseline of every ratio is measured first, so
-  // this shows whether it moved while the ladder ran (a transient or an order effect) or not.
-  const SampleSet again = ctx.measure(make_operation(0, fmt::format("copy {}x{} (again)", n, n)));
+  const SampleSet& again = measured.back();
   in.copy_repeat = bandwidth_metric(again.seconds, again.total_bytes());
 }
 
@@ -262,6 +266,7 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const AxisValue
       runtime::DeviceBuffer out(out_words * sizeof(std::uint32_t));
       auto* out_ptr = out.as<std::uint32_t>();
 
+      std::vector<runtime::Operation> ops;  // one per stride, sharing `out`
       for (const auto stride64 : v.list("strides")) {
         const auto stride = static_cast<std::uint32_t>(stride64);
         runtime::Operation operation;
@@ -283,8 +288,12 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const AxisValue
               "{} of {} threads returned a wrong {}", bad, out_words,
               op == SharedOp::kLoad ? "sum of the words read" : "read-back of the words stored");
         };
-        const SampleSet samples = ctx.measure(operation);
-        Row row = stride_row(op_name, width, stride64);
+        ops.push_back(std::move(operation));
+      }
+      const std::vector<SampleSet> measured = ctx.measure_all(ops);
+      for (std::size_t k = 0; k < measured.size(); ++k) {
+        const SampleSet& samples = measured[k];
+        Row row = stride_row(op_name, width, v.list("strides")[k]);
         row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
         row.metrics.push_back(
             {"time_per_instruction", "s", statistics_of_mapped(samples.seconds, [=](double t) {

@@ -301,10 +301,14 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& v
           coalescing::copy_grid_blocks(kernel_kind(s.point.pattern), s.point.width, dev.sm_count);
   }
 
-  for (const auto& s : sized) {
-    const runtime::Operation op = make_operation(
-        s, out.get(), in.get(), blocks[{s.point.pattern, s.point.width}], ctx.stream());
-    const SampleSet samples = ctx.measure(op);
+  std::vector<runtime::Operation> ops;  // all share `in` and `out`
+  for (const auto& s : sized)
+    ops.push_back(make_operation(s, out.get(), in.get(), blocks[{s.point.pattern, s.point.width}],
+                                 ctx.stream()));
+  const std::vector<SampleSet> measured = ctx.measure_all(ops);
+  for (std::size_t i = 0; i < sized.size(); ++i) {
+    const auto& s = sized[i];
+    const SampleSet& samples = measured[i];
     Row row = planned_row(s.point);
     row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
     row.metrics.push_back(time_metric(samples));

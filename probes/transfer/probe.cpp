@@ -121,6 +121,20 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
   return op;
 }
 
+Row make_row(const Point& p, const SampleSet& samples) {
+  Row row;
+  row.params = row_params(p);
+  row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
+  row.metrics.push_back(time_metric(samples));
+  if (p.direction == "bidir") {
+    for (const auto& lane : samples.lanes)
+      row.metrics.push_back(bandwidth_metric(lane.seconds, lane.bytes, "bandwidth_" + lane.name));
+  }
+  row.flags = samples.flags;
+  row.counters = samples.counters;
+  return row;
+}
+
 class TransferProbe final : public Probe {
  public:
   std::string name() const override { return "transfer"; }
@@ -192,27 +206,21 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& val
   GP_CUDA(cudaStreamSynchronize(ctx.stream()));
 
   const auto sweep = points(values);
-  std::unique_ptr<HostBuffers> host;
-  for (const auto& p : sweep) {
-    if (!host || host->src.kind() != p.kind) {
-      host.reset();  // one kind's buffers at a time
-      host = std::make_unique<HostBuffers>(
-          HostBuffers{HostBuffer(p.kind, max_bytes), HostBuffer(p.kind, max_bytes)});
-      runtime::fill_pattern_host(host->src.get(), max_bytes, kH2DSeed);
-    }
-    const runtime::Operation op = make_operation(p, *host, dev_src, dev_dst);
-    const SampleSet samples = ctx.measure(op);
-    Row row;
-    row.params = row_params(p);
-    row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
-    row.metrics.push_back(time_metric(samples));
-    if (p.direction == "bidir") {
-      for (const auto& lane : samples.lanes)
-        row.metrics.push_back(bandwidth_metric(lane.seconds, lane.bytes, "bandwidth_" + lane.name));
-    }
-    row.flags = samples.flags;
-    row.counters = samples.counters;
-    result.rows.push_back(std::move(row));
+  // One memory kind at a time: its host buffers, then all of its points measured as one batch.
+  for (std::size_t first = 0; first < sweep.size();) {
+    const HostMemory kind = sweep[first].kind;
+    std::size_t end = first;
+    while (end < sweep.size() && sweep[end].kind == kind)
+      ++end;
+    HostBuffers host{HostBuffer(kind, max_bytes), HostBuffer(kind, max_bytes)};
+    runtime::fill_pattern_host(host.src.get(), max_bytes, kH2DSeed);
+    std::vector<runtime::Operation> ops;
+    for (std::size_t i = first; i < end; ++i)
+      ops.push_back(make_operation(sweep[i], host, dev_src, dev_dst));
+    const std::vector<SampleSet> measured = ctx.measure_all(ops);
+    for (std::size_t i = first; i < end; ++i)
+      result.rows.push_back(make_row(sweep[i], measured[i - first]));
+    first = end;
   }
   transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});
   return result;

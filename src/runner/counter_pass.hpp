@@ -42,10 +42,15 @@ class CounterPassDriver {
   std::vector<Quantity> conditions() const;
 
  private:
-  std::optional<std::vector<Quantity>> collect(const std::string& range, const PassSteps& steps);
+  std::vector<std::optional<std::vector<Quantity>>> collect(
+      const std::vector<runtime::CounterPoint>& points);
+  // One CUPTI collection over points[first, first + count).
+  void collect_chunk(const std::vector<runtime::CounterPoint>& points, std::size_t first,
+                     std::size_t count, std::vector<std::optional<std::vector<Quantity>>>& out);
   void refuse(const std::string& reason, const std::string& hint);
 
   int device_;
+  std::size_t ranges_named_ = 0;  // ranges collected so far (for unique range names)
   CounterStatus status_;
   std::unique_ptr<counters::CounterSession> session_;
   std::map<std::string, std::string> missing_;  // metric -> why it has no value (first reason)

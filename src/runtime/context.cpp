@@ -9,11 +9,12 @@
 namespace gpuprobe::runtime {
 namespace {
 
-// Runs an operation's teardown when the scope ends, also when measuring threw.
-struct Teardown {
-  const Operation& op;
-  ~Teardown() {
-    if (op.teardown) op.teardown();
+// Runs the operations' teardowns when the scope ends, also when measuring threw.
+struct TeardownAll {
+  const std::vector<Operation>& ops;
+  ~TeardownAll() {
+    for (const Operation& op : ops)
+      if (op.teardown) op.teardown();
   }
 };
 
@@ -49,16 +50,41 @@ ProbeContext::ProbeContext(const DeviceInfo& device, const MeasureOptions& optio
       probe_name_(std::move(probe_name)),
       planned_(planned_points) {}
 
+std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& ops) {
+  const TeardownAll teardown{ops};
+  std::vector<SampleSet> out;
+  out.reserve(ops.size());
+  for (const Operation& op : ops) {
+    // A probe may measure a point the plan does not list (a repeat of a baseline): never count
+    // past the plan's total.
+    if (progress_) progress_(probe_name_, done_, std::max(planned_, done_ + 1), op.label);
+    ++done_;
+    const NvtxRanges nvtx{"gpuprobe", probe_name_.c_str(), op.label.c_str()};
+    out.push_back(measurer_.measure(op));
+  }
+  if (!counter_pass_ || ops.empty()) return out;
+  std::vector<CounterPoint> points;
+  for (const Operation& op : ops) {
+    PassSteps steps = measurer_.pass_steps(op);
+    // Inputs first (prepare), then the operation's own per-pass reset.
+    steps.reset = [this, &op, reset = std::move(steps.reset)] {
+      measurer_.prepare(op);
+      if (reset) reset();
+    };
+    steps.run = [this, &op, run = std::move(steps.run)] {
+      const NvtxRanges nvtx{"gpuprobe", probe_name_.c_str(), op.label.c_str()};
+      run();
+    };
+    points.push_back({op.label, std::move(steps)});
+  }
+  auto counters = counter_pass_(points);
+  for (std::size_t i = 0; i < out.size() && i < counters.size(); ++i)
+    out[i].counters = std::move(counters[i]);
+  return out;
+}
+
 SampleSet ProbeContext::measure(const Operation& op) {
-  // A probe may measure a point the plan does not list (a repeat of a baseline): never count
-  // past the plan's total.
-  if (progress_) progress_(probe_name_, done_, std::max(planned_, done_ + 1), op.label);
-  ++done_;
-  const Teardown teardown{op};
-  const NvtxRanges nvtx{"gpuprobe", probe_name_.c_str(), op.label.c_str()};
-  SampleSet samples = measurer_.measure(op);
-  if (counter_pass_) samples.counters = counter_pass_(op.label, measurer_.pass_steps(op));
-  return samples;
+  return std::move(measure_all({op}).front());
 }
 
 std::vector<std::string> ProbeContext::run_passes(const Operation& op, std::size_t passes,

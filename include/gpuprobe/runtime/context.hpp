@@ -19,12 +19,17 @@ namespace gpuprobe::runtime {
 using ProgressFn = std::function<void(const std::string& probe, std::size_t done, std::size_t total,
                                       const std::string& label)>;
 
-// The counter pass the runner drives after an operation was timed, never during: it encloses
-// `steps.run` in a counter range named `range` once per replay pass (reset and cache state
-// before, verify after) and returns the values, one Quantity per metric (null where a metric
-// could not be read). nullopt: counters are not collected for this point.
-using CounterPass = std::function<std::optional<std::vector<Quantity>>(const std::string& range,
-                                                                       const PassSteps& steps)>;
+// One timed operation as the counter pass sees it: its label and the steps of one pass.
+struct CounterPoint {
+  std::string label;
+  PassSteps steps;
+};
+// The counter pass the runner drives after a batch of operations was timed, never during: it
+// encloses each point's `steps.run` in a counter range of its own, once per replay pass (reset
+// and cache state before, verify after), and returns per point one Quantity per metric (null
+// where a metric could not be read), or nullopt where counters were not collected.
+using CounterPass = std::function<std::vector<std::optional<std::vector<Quantity>>>(
+    const std::vector<CounterPoint>& points)>;
 
 class ProbeContext {
  public:
@@ -34,11 +39,17 @@ class ProbeContext {
   const DeviceInfo& device() const { return device_; }
   // The harness's main stream (non-blocking); use it for set-up work around measurements.
   cudaStream_t stream() const { return measurer_.main_stream(); }
-  // Times an operation under the run's stopping rule (see Measurer::measure), then runs the
-  // counter pass when there is one (SampleSet::counters), reports progress (one point per call,
-  // counted against the plan) and tears the operation down afterwards. Both run inside the NVTX
-  // ranges gpuprobe / <probe> / <op.label>, so `ncu --nvtx --nvtx-include
-  // "gpuprobe/<probe>/<label>/"` or nsys can be scoped to one point.
+  // Times each operation in turn under the run's stopping rule (see Measurer::measure), then
+  // runs the counter pass over all of them when there is one (SampleSet::counters): timing is
+  // never interleaved with counter collection, and the profiler's set-up is paid once per batch,
+  // not per point. Reports progress (one point per operation, counted against the plan) and
+  // tears the operations down at the end. The operations must stay runnable until it returns
+  // (their buffers alive); each is prepared again before its counter ranges, since later
+  // operations may share its buffers. Timing and counter ranges run inside the NVTX ranges
+  // gpuprobe / <probe> / <op.label>, so `ncu --nvtx --nvtx-include "gpuprobe/<probe>/<label>/"`
+  // or nsys can be scoped to one point.
+  std::vector<SampleSet> measure_all(const std::vector<Operation>& ops);
+  // measure_all of one operation.
   SampleSet measure(const Operation& op);
   // Re-runs an operation `passes` times with its per-pass reset (see Measurer::run_passes).
   std::vector<std::string> run_passes(const Operation& op, std::size_t passes,
