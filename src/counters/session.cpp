@@ -5,9 +5,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -269,18 +266,7 @@ std::vector<RangeCounters> CounterSession::Impl::run_config(std::size_t index,
                                                             const RangeWork& work) {
   const CounterConfig& config = plan.configs[index];
   check_cuda(cudaSetDevice(device), "cudaSetDevice");
-  static const bool trace = std::getenv("GPUPROBE_COUNTER_TRACE") != nullptr;  // TEMP
-  auto tnow = [] { return std::chrono::steady_clock::now(); };
-  auto t_last = tnow();
-  auto mark = [&](const char* what) {
-    if (!trace) return;
-    const auto t = tnow();
-    std::fprintf(stderr, "[trace] %s %.2f ms\n", what,
-                 std::chrono::duration<double, std::milli>(t - t_last).count());
-    t_last = t;
-  };
   RangeProfiler profiler(ctx);
-  mark("enable");
 
   std::vector<const char*> c_names = detail::c_names(config.metrics);
   auto size = GP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
@@ -311,7 +297,6 @@ std::vector<RangeCounters> CounterSession::Impl::run_config(std::size_t index,
   set.passIndex = 0;
   set.targetNestingLevel = 1;
   GP_CUPTI(cuptiRangeProfilerSetConfig, set);
-  mark("image+setconfig");
 
   bool all_submitted = false;
   for (std::size_t pass = 0; !all_submitted; ++pass) {
@@ -359,19 +344,15 @@ std::vector<RangeCounters> CounterSession::Impl::run_config(std::size_t index,
       check_cuda(synced, "cudaDeviceSynchronize (after a counter pass)");
     }
     GP_CUPTI(cuptiRangeProfilerStop, stop);
-    mark("pass");
     all_submitted = stop.isAllPassSubmitted != 0;
   }
 
   auto decode = GP_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
   decode.pRangeProfilerObject = profiler.get();
   GP_CUPTI(cuptiRangeProfilerDecodeData, decode);
-  mark("decode");
   profiler.disable();
-  mark("disable");
 
   std::vector<RangeCounters> values = evaluate_counter_data(*catalog, config.metrics, counter_data);
-  mark("evaluate");
   if (!capture_dir.empty()) {
     CounterCapture capture;
     const std::string stem = capture_stem.empty()

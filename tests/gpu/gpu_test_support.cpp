@@ -20,7 +20,8 @@ bool gpu_available() {
   }
 }
 
-ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples) {
+ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples,
+                      bool counters) {
   CLI::App app{"test", probe.name()};
   const cli::AxisOptions axes(app, probe.axes());
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
@@ -32,7 +33,8 @@ ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::s
   const DeviceInfo device = runtime::query_device(0);
   Glossary glossary = core_glossary();
   probe.add_words(glossary);
-  return runner::run_probe(probe, values, device, options, runner::CounterOptions{}, {}, glossary);
+  return runner::run_probe(probe, values, device, options, runner::CounterOptions{counters, {}}, {},
+                           glossary);
 }
 
 const Row* find_row(const ProbeResult& result,

@@ -18,7 +18,9 @@ bool gpu_available();
 // Parses `args` (as after the probe's subcommand, e.g. {"--pinned", "--sizes", "64MiB"}) through
 // the probe's axes as the CLI does, then runs it on GPU 0 through the runner with a fixed sample
 // count (findings phrased). Throws UsageError on a bad value.
-ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples = 5);
+// `counters`: whether the runner's counter pass runs (as --counters / --no-counters).
+ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples = 5,
+                      bool counters = true);
 
 // Finds the row whose params match all of `match` (key -> text as scalar_text prints it).
 const Row* find_row(const ProbeResult& result,

@@ -95,6 +95,48 @@ TEST(CoalescingGpu, StrideThirtyTwoIsMuchSlowerThanUnitStride) {
   EXPECT_DOUBLE_EQ(model(*wide, "predicted_relative_bandwidth_dram"), 256.0 / (32 * g + 128));
 }
 
+// The counter pass after timing: l1tex counts 4 sectors per warp request at stride 1 and 32 at
+// stride 32 (4-byte elements 128 B apart), as the model says; DRAM bytes per useful byte are
+// reported beside the DRAM model. Skipped (visibly) where the GPU refuses counters.
+TEST(CoalescingGpu, CounterPassCountsSectorsPerRequest) {
+  GP_REQUIRE_GPU();
+  auto probe = make_coalescing_probe();
+  const ProbeResult r =
+      testing::run_probe(*probe, {"--pattern", "stride", "--strides", "1,32", "--widths", "4"}, 3);
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  ASSERT_TRUE(r.counters);
+  if (r.counters->state == CounterState::kRefused)
+    GTEST_SKIP() << "counters refused here: " << r.counters->reason;
+  ASSERT_EQ(r.counters->state, CounterState::kCollected);
+  EXPECT_GE(r.counters->passes, 1u);
+  for (const auto& [stride, sectors] : {std::pair{"1", 4.0}, {"32", 32.0}}) {
+    const Row* row = testing::find_row(r, {{"stride", stride}});
+    ASSERT_NE(row, nullptr);
+    ASSERT_TRUE(row->counters) << stride;
+    const Quantity* measured = find_quantity(row->derived, "sectors_per_request_counter");
+    ASSERT_NE(measured, nullptr);
+    EXPECT_NEAR(measured->value.value_or(0), sectors, 0.05 * sectors) << "stride " << stride;
+    const Quantity* dram = find_quantity(row->derived, "dram_bytes_per_useful_byte_counter");
+    ASSERT_NE(dram, nullptr);
+    EXPECT_GT(dram->value.value_or(0), 0.5) << "stride " << stride;
+  }
+  EXPECT_NE(find_quantity(r.conditions, "counter_sm_clock_min"), nullptr);
+}
+
+TEST(CoalescingGpu, NoCountersLeavesTimingOnly) {
+  GP_REQUIRE_GPU();
+  auto probe = make_coalescing_probe();
+  const ProbeResult r = testing::run_probe(
+      *probe, {"--pattern", "stride", "--strides", "1,32", "--widths", "4"}, 3, false);
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  ASSERT_TRUE(r.counters);
+  EXPECT_EQ(r.counters->state, CounterState::kOff);
+  for (const auto& row : r.rows) {
+    EXPECT_FALSE(row.counters);
+    EXPECT_EQ(find_quantity(row.derived, "sectors_per_request_counter"), nullptr);
+  }
+}
+
 TEST(CoalescingGpu, EveryWidthVerifiesAndBaselinesAreAdded) {
   GP_REQUIRE_GPU();
   auto probe = make_coalescing_probe();

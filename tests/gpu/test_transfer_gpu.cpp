@@ -49,6 +49,28 @@ TEST(TransferGpu, PinnedBothDirectionsVerifiedAndFast) {
   }
 }
 
+// PCIe counters of the counter pass: a 64 MiB pinned copy puts about its payload on the link in
+// its own direction (CUPTI counts payload at 512 B granularity, plus background traffic).
+TEST(TransferGpu, LinkBytesMatchThePayload) {
+  GP_REQUIRE_GPU();
+  auto probe = make_transfer_probe();
+  const ProbeResult r =
+      testing::run_probe(*probe, {"--pinned", "--sizes", "64MiB", "--direction", "h2d,d2h"}, 3);
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  ASSERT_TRUE(r.counters);
+  if (r.counters->state == CounterState::kRefused)
+    GTEST_SKIP() << "counters refused here: " << r.counters->reason;
+  for (const char* dir : {"h2d", "d2h"}) {
+    const Row* row =
+        testing::find_row(r, {{"memory", "pinned"}, {"direction", dir}, {"bytes", "67108864"}});
+    ASSERT_NE(row, nullptr);
+    const Quantity* link = find_quantity(row->derived, "link_bytes_per_payload");
+    ASSERT_NE(link, nullptr) << dir;
+    EXPECT_GT(link->value.value_or(0), 0.99) << dir;
+    EXPECT_LT(link->value.value_or(0), 1.25) << dir;
+  }
+}
+
 TEST(TransferGpu, EveryHostMemoryKindVerifies) {
   GP_REQUIRE_GPU();
   auto probe = make_transfer_probe();

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <utility>
 
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/counters/capture.hpp"
@@ -56,6 +58,37 @@ TEST(CounterEvaluate, FixturesDecodeToTheRecordedValues) {
       }
     }
   }
+}
+
+// What the committed H100 captures say about the work they measured, decoded offline: a float4
+// copy of N bytes has L1 request N / 32 B sectors from L2 (exactly), reads about N from DRAM on
+// its first run, and moves next to nothing over PCIe (only background traffic: a device copy).
+TEST(CounterEvaluate, FixtureValuesMatchTheWorkCaptured) {
+  const auto value_of = [](const std::string& stem, const std::string& range,
+                           const std::string& metric) -> std::optional<double> {
+    const CounterCapture capture = read_capture(kFixtures / (stem + ".json"));
+    const MetricCatalog catalog(capture.chip, capture.counter_availability);
+    for (const auto& r : evaluate_counter_data(catalog, capture.metrics, capture.counter_data)) {
+      if (r.range != range) continue;
+      if (const CounterValue* v = r.find(metric)) return v->value;
+    }
+    return std::nullopt;
+  };
+  if (!std::filesystem::exists(kFixtures / "gh100-copy-config0.json"))
+    GTEST_SKIP() << "no gh100-copy fixture in " << kFixtures;
+  constexpr double kMiB = 1024.0 * 1024.0;
+  for (const auto& [range, bytes] : {std::pair{"copy16MiB", 16 * kMiB}, {"copy64MiB", 64 * kMiB}}) {
+    const auto sectors =
+        value_of("gh100-copy-config0", range, "lts__t_sectors_srcunit_tex_op_read.sum");
+    ASSERT_TRUE(sectors) << range;
+    EXPECT_EQ(*sectors, bytes / 32) << range;
+  }
+  const auto dram = value_of("gh100-copy-config0", "copy16MiB", "dram__bytes_read.sum");
+  ASSERT_TRUE(dram);
+  EXPECT_NEAR(*dram / (16 * kMiB), 1.0, 0.05);
+  const auto pcie = value_of("gh100-pcie-config0", "copy64MiB", "pcie__read_bytes.sum");
+  ASSERT_TRUE(pcie);
+  EXPECT_LT(*pcie, 64 * 1024.0);  // a device-to-device copy: background only, not 64 MiB
 }
 
 // A corrupted fixture (edited counter data) is refused by the reader, before CUPTI sees it:
