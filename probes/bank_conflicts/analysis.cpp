@@ -578,9 +578,10 @@ void add_words(Glossary& g) {
   });
   g.add_phrasing("bank_counters_not_collected", [](const Finding&) {
     return std::string(
-        "bank-conflict counters (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}, "
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}) are not collected yet: "
-        "compare model wavefronts_per_request with them in Nsight Compute");
+        "no row has shared-memory counters in this run (--no-counters, or the GPU refused "
+        "them): the model's wavefronts per request stand unchecked; without the counter pass, "
+        "compare them with l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st} in Nsight "
+        "Compute");
   });
 
   CounterCheck::add_phrasings(g, "bank_counter_ladder_loads",

@@ -55,7 +55,7 @@ CounterPassDriver::CounterPassDriver(const std::vector<std::string>& probe_metri
   asked = without_duplicates(std::move(asked));
   if (!options.enabled) {
     status_.state = CounterState::kOff;
-    status_.metrics = asked;
+    status_.metrics = asked.empty() ? asked : counters::defaults::with_companions(asked);
     status_.reason = "switched off with --no-counters";
     return;
   }
