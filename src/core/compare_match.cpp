@@ -17,6 +17,18 @@
 namespace gpuprobe {
 namespace {
 
+template <typename T, typename KeyOf>
+KeyMatch match_items(const std::vector<T>& a, const std::vector<T>& b, KeyOf key_of) {
+  std::vector<std::string> ka, kb;
+  for (const auto& x : a)
+    ka.push_back(key_of(x));
+  for (const auto& x : b)
+    kb.push_back(key_of(x));
+  return match_keys(ka, kb);
+}
+
+}  // namespace
+
 std::set<int> result_devices(const RunReport& report) {
   std::set<int> out;
   for (const auto& r : report.results) {
@@ -29,18 +41,6 @@ std::string device_list(const std::set<int>& devices) {
   if (devices.empty()) return "none";
   return fmt::format("{}", fmt::join(devices, ", "));
 }
-
-template <typename T, typename KeyOf>
-KeyMatch match_items(const std::vector<T>& a, const std::vector<T>& b, KeyOf key_of) {
-  std::vector<std::string> ka, kb;
-  for (const auto& x : a)
-    ka.push_back(key_of(x));
-  for (const auto& x : b)
-    kb.push_back(key_of(x));
-  return match_keys(ka, kb);
-}
-
-}  // namespace
 
 std::string pair_text(const DevicePair& pair) {
   return pair.a == pair.b ? fmt::format("GPU {}", pair.a)

@@ -31,19 +31,6 @@ const DeviceInfo* find_device(const RunReport& report, int index) {
   return nullptr;
 }
 
-std::set<int> result_devices(const RunReport& report) {
-  std::set<int> out;
-  for (const auto& r : report.results) {
-    if (r.device) out.insert(*r.device);
-  }
-  return out;
-}
-
-std::string device_list(const std::set<int>& devices) {
-  if (devices.empty()) return "none";
-  return fmt::format("{}", fmt::join(devices, ", "));
-}
-
 // What a file holds, for the "no rows in common" message: "transfer on GPU 0, all (planned)".
 std::string contents_text(const RunReport& report) {
   std::vector<std::string> parts;

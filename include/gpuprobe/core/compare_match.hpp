@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,10 @@ struct DevicePair {
   int b = 0;
   bool operator==(const DevicePair&) const = default;
 };
+
+// The GPU indices that have results in a run, and them as text ("0, 2", or "none").
+std::set<int> result_devices(const RunReport& report);
+std::string device_list(const std::set<int>& devices);
 
 // "GPU 0" when both indices are the same, else "GPU 0 vs 1".
 std::string pair_text(const DevicePair& pair);
