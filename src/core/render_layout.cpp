@@ -308,11 +308,15 @@ std::size_t display_width(std::string_view text) {
   return n;
 }
 
+std::size_t fit_width(std::string_view text) {
+  return text.size();
+}
+
 std::vector<std::string> wrap_text(const std::string& prefix, const std::string& text,
                                    std::size_t width, std::size_t indent) {
   std::vector<std::string> lines;
   std::string line = prefix;
-  std::size_t used = display_width(prefix);
+  std::size_t used = fit_width(prefix);
   bool has_word = false;
   auto new_line = [&] {
     lines.push_back(rtrimmed(line));
@@ -322,7 +326,7 @@ std::vector<std::string> wrap_text(const std::string& prefix, const std::string&
   };
   std::stringstream in(text);
   for (std::string word; in >> word;) {
-    std::size_t w = display_width(word);
+    std::size_t w = fit_width(word);
     if (has_word && used + 1 + w > width) new_line();
     if (has_word) {
       line += ' ';
@@ -335,7 +339,7 @@ std::vector<std::string> wrap_text(const std::string& prefix, const std::string&
       rest = take_columns(rest, width - used, piece);
       line += piece;
       new_line();
-      w = display_width(rest);
+      w = fit_width(rest);
     }
     line += rest;
     used += w;
@@ -354,7 +358,7 @@ std::vector<std::string> wrap_items(const std::string& prefix,
   bool has_item = false;
   for (const auto& item : items) {
     const std::string piece = has_item ? separator + item : item;
-    if (display_width(line) + display_width(piece) <= width) {
+    if (fit_width(line) + fit_width(piece) <= width) {
       line += piece;
       has_item = true;
       continue;

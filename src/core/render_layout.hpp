@@ -64,6 +64,9 @@ Section layout_summary(const std::vector<SummaryRow>& rows, const Naming& naming
 
 // Columns a terminal shows for UTF-8 text (code points; "÷", "·" and "—" count one).
 std::size_t display_width(std::string_view text);
+// What the 120-column limit counts: bytes. A line whose bytes fit has no more characters than
+// that, so it fits a terminal and tools that count bytes alike ("·" is 2 bytes, 1 column).
+std::size_t fit_width(std::string_view text);
 
 // Word-wraps `text` after `prefix` (the first line starts with it) so that no line is wider
 // than `width`; continuation lines start with `indent` blanks. Words wider than a line are cut.

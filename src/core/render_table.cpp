@@ -77,6 +77,15 @@ std::size_t column_width(const Column& c) {
   return w;
 }
 
+// The most a column can add to a line's fit width: its padded width plus the extra bytes of
+// its widest-encoded cell ("÷" pads as one column but takes two bytes).
+std::size_t column_budget(const Column& c) {
+  std::size_t extra = render_detail::fit_width(c.header) - display_width(c.header);
+  for (const auto& text : c.cells)
+    extra = std::max(extra, render_detail::fit_width(text) - display_width(text));
+  return column_width(c) + extra;
+}
+
 // One block: header, rule of dashes, rows; the columns given by index.
 void append_block(std::string& out, const Section& section, const std::vector<std::size_t>& cols,
                   const std::vector<std::size_t>& widths, const TableStyle& style) {
@@ -139,10 +148,12 @@ std::vector<std::vector<std::size_t>> column_groups(const Section& section,
 // compact table wider than kTextWidth is split into blocks that repeat its key columns.
 void append_section(std::string& out, const Section& section, const TableStyle& style,
                     std::set<std::string>& explained) {
-  std::vector<std::size_t> widths;
-  for (const Column& c : section.columns)
+  std::vector<std::size_t> widths, budgets;
+  for (const Column& c : section.columns) {
     widths.push_back(column_width(c));
-  const auto groups = column_groups(section, widths, style.wide);
+    budgets.push_back(column_budget(c));
+  }
+  const auto groups = column_groups(section, budgets, style.wide);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (g > 0) out += "\n";
     append_block(out, section, groups[g], widths, style);
@@ -189,7 +200,8 @@ std::string render_table(const RunReport& report, const TableStyle& style,
     out += styled(style, status_name(result.status), status_style(result.status));
     if (!result.reason.empty()) {
       // The reason is prose: it goes on after the status, wrapped with an indent.
-      const std::string lead(display_width(title) + display_width(status_name(result.status)), ' ');
+      const std::string lead(
+          render_detail::fit_width(title) + display_width(status_name(result.status)), ' ');
       std::vector<std::string> lines{lead + ": " + result.reason};
       if (!style.wide) lines = render_detail::wrap_text(lead + ": ", result.reason, kTextWidth, 4);
       lines.front().erase(0, lead.size());

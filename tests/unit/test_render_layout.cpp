@@ -171,10 +171,16 @@ TEST(RenderLayout, WrapTextCutsOnlyWordsWiderThanALine) {
 TEST(RenderLayout, WrapItemsBreaksBetweenItems) {
   const std::vector<std::string> items{"sm_clock_before 1980 MHz", "sm_clock_after 1980 MHz",
                                        "working_set_over_l2 8 x", "memory_cap 19.7 GiB"};
-  const auto lines = wrap_items("  conditions: ", items, " · ", 64, 4);
+  // The first line is 64 characters and 65 bytes ("·" is two): it fits a limit of 65 ...
+  const auto lines = wrap_items("  conditions: ", items, " · ", 65, 4);
   EXPECT_EQ(lines, (std::vector<std::string>{
                        "  conditions: sm_clock_before 1980 MHz · sm_clock_after 1980 MHz",
                        "    working_set_over_l2 8 x · memory_cap 19.7 GiB"}));
+  // ... but not one of 64: the limit counts bytes, so byte-counting tools agree with it.
+  const auto narrow = wrap_items("  conditions: ", items, " · ", 64, 4);
+  EXPECT_EQ(narrow.front(), "  conditions: sm_clock_before 1980 MHz");
+  for (const auto& line : narrow)
+    EXPECT_LE(line.size(), 64u) << line;
 }
 
 // ---- sections and legends -----------------------------------------------------------------
