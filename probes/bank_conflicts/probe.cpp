@@ -234,15 +234,12 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, std::uint64_t si
   const std::vector<SampleSet> measured = ctx.measure_all(ops);
   for (std::size_t i = 0; i < std::size(kLadder); ++i) {
     const SampleSet& samples = measured[i];
-    Row row = ladder_row(bank::kLadderKernels[i], size);
-    row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
-    row.metrics.push_back(time_metric(samples));
-    row.flags = samples.flags;
-    row.counters = samples.counters;
+    const Row planned = ladder_row(bank::kLadderKernels[i], size);
+    Row row = measured_row(planned.params, samples);
+    row.model = planned.model;
     result.rows.push_back(std::move(row));
   }
-  const SampleSet& again = measured.back();
-  in.copy_repeat = bandwidth_metric(again.seconds, again.total_bytes());
+  in.copy_repeat = bandwidth_metric(measured.back());
 }
 
 void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const AxisValues& v,
@@ -293,14 +290,12 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const AxisValue
       const std::vector<SampleSet> measured = ctx.measure_all(ops);
       for (std::size_t k = 0; k < measured.size(); ++k) {
         const SampleSet& samples = measured[k];
-        Row row = stride_row(op_name, width, v.list("strides")[k]);
-        row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
-        row.metrics.push_back(
-            {"time_per_instruction", "s", statistics_of_mapped(samples.seconds, [=](double t) {
-               return t / per_sm_instructions;
-             })});
-        row.flags = samples.flags;
-        row.counters = samples.counters;
+        const Row planned = stride_row(op_name, width, v.list("strides")[k]);
+        Row row = measured_row(planned.params, samples);
+        row.model = planned.model;
+        // Per instruction instead of per repetition: replaces measured_row's "time".
+        row.metrics.back() = mapped_metric(samples, samples.seconds, "time_per_instruction", "s",
+                                           [=](double t) { return t / per_sm_instructions; });
         result.rows.push_back(std::move(row));
       }
     }

@@ -309,12 +309,12 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& v
   for (std::size_t i = 0; i < sized.size(); ++i) {
     const auto& s = sized[i];
     const SampleSet& samples = measured[i];
-    Row row = planned_row(s.point);
-    row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
-    row.metrics.push_back(time_metric(samples));
+    const Row planned = planned_row(s.point);
+    Row row = measured_row(planned.params, samples);
+    row.model = planned.model;
+    row.derived = planned.derived;
     row.derived.push_back({"working_set_over_l2", "x", s.working_set_over_l2});
-    row.flags.insert(row.flags.begin(), samples.flags.begin(), samples.flags.end());
-    row.counters = samples.counters;
+    row.flags.insert(row.flags.end(), planned.flags.begin(), planned.flags.end());
     if (s.clamped) row.flags.push_back("clamped");
     result.rows.push_back(std::move(row));
   }

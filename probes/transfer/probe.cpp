@@ -122,16 +122,11 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
 }
 
 Row make_row(const Point& p, const SampleSet& samples) {
-  Row row;
-  row.params = row_params(p);
-  row.metrics.push_back(bandwidth_metric(samples.seconds, samples.total_bytes()));
-  row.metrics.push_back(time_metric(samples));
+  Row row = measured_row(row_params(p), samples);
   if (p.direction == "bidir") {
-    for (const auto& lane : samples.lanes)
-      row.metrics.push_back(bandwidth_metric(lane.seconds, lane.bytes, "bandwidth_" + lane.name));
+    for (std::size_t lane = 0; lane < samples.lanes.size(); ++lane)
+      row.metrics.push_back(lane_bandwidth_metric(samples, lane));
   }
-  row.flags = samples.flags;
-  row.counters = samples.counters;
   return row;
 }
 

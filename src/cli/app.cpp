@@ -10,6 +10,7 @@
 #include "axis_options.hpp"
 #include "commands.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/rounds.hpp"
 #include "gpuprobe/probe.hpp"
 #include "gpuprobe/version.hpp"
 #include "options.hpp"
@@ -41,10 +42,18 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_option("--min-time", o.min_time, "least measured seconds per point (adaptive mode)")
       ->check(finite_number())
       ->check(CLI::Range(0.0, 3600.0));
-  app.add_option("--max-noise", o.max_noise, "stop once stdev/mean is below this (0.01 or 1%)");
+  app.add_option("--max-noise", o.max_noise,
+                 "stop once the median is known to within this: half-width of its 95% interval, "
+                 "relative (0.01 or 1%)");
   app.add_option("--max-time", o.max_time, "most seconds spent sampling one point")
       ->check(finite_number())
       ->check(CLI::Range(0.001, 3600.0));
+  app.add_option("--rounds", o.rounds,
+                 "rounds per batch of points: each takes a share of every point's samples, in a "
+                 "shuffled order (default 5)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100}));
+  app.add_option("--seed", o.seed, "seed of the rounds' shuffled order (default: random, recorded)")
+      ->check(CLI::Range(std::uint64_t{0}, kMaxSeed));
   app.add_flag("-q,--quiet", o.quiet, "no table on stdout (files are still written)");
   app.add_flag("--no-color", o.no_color, "no ANSI colour (also: NO_COLOR=1)");
   app.add_flag("--wide", o.wide,

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/rounds.hpp"
 #include "gpuprobe/runner/runner.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/device.hpp"
@@ -66,6 +67,8 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
                const Glossary& glossary) {
   runtime::MeasureOptions measure;
   measure.rule = stopping_rule(options, quick);
+  measure.rounds = options.rounds.value_or(kDefaultRounds);
+  measure.seed = options.seed.value_or(fresh_seed());
   for (const auto& p : probes)
     p.probe->check(p.values);
   if (!options.metrics.empty() && !options.counters)

@@ -82,7 +82,7 @@ StoppingRule stopping_rule(const GlobalOptions& o, bool quick) {
   if (quick) {
     rule.min_samples = 5;
     rule.min_time = 0.005;
-    rule.max_noise = 0.03;
+    rule.max_noise = 0.015;
     rule.max_time = 0.1;
   }
   if (o.samples) rule.fixed_samples = *o.samples;

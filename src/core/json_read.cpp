@@ -1,4 +1,6 @@
-// Reads result files back into the result model (schema_version 2, and 1 with prose findings).
+// Reads result files back into the result model (schema_version 3; 2 without samples, and 1 with
+// prose findings).
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -49,6 +51,22 @@ std::vector<Param> params_from(const ojson& j, const std::string& origin) {
   if (!j.is_object()) return out;
   for (auto it = j.begin(); it != j.end(); ++it)
     out.push_back({it.key(), scalar_from(*it, it.key(), origin), ""});
+  return out;
+}
+
+// A metric's samples: an array of rounds, each an array of finite numbers.
+std::vector<std::vector<double>> samples_from(const ojson& j, const std::string& origin) {
+  if (!j.is_array()) malformed(origin, "'samples' is not an array of rounds");
+  std::vector<std::vector<double>> out;
+  for (const auto& round : j) {
+    if (!round.is_array()) malformed(origin, "a round of 'samples' is not an array");
+    auto& values = out.emplace_back();
+    for (const auto& v : round) {
+      if (!v.is_number() || !std::isfinite(v.get<double>()))
+        malformed(origin, fmt::format("sample {} is not a finite number", v.dump()));
+      values.push_back(v.get<double>());
+    }
+  }
   return out;
 }
 
@@ -148,7 +166,7 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
         row.params = params_from(row_j.at("params"), origin);
         const auto& metrics = row_j.value("metrics", ojson::object());
         for (auto it = metrics.begin(); it != metrics.end(); ++it) {
-          Metric m{it.key(), it->value("unit", ""), {}};
+          Metric m{it.key(), it->value("unit", ""), {}, {}};
           m.stats.median = it->at("median").get<double>();
           m.stats.min = it->value("min", m.stats.median);
           m.stats.max = it->value("max", m.stats.median);
@@ -156,6 +174,7 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
           m.stats.stdev = it->value("stdev", 0.0);
           m.stats.rel_noise = it->value("rel_noise", 0.0);
           m.stats.n = integer_or(*it, "n", std::size_t{0}, origin);
+          if (it->contains("samples")) m.samples = samples_from(it->at("samples"), origin);
           row.metrics.push_back(std::move(m));
         }
         if (row_j.contains("derived")) row.derived = quantities_from(row_j["derived"]);

@@ -1,4 +1,4 @@
-// Writes the result model as JSON (schema_version 2) and writes output files atomically.
+// Writes the result model as JSON (schema_version 3) and writes output files atomically.
 #include <unistd.h>
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/json_io.hpp"
+#include "gpuprobe/core/samples.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -49,14 +50,20 @@ ojson quantities_json(const std::vector<Quantity>& values) {
 
 ojson metric_json(const Metric& m) {
   const Statistics& s = m.stats;
-  return {{"unit", m.unit},
-          {"median", s.median},
-          {"min", s.min},
-          {"max", s.max},
-          {"mean", s.mean},
-          {"stdev", s.stdev},
-          {"rel_noise", s.rel_noise},
-          {"n", s.n}};
+  ojson out = {{"unit", m.unit},
+               {"median", s.median},
+               {"min", s.min},
+               {"max", s.max},
+               {"mean", s.mean},
+               {"stdev", s.stdev},
+               {"rel_noise", s.rel_noise},
+               {"n", s.n}};
+  // Measured metrics carry their samples; those read from schema 1 and 2 files have none.
+  if (!m.samples.empty()) {
+    out["round_spread"] = optional_number(round_spread(m));
+    out["samples"] = m.samples;
+  }
+  return out;
 }
 
 ojson row_json(const Row& row) {

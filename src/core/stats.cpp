@@ -63,14 +63,47 @@ Statistics statistics_of(std::span<const double> samples) {
   return summary;
 }
 
+double median_uncertainty(std::span<const double> samples) {
+  const Statistics s = statistics_of(samples);
+  if (s.median == 0) return 0;
+  std::vector<double> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+  const double n = static_cast<double>(sorted.size());
+  const double reach = 0.98 * std::sqrt(n);  // 1.96 / 2 standard deviations of the rank
+  const double lo_rank = std::max(1.0, std::floor(n / 2 - reach));
+  const double hi_rank = std::min(n, std::ceil(1 + n / 2 + reach));
+  const double lo = sorted[static_cast<std::size_t>(lo_rank) - 1];
+  const double hi = sorted[static_cast<std::size_t>(hi_rank) - 1];
+  return (hi - lo) / (2 * std::fabs(s.median));
+}
+
 bool StoppingRule::should_continue(std::span<const double> samples, double measured_seconds,
                                    double elapsed_seconds) const {
-  const std::size_t n = samples.size();
+  return should_continue(samples, samples, measured_seconds, elapsed_seconds);
+}
+
+bool StoppingRule::should_continue(std::span<const double> round_samples,
+                                   std::span<const double> all_samples, double measured_seconds,
+                                   double elapsed_seconds) const {
+  const std::size_t n = round_samples.size();
   if (fixed_samples) return n < *fixed_samples;
   if (n >= max_samples) return false;
   if (elapsed_seconds >= max_time && n >= 1) return false;
   if (n == 0 || n < min_samples || measured_seconds < min_time) return true;
-  return moments(samples).rel_noise > max_noise;
+  return median_uncertainty(all_samples) > max_noise;
+}
+
+StoppingRule StoppingRule::share(std::size_t rounds, std::size_t round) const {
+  if (rounds <= 1) return *this;
+  StoppingRule r = *this;
+  const auto parts = static_cast<double>(rounds);
+  if (fixed_samples)
+    r.fixed_samples = *fixed_samples / rounds + (round < *fixed_samples % rounds ? 1 : 0);
+  r.min_samples = (min_samples + rounds - 1) / rounds;
+  r.min_time = min_time / parts;
+  r.max_time = max_time / parts;
+  r.max_samples = std::max<std::size_t>(1, max_samples / rounds);
+  return r;
 }
 
 const char* stop_reason_name(StopReason reason) noexcept {
@@ -94,7 +127,7 @@ StopReason stop_reason(const StoppingRule& rule, std::span<const double> samples
   if (n >= rule.max_samples) return StopReason::kSampleCap;
   if (elapsed_seconds >= rule.max_time) {
     if (n == 0 || n < rule.min_samples) return StopReason::kTimeCap;
-    if (moments(samples).rel_noise > rule.max_noise) return StopReason::kTimeCap;
+    if (median_uncertainty(samples) > rule.max_noise) return StopReason::kTimeCap;
   }
   return StopReason::kConverged;
 }

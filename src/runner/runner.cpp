@@ -11,6 +11,7 @@
 
 #include "counter_pass.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/rounds.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/clock.hpp"
 #include "gpuprobe/runtime/device.hpp"
@@ -57,8 +58,13 @@ void recover_device(int index) {
   (void)cudaSetDevice(index);
 }
 
-// The stopping rule in force, so a reader can tell how every sample set was gathered.
-void add_rule_conditions(ProbeResult& result, const StoppingRule& rule) {
+// The stopping rule and rounds in force, so a reader can tell how every sample set was gathered
+// (and repeat the rounds' order with --seed).
+void add_rule_conditions(ProbeResult& result, const runtime::MeasureOptions& options) {
+  const StoppingRule& rule = options.rule;
+  result.conditions.push_back(
+      {"rounds", "", static_cast<double>(effective_rounds(options.rounds, rule))});
+  result.conditions.push_back({"round_seed", "", static_cast<double>(options.seed)});
   if (rule.fixed_samples) {
     result.conditions.push_back(
         {"rule_fixed_samples", "", static_cast<double>(*rule.fixed_samples)});
@@ -109,7 +115,7 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
       result.conditions.push_back({"freed_before_start", "B", static_cast<double>(settle.freed)});
       result.conditions.push_back({"settle_wait", "s", settle.waited});
     }
-    add_rule_conditions(result, options.rule);
+    add_rule_conditions(result, options);
     for (auto& q : counter_pass.conditions())
       result.conditions.push_back(std::move(q));
     for (auto& f : counter_pass.findings())

@@ -1,10 +1,14 @@
-// The per-device probe context: the harness, progress counted against the plan, teardown.
+// The per-device probe context: the harness in rounds, progress counted against the plan,
+// teardown.
 #include "gpuprobe/runtime/context.hpp"
+
+#include "gpuprobe/core/rounds.hpp"
 
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
 #include <initializer_list>
+#include <numeric>
 
 namespace gpuprobe::runtime {
 namespace {
@@ -52,16 +56,7 @@ ProbeContext::ProbeContext(const DeviceInfo& device, const MeasureOptions& optio
 
 std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& ops) {
   const TeardownAll teardown{ops};
-  std::vector<SampleSet> out;
-  out.reserve(ops.size());
-  for (const Operation& op : ops) {
-    // A probe may measure a point the plan does not list (a repeat of a baseline): never count
-    // past the plan's total.
-    if (progress_) progress_(probe_name_, done_, std::max(planned_, done_ + 1), op.label);
-    ++done_;
-    const NvtxRanges nvtx{"gpuprobe", probe_name_.c_str(), op.label.c_str()};
-    out.push_back(measurer_.measure(op));
-  }
+  std::vector<SampleSet> out = time_in_rounds(ops);
   if (!counter_pass_ || ops.empty()) return out;
   std::vector<CounterPoint> points;
   for (const Operation& op : ops) {
@@ -80,6 +75,34 @@ std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& o
   auto counters = counter_pass_(points);
   for (std::size_t i = 0; i < out.size() && i < counters.size(); ++i)
     out[i].counters = std::move(counters[i]);
+  return out;
+}
+
+std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>& ops) {
+  const MeasureOptions& options = measurer_.options();
+  const std::size_t rounds = effective_rounds(options.rounds, options.rule);
+  std::vector<Measurer::RoundState> states(ops.size());
+  std::vector<std::size_t> order(ops.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  for (std::size_t round = 0; round < rounds; ++round) {
+    const StoppingRule rule = options.rule.share(rounds, round);
+    if (rule.fixed_samples && *rule.fixed_samples == 0) continue;
+    order = round_order(ops.size(), options.seed, batches_, round);
+    for (const std::size_t i : order) {
+      // Progress counts rounds of points; a probe may measure a point the plan does not list
+      // (a repeat of a baseline): never count past the plan's total.
+      const std::size_t total = std::max(planned_ * rounds, done_ + 1);
+      if (progress_) progress_(probe_name_, done_, total, ops[i].label);
+      ++done_;
+      const NvtxRanges nvtx{"gpuprobe", probe_name_.c_str(), ops[i].label.c_str()};
+      measurer_.measure_round(ops[i], states[i], static_cast<std::uint32_t>(round), rule);
+    }
+  }
+  ++batches_;
+  std::vector<SampleSet> out;
+  out.reserve(ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    out.push_back(measurer_.finish(ops[i], std::move(states[i])));
   return out;
 }
 

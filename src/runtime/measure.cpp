@@ -1,4 +1,4 @@
-// The sample loop: warm-up, batch calibration, gated event timing or host timing, stopping.
+// The sample loop: calibration, warm-up, gated event timing or host timing, stopping, rounds.
 #include "gpuprobe/runtime/measure.hpp"
 
 #include <fmt/format.h>
@@ -8,6 +8,7 @@
 #include <barrier>
 #include <chrono>
 #include <cmath>
+#include <span>
 #include <thread>
 
 #include "gpuprobe/core/errors.hpp"
@@ -23,18 +24,6 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 }
 
 }  // namespace
-
-const char* cache_name(Cache cache) noexcept {
-  switch (cache) {
-    case Cache::kAsLeft:
-      return "as left";
-    case Cache::kFlushL2:
-      return "flush L2";
-    case Cache::kFlushL2AndResetPersisting:
-      return "flush L2 and reset persisting lines";
-  }
-  return "?";
-}
 
 LaunchScope::Pool::Pool() = default;
 LaunchScope::Pool::~Pool() = default;
@@ -240,46 +229,72 @@ Measurer::BatchTimes Measurer::run_batch(const Operation& op, std::size_t reps, 
                                          : run_device_batch(op, reps, gated);
 }
 
-SampleSet Measurer::measure(const Operation& op) {
-  if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
-  prepare(op);
-  // Calibrate: one ungated repetition (also the first warm-up), then size the batch.
+void Measurer::calibrate(const Operation& op, RoundState& state) {
+  // One ungated repetition (also the first warm-up), then size the batch.
   const double single = std::max(run_batch(op, 1, false).total, 1e-7);
-  const auto reps =
+  state.reps =
       static_cast<std::size_t>(std::clamp(std::ceil(options_.target_batch_seconds / single), 1.0,
                                           static_cast<double>(options_.max_batch)));
-  for (std::size_t w = 0; w < options_.warmup_batches; ++w)
-    run_batch(op, reps, false);
-
-  SampleSet out;
-  out.reps_per_sample = reps;
   for (const auto& lane : op.lanes)
-    out.lanes.push_back({lane.name, lane.bytes, {}});
-  const StoppingRule& rule = options_.rule;
+    state.samples.lanes.push_back({lane.name, lane.bytes, {}});
+}
+
+void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32_t round,
+                             const StoppingRule& rule) {
+  if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
+  // Operations of one batch may share buffers: every round starts from this one's inputs.
+  prepare(op);
+  const bool first = state.reps == 0;
+  if (first) calibrate(op, state);
+  for (std::size_t w = 0; w < (first ? options_.warmup_batches : 1); ++w)
+    run_batch(op, state.reps, false);
+  SampleSet& out = state.samples;
+  const std::size_t before = out.seconds.size();
   const auto started = Clock::now();
   double measured = 0;
-  bool gate_timeouts = false;
-  while (rule.should_continue(out.seconds, measured, seconds_between(started, Clock::now()))) {
+  const auto reps = static_cast<double>(state.reps);
+  std::vector<double> lane_seconds;
+  while (rule.should_continue(std::span(out.seconds).subspan(before), out.seconds, measured,
+                              seconds_between(started, Clock::now()))) {
     if (op.reset_sample) {
       op.reset_sample(main_stream());
       GP_CUDA(cudaStreamSynchronize(main_stream()));
     }
-    const BatchTimes t = run_batch(op, reps, true);
-    const double per_rep = t.total / static_cast<double>(reps);
-    out.seconds.push_back(per_rep);
-    for (std::size_t i = 0; i < t.lanes.size(); ++i)
-      out.lanes[i].seconds.push_back(t.lanes[i] / static_cast<double>(reps));
+    const BatchTimes t = run_batch(op, state.reps, true);
+    lane_seconds.clear();
+    for (const double lane : t.lanes)
+      lane_seconds.push_back(lane / reps);
+    out.add(round, t.total / reps, lane_seconds);
     measured += t.total;
-    gate_timeouts = gate_timeouts || t.gate_timed_out;
+    state.gate_timeouts = state.gate_timeouts || t.gate_timed_out;
   }
-  out.stop = stop_reason(rule, out.seconds, seconds_between(started, Clock::now()));
-  if (statistics_of(out.seconds).rel_noise > rule.max_noise) out.flags.push_back("noisy");
-  if (gate_timeouts) out.flags.push_back("gate-timeout");
+  const auto taken = std::span(out.seconds).subspan(before);
+  if (!taken.empty() &&
+      stop_reason(rule, taken, seconds_between(started, Clock::now())) == StopReason::kTimeCap)
+    state.capped = true;
+}
+
+SampleSet Measurer::finish(const Operation& op, RoundState&& state) {
+  SampleSet out = std::move(state.samples);
+  out.reps_per_sample = state.reps;
+  const StoppingRule& rule = options_.rule;
+  out.stop = rule.fixed_samples ? StopReason::kFixedCount
+             : state.capped     ? StopReason::kTimeCap
+                                : StopReason::kConverged;
+  if (out.seconds.empty()) throw RunError(fmt::format("operation '{}' took no samples", op.label));
+  if (median_uncertainty(out.seconds) > rule.max_noise) out.flags.push_back("noisy");
+  if (state.gate_timeouts) out.flags.push_back("gate-timeout");
   if (op.verify) {
     const std::string problem = op.verify();
     if (!problem.empty()) throw VerificationError(fmt::format("{}: {}", op.label, problem));
   }
   return out;
+}
+
+SampleSet Measurer::measure(const Operation& op) {
+  RoundState state;
+  measure_round(op, state, 0, options_.rule);
+  return finish(op, std::move(state));
 }
 
 }  // namespace gpuprobe::runtime

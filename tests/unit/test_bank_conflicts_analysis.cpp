@@ -57,7 +57,7 @@ ProbeResult measured_rows() {
 
 // copy's repeat as the run's note gives it: 5 samples, median 2958 GB/s (the same within noise).
 Metric copy_repeat() {
-  Metric m{"bandwidth", "GB/s", {}};
+  Metric m{"bandwidth", "GB/s", {}, {}};
   m.stats.median = 2958;
   m.stats.min = m.stats.max = m.stats.mean = 2958;
   m.stats.rel_noise = 0.002;

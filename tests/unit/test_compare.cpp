@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 Metric metric(const std::string& name, const std::string& unit, double median,
               double rel_noise = 0.0) {
-  Metric m{name, unit, {}};
+  Metric m{name, unit, {}, {}};
   m.stats.median = median;
   m.stats.min = m.stats.max = m.stats.mean = median;
   m.stats.stdev = median * rel_noise;

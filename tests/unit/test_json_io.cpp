@@ -67,7 +67,7 @@ RunReport sample_report() {
   s.stdev = 0.125;
   s.rel_noise = 0.0238;
   s.n = 5;
-  row.metrics = {{"bandwidth", "GB/s", s}};
+  row.metrics = {{"bandwidth", "GB/s", s, {{5.0, 5.5, 5.25}, {5.1, 5.3}}}};
   row.derived = {{"ratio", "", 0.97}};
   row.model = {{"bandwidth", "GB/s", 5.5}, {"latency", "s", std::nullopt}};
   row.counters = std::vector<Quantity>{{"dram_bytes", "B", 4096.0}};
@@ -127,7 +127,7 @@ TEST(JsonRoundTrip, ToJsonFromJsonToJsonIsEqual) {
 
 TEST(JsonRoundTrip, ValuesSurvive) {
   const RunReport back = report_from_json(sample_json(), "x");
-  EXPECT_EQ(back.schema_version, 2);
+  EXPECT_EQ(back.schema_version, 3);
   EXPECT_EQ(back.tool.git, "deadbeef");
   EXPECT_EQ(back.host.driver_version, 12080);
   EXPECT_FALSE(back.host.runtime_version.has_value());
@@ -156,6 +156,7 @@ TEST(JsonRoundTrip, ValuesSurvive) {
   EXPECT_DOUBLE_EQ(bw->stats.median, 5.25);
   EXPECT_DOUBLE_EQ(bw->stats.stdev, 0.125);
   EXPECT_EQ(bw->stats.n, 5u);
+  EXPECT_EQ(bw->samples, (std::vector<std::vector<double>>{{5.0, 5.5, 5.25}, {5.1, 5.3}}));
   const Quantity* latency = find_quantity(ok.rows[0].model, "latency");
   ASSERT_NE(latency, nullptr);
   EXPECT_FALSE(latency->value.has_value());
@@ -167,6 +168,42 @@ TEST(JsonRoundTrip, ValuesSurvive) {
   EXPECT_EQ(back.results[1].reason, "needs cc 9.0");
   EXPECT_EQ(back.results[2].status, Status::kPlanned);
   EXPECT_FALSE(back.results[2].device.has_value());
+}
+
+TEST(JsonRoundTrip, MetricCarriesSamplesByRoundAndRoundSpread) {
+  RunReport report;
+  ProbeResult r;
+  r.probe = "transfer";
+  r.device = 0;
+  Row row;
+  row.params = {{"bytes", std::int64_t{4096}, "B"}};
+  Metric m{"bandwidth", "GB/s", {}, {{10.0, 11.0}, {9.0}}};
+  m.stats.median = 10.0;
+  row.metrics = {m};
+  r.rows = {row};
+  report.results = {r};
+  const auto j = to_json(report);
+  EXPECT_EQ(j["schema_version"], 3);
+  const auto& mj = j["results"][0]["rows"][0]["metrics"]["bandwidth"];
+  EXPECT_EQ(mj["samples"], nlohmann::ordered_json::parse("[[10.0, 11.0], [9.0]]"));
+  EXPECT_DOUBLE_EQ(mj["round_spread"].get<double>(), (10.5 - 9.0) / 10.0);
+}
+
+TEST(JsonRead, SamplesThatAreNotRoundsOfNumbersAreMalformed) {
+  RunReport report;
+  ProbeResult r;
+  r.probe = "transfer";
+  r.device = 0;
+  Row row;
+  row.params = {{"bytes", std::int64_t{4096}, "B"}};
+  row.metrics = {{"time", "s", {}, {{1.0}}}};
+  r.rows = {row};
+  report.results = {r};
+  for (const char* bad : {R"(3)", R"([1.0, 2.0])", R"([["x"]])", R"([[null]])"}) {
+    auto j = to_json(report);
+    j["results"][0]["rows"][0]["metrics"]["time"]["samples"] = nlohmann::ordered_json::parse(bad);
+    EXPECT_THROW(report_from_json(j, "bad.json"), UsageError) << bad;
+  }
 }
 
 // Real schema-1 output from an H100 (tests/fixtures/schema1/h100-all.json, a copy of the first
@@ -225,7 +262,7 @@ TEST(JsonRead, RejectsMissingSchemaVersion) {
 }
 
 TEST(JsonRead, RejectsSchemaVersionsItDoesNotKnow) {
-  for (int version : {0, 3}) {
+  for (int version : {0, 4}) {
     json j = sample_json();
     j["schema_version"] = version;
     expect_rejected(j, "schema_version " + std::to_string(version));
@@ -235,7 +272,7 @@ TEST(JsonRead, RejectsSchemaVersionsItDoesNotKnow) {
       EXPECT_NE(std::string(e.what()).find("schema_version " + std::to_string(version) + " "),
                 std::string::npos)
           << e.what();
-      EXPECT_NE(std::string(e.what()).find("reads 1 to 2"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("reads 1 to 3"), std::string::npos) << e.what();
     }
   }
 }
@@ -396,7 +433,7 @@ TEST_F(JsonFile, ReadJsonFileReadsWhatWasWritten) {
   const fs::path path = dir_ / "r.json";
   write_output(path.string(), to_json(sample_report()).dump(2));
   const json j = read_json_file(path.string());
-  EXPECT_EQ(j["schema_version"], 2);
+  EXPECT_EQ(j["schema_version"], 3);
   EXPECT_EQ(report_from_json(j, path.string()).results.size(), 3u);
 }
 

@@ -25,7 +25,7 @@ Metric metric(const std::string& name, const std::string& unit, double median, d
   s.stdev = stdev;
   s.rel_noise = rel_noise;
   s.n = n;
-  return {name, unit, s};
+  return {name, unit, s, {}};
 }
 
 std::vector<Param> transfer_params(const std::string& memory, const std::string& direction,
@@ -286,7 +286,7 @@ RunReport small_report(const std::string& text, std::int64_t bytes,
 TEST(RenderJson, ShapeOfTheGoldenReport) {
   const auto j = nlohmann::json::parse(render_json(golden_report()));
   ASSERT_TRUE(j["schema_version"].is_number_integer());
-  EXPECT_EQ(j["schema_version"], 2);
+  EXPECT_EQ(j["schema_version"], 3);
   EXPECT_EQ(j["tool"]["name"], "gpuprobe");
   EXPECT_EQ(j["command"].size(), 5u);
   EXPECT_EQ(j["host"]["driver_version"], 13000);

@@ -190,7 +190,7 @@ Metric metric(const std::string& name, const std::string& unit, double median) {
   s.median = median;
   s.min = s.max = s.mean = median;
   s.n = 3;
-  return {name, unit, s};
+  return {name, unit, s, {}};
 }
 
 // Two tables: the first has model sectors_per_request, the second a different model column.

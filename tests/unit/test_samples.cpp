@@ -3,15 +3,25 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 namespace gpuprobe {
 namespace {
 
+// A sample set of one lane moving `bytes` per repetition, with these per-repetition seconds.
+SampleSet one_lane(double bytes, std::vector<double> seconds) {
+  SampleSet set;
+  set.lanes = {{"copy", bytes, seconds}};
+  set.seconds = std::move(seconds);
+  return set;
+}
+
 TEST(BandwidthMetric, SummarisesPerSampleBandwidth) {
   // 1e6 B in 1 ms = 1 GB/s, in 2 ms = 0.5 GB/s.
-  const Metric m = bandwidth_metric({0.001, 0.002}, 1e6);
+  const Metric m = bandwidth_metric(one_lane(1e6, {0.001, 0.002}));
   EXPECT_EQ(m.name, "bandwidth");
   EXPECT_EQ(m.unit, "GB/s");
   EXPECT_DOUBLE_EQ(m.stats.median, 0.75);
@@ -26,7 +36,7 @@ TEST(BandwidthMetric, SummarisesPerSampleBandwidth) {
 TEST(BandwidthMetric, MedianIsOfBandwidthsNotOfTimes) {
   // Times 1, 2, 4 ms: bandwidths 1, 0.5, 0.25 GB/s; median 0.5 (bytes / median time too,
   // but the mean of bandwidths 0.5833 differs from bytes / mean time 0.4286).
-  const Metric m = bandwidth_metric({0.004, 0.001, 0.002}, 1e6);
+  const Metric m = bandwidth_metric(one_lane(1e6, {0.004, 0.001, 0.002}));
   EXPECT_DOUBLE_EQ(m.stats.median, 0.5);
   EXPECT_NEAR(m.stats.mean, (1.0 + 0.5 + 0.25) / 3, 1e-12);
   EXPECT_DOUBLE_EQ(m.stats.min, 0.25);
@@ -34,7 +44,7 @@ TEST(BandwidthMetric, MedianIsOfBandwidthsNotOfTimes) {
 
 TEST(BandwidthMetric, UsesDecimalGigabytes) {
   EXPECT_EQ(kBytesPerGB, 1e9);
-  const Metric m = bandwidth_metric({1.0}, 1073741824.0, "h2d");
+  const Metric m = bandwidth_metric(one_lane(1073741824.0, {1.0}), "h2d");
   EXPECT_EQ(m.name, "h2d");
   EXPECT_DOUBLE_EQ(m.stats.median, 1.073741824);
   EXPECT_EQ(m.stats.stdev, 0);
@@ -42,7 +52,7 @@ TEST(BandwidthMetric, UsesDecimalGigabytes) {
 }
 
 TEST(BandwidthMetric, EmptySamplesThrow) {
-  EXPECT_THROW(bandwidth_metric({}, 1e6), std::invalid_argument);
+  EXPECT_THROW(bandwidth_metric(one_lane(1e6, {})), std::invalid_argument);
 }
 
 TEST(TimeMetric, SummarisesSeconds) {
@@ -73,6 +83,82 @@ TEST(SampleSet, TotalBytesSumsLanes) {
   EXPECT_DOUBLE_EQ(set.total_bytes(), 100663296.0);
   set.lanes.push_back({"extra", 0.5, {}});
   EXPECT_DOUBLE_EQ(set.total_bytes(), 100663296.5);
+}
+
+TEST(SampleSet, AddKeepsRoundsAndLanesInStep) {
+  SampleSet set = one_lane(8, {});
+  set.lanes.push_back({"other", 4, {}});
+  const double lanes[] = {0.5, 0.25};
+  set.add(0, 1.0, lanes);
+  set.add(2, 2.0, lanes);
+  EXPECT_EQ(set.seconds, (std::vector<double>{1.0, 2.0}));
+  EXPECT_EQ(set.rounds, (std::vector<std::uint32_t>{0, 2}));
+  EXPECT_EQ(set.lanes[0].seconds, (std::vector<double>{0.5, 0.5}));
+  EXPECT_EQ(set.lanes[1].seconds, (std::vector<double>{0.25, 0.25}));
+}
+
+TEST(MappedMetric, GroupsValuesByRoundInOrderTaken) {
+  SampleSet set = one_lane(1e9, {});
+  for (const auto& [round, s] : std::vector<std::pair<std::uint32_t, double>>{
+           {0, 1.0}, {1, 0.5}, {0, 2.0}, {2, 0.25}, {1, 4.0}})
+    set.add(round, s, {});
+  const Metric m = bandwidth_metric(set);  // 1e9 B: GB/s = 1 / seconds
+  ASSERT_EQ(m.samples.size(), 3u);
+  EXPECT_EQ(m.samples[0], (std::vector<double>{1.0, 0.5}));
+  EXPECT_EQ(m.samples[1], (std::vector<double>{2.0, 0.25}));
+  EXPECT_EQ(m.samples[2], (std::vector<double>{4.0}));
+  EXPECT_EQ(m.stats.n, 5u);
+  EXPECT_DOUBLE_EQ(m.stats.median, 1.0);
+}
+
+TEST(MappedMetric, WithoutRoundsEverySampleIsRoundZero) {
+  const Metric m = time_metric(one_lane(1, {3.0, 1.0, 2.0}));
+  ASSERT_EQ(m.samples.size(), 1u);
+  EXPECT_EQ(m.samples[0], (std::vector<double>{3.0, 1.0, 2.0}));
+}
+
+TEST(MappedMetric, RoundsOfAnotherLengthAreRefused) {
+  SampleSet set = one_lane(1, {1.0, 2.0});
+  set.rounds = {0};
+  EXPECT_THROW(time_metric(set), std::invalid_argument);
+}
+
+TEST(LaneBandwidthMetric, UsesTheLanesBytesAndSeconds) {
+  SampleSet set;
+  set.lanes = {{"h2d", 2e9, {}}, {"d2h", 1e9, {}}};
+  const double lanes[] = {1.0, 0.5};
+  set.add(0, 1.0, lanes);
+  set.add(1, 1.0, lanes);
+  const Metric m = lane_bandwidth_metric(set, 1);
+  EXPECT_EQ(m.name, "bandwidth_d2h");
+  EXPECT_DOUBLE_EQ(m.stats.median, 2.0);
+  EXPECT_EQ(m.samples.size(), 2u);
+  EXPECT_DOUBLE_EQ(bandwidth_metric(set).stats.median, 3.0);  // 3e9 B in 1 s
+}
+
+TEST(MeasuredRow, CarriesParamsMetricsFlagsAndCounters) {
+  SampleSet set = one_lane(1e6, {0.001});
+  set.flags = {"noisy"};
+  set.counters = std::vector<Quantity>{{"dram__bytes_read.sum", "byte", 7.0}};
+  const Row row = measured_row({{"size", std::int64_t{4}, "B"}}, set);
+  ASSERT_EQ(row.params.size(), 1u);
+  ASSERT_EQ(row.metrics.size(), 2u);
+  EXPECT_EQ(row.metrics[0].name, "bandwidth");
+  EXPECT_EQ(row.metrics[1].name, "time");
+  EXPECT_EQ(row.flags, std::vector<std::string>{"noisy"});
+  ASSERT_TRUE(row.counters.has_value());
+  EXPECT_EQ(row.counters->front().value, 7.0);
+}
+
+TEST(RoundSpread, IsTheRangeOfRoundMediansOverTheMedian) {
+  Metric m{"bandwidth", "GB/s", {}, {{10, 10, 11}, {9, 8, 9}, {10.5}}};
+  m.stats.median = 10;
+  ASSERT_TRUE(round_spread(m).has_value());
+  EXPECT_DOUBLE_EQ(*round_spread(m), (10.5 - 9) / 10);
+  m.samples = {{10, 11}};
+  EXPECT_FALSE(round_spread(m).has_value());  // one round: no spread between rounds
+  m.samples = {{10}, {}, {12}};
+  EXPECT_DOUBLE_EQ(*round_spread(m), 0.2);  // an empty round does not count
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The JSON form of a RunReport (schema_version 2; 1 is read too), both ways, and atomic file
+// The JSON form of a RunReport (schema_version 3; 1 and 2 are read too), both ways, and atomic file
 // output: written by json_write.cpp, read by json_read.cpp.
 #pragma once
 
@@ -9,8 +9,9 @@
 
 namespace gpuprobe {
 
-// Written by this build. Schema 2 replaced schema 1's prose `verdict`/`notes` by `findings`.
-inline constexpr int kSchemaVersion = 2;
+// Written by this build. Schema 2 replaced schema 1's prose `verdict`/`notes` by `findings`;
+// schema 3 added each metric's raw samples, grouped by round, and its round spread.
+inline constexpr int kSchemaVersion = 3;
 // The oldest schema still read (its verdict and notes lines become findings with text only).
 inline constexpr int kOldestReadableSchema = 1;
 

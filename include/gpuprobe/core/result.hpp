@@ -27,6 +27,10 @@ struct Metric {
   std::string name;
   std::string unit;
   Statistics stats;
+  // The raw values behind `stats`, in `unit`, grouped by measurement round: samples[r] holds the
+  // values taken in round r, in the order taken. Empty where not recorded (schema 1 and 2 files,
+  // values made without samples).
+  std::vector<std::vector<double>> samples;
 };
 
 // A single value with a unit: a model prediction, a value derived from metrics, a summary

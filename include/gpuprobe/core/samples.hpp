@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,9 +22,13 @@ struct LaneSamples {
 };
 
 // What the runtime measured for one operation: per-repetition seconds for the whole
-// operation and for each lane, how many repetitions each sample batched, and why it stopped.
+// operation and for each lane, the round each sample was taken in, how many repetitions each
+// sample batched, and why it stopped.
 struct SampleSet {
   std::vector<double> seconds;
+  // rounds[i]: the round sample i was taken in (0-based; see MeasureOptions::rounds). Same length
+  // as `seconds`, or empty when every sample belongs to round 0.
+  std::vector<std::uint32_t> rounds;
   std::vector<LaneSamples> lanes;
   std::size_t reps_per_sample = 1;
   StopReason stop = StopReason::kConverged;
@@ -32,15 +38,35 @@ struct SampleSet {
   std::optional<std::vector<Quantity>> counters;
 
   double total_bytes() const;
+  // Appends one sample taken in `round`: seconds per repetition for the operation and per lane.
+  void add(std::uint32_t round, double seconds_per_rep, std::span<const double> lane_seconds);
 };
 
 // GB/s is 1e9 bytes per second throughout gpuprobe.
 inline constexpr double kBytesPerGB = 1e9;
 
+// A metric over per-sample seconds mapped through `to_value` (seconds -> the metric's unit):
+// statistics over every sample, and the raw values grouped by the rounds of `samples`.
+// `seconds` is samples.seconds or one lane's seconds (same indexing). Throws
+// std::invalid_argument on no samples or non-finite values.
+template <typename F>
+Metric mapped_metric(const SampleSet& samples, std::span<const double> seconds, std::string name,
+                     std::string unit, F to_value);
+
 // "time" in s over the operation's samples.
 Metric time_metric(const SampleSet& samples, const std::string& name = "time");
-// "bandwidth" in GB/s: bytes / seconds for each sample, then summarised.
-Metric bandwidth_metric(const std::vector<double>& seconds, double bytes,
-                        const std::string& name = "bandwidth");
+// "bandwidth" in GB/s: the operation's bytes (all lanes) / seconds for each sample, summarised.
+Metric bandwidth_metric(const SampleSet& samples, const std::string& name = "bandwidth");
+// "bandwidth_<lane name>" in GB/s: one lane's bytes over that lane's seconds.
+Metric lane_bandwidth_metric(const SampleSet& samples, std::size_t lane);
+
+// The row of one measured point: params, bandwidth and time, the sample flags and the counters.
+Row measured_row(std::vector<Param> params, const SampleSet& samples);
+
+// The spread between the medians of a metric's rounds, relative to its median:
+// (largest round median - smallest) / median. nullopt with fewer than two rounds of samples.
+std::optional<double> round_spread(const Metric& metric);
 
 }  // namespace gpuprobe
+
+#include "gpuprobe/core/samples_inl.hpp"

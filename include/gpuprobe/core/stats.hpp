@@ -27,15 +27,22 @@ Statistics statistics_of(std::span<const double> samples);
 template <typename F>
 Statistics statistics_of_mapped(std::span<const double> samples, F f);
 
+// How well the median of the samples is known: half the width of its distribution-free 95%
+// confidence interval (the order statistics at ranks n/2 -/+ 0.98 sqrt(n), clamped to the
+// sample), relative to the median. Robust to a few outliers, unlike stdev / mean: a stretch of
+// slow samples widens it only when it moves the middle of the sample. 0 for identical samples,
+// the whole relative range for five samples or fewer. Throws like statistics_of.
+double median_uncertainty(std::span<const double> samples);
+
 // When to stop taking samples. Either a fixed count (deterministic, for CI) or adaptive:
 // stop once there are at least min_samples, at least min_time seconds were spent measuring
-// and the relative noise is at most max_noise; stop anyway once max_time has passed (the
-// result is then flagged noisy if its noise is above max_noise).
+// and the median is known to within max_noise (median_uncertainty); stop anyway once max_time
+// has passed (the result is then flagged noisy).
 struct StoppingRule {
   std::optional<std::size_t> fixed_samples;
   std::size_t min_samples = 10;
   double min_time = 0.05;   // seconds of measured time
-  double max_noise = 0.02;  // relative (stdev / mean)
+  double max_noise = 0.01;  // relative half-width of the median's 95% interval
   double max_time = 0.5;    // seconds of wall time, cap per measurement
   std::size_t max_samples = 10000;
 
@@ -43,6 +50,14 @@ struct StoppingRule {
   // spent and the wall time elapsed for this measurement.
   bool should_continue(std::span<const double> samples, double measured_seconds,
                        double elapsed_seconds) const;
+  // The same for one round of a measurement taken in rounds: counts, times and caps apply to
+  // this round's samples, the noise test to all samples so far (every round).
+  bool should_continue(std::span<const double> round_samples, std::span<const double> all_samples,
+                       double measured_seconds, double elapsed_seconds) const;
+  // This rule's share for round `round` of `rounds` (0-based): a fixed count split as evenly as
+  // possible (earlier rounds take the remainder, so a round may get none), minimum samples
+  // rounded up, times and the sample cap divided; the noise bound unchanged.
+  StoppingRule share(std::size_t rounds, std::size_t round) const;
 };
 
 // Why sampling stopped, reported beside the statistics.

@@ -39,8 +39,10 @@ class ProbeContext {
   const DeviceInfo& device() const { return device_; }
   // The harness's main stream (non-blocking); use it for set-up work around measurements.
   cudaStream_t stream() const { return measurer_.main_stream(); }
-  // Times each operation in turn under the run's stopping rule (see Measurer::measure), then
-  // runs the counter pass over all of them when there is one (SampleSet::counters): timing is
+  // Times the operations in rounds (MeasureOptions::rounds): each round visits every operation
+  // once, in an order shuffled from the seed, and takes its share of the stopping rule
+  // (Measurer::measure_round); the samples carry their round. Then it runs the counter pass
+  // over all of them when there is one (SampleSet::counters): timing is
   // never interleaved with counter collection, and the profiler's set-up is paid once per batch,
   // not per point. Reports progress (one point per operation, counted against the plan) and
   // tears the operations down at the end. The operations must stay runnable until it returns
@@ -57,13 +59,16 @@ class ProbeContext {
   const MeasureOptions& options() const { return measurer_.options(); }
 
  private:
+  std::vector<SampleSet> time_in_rounds(const std::vector<Operation>& ops);
+
   const DeviceInfo& device_;
   Measurer measurer_;
   ProgressFn progress_;
   CounterPass counter_pass_;
   std::string probe_name_;
   std::size_t planned_ = 0;
-  std::size_t done_ = 0;
+  std::size_t done_ = 0;       // rounds of points measured so far
+  std::uint64_t batches_ = 0;  // measure_all calls so far: each batch shuffles differently
 };
 
 }  // namespace gpuprobe::runtime

@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -20,6 +21,11 @@ namespace gpuprobe::runtime {
 
 struct MeasureOptions {
   StoppingRule rule;
+  // Rounds per batch of operations (ProbeContext::measure_all): each round takes the rule's
+  // share of every operation's samples, the operations in a shuffled order, so a slow stretch
+  // of the machine touches a share of each point instead of all of a few (docs/method.md).
+  std::size_t rounds = 1;
+  std::uint64_t seed = 0;  // seeds the shuffles; the runner records it in each result
   std::size_t warmup_batches = 1;
   double target_batch_seconds = 1e-3;  // batch repetitions until a sample lasts this long
   std::size_t max_batch = 256;         // at most this many repetitions per sample
@@ -39,8 +45,23 @@ class Measurer {
   Measurer(const Measurer&) = delete;
   Measurer& operator=(const Measurer&) = delete;
 
-  // Runs prepare, warm-up, the sample loop under the stopping rule, then verify.
-  // Throws VerificationError on wrong data and RunError on CUDA failures.
+  // One operation measured over several rounds: what carries from one round to the next.
+  struct RoundState {
+    std::size_t reps = 0;  // repetitions per sample, calibrated in the first round
+    SampleSet samples;
+    bool capped = false;  // some round stopped on its time cap
+    bool gate_timeouts = false;
+  };
+  // One round of an operation: prepare (operations may share buffers), calibration and
+  // warm-up batches in its first round (one warm-up batch later), then samples under `rule`
+  // (this round's share, StoppingRule::share), recorded as round `round`.
+  void measure_round(const Operation& op, RoundState& state, std::uint32_t round,
+                     const StoppingRule& rule);
+  // After an operation's last round: flags (noisy over all samples, gate-timeout), the stop
+  // reason, then verify. Throws VerificationError on wrong data.
+  SampleSet finish(const Operation& op, RoundState&& state);
+  // One round under the whole rule, then finish. Throws VerificationError on wrong data and
+  // RunError on CUDA failures.
   SampleSet measure(const Operation& op);
 
   // Re-runs the operation `passes` times, ungated and untimed: reset_pass, cache state, one
@@ -67,6 +88,7 @@ class Measurer {
     bool gate_timed_out = false;
   };
   BatchTimes run_batch(const Operation& op, std::size_t reps, bool gated);
+  void calibrate(const Operation& op, RoundState& state);
   BatchTimes run_device_batch(const Operation& op, std::size_t reps, bool gated);
   BatchTimes run_host_batch(const Operation& op, std::size_t reps);
   cudaStream_t stream(std::size_t lane);

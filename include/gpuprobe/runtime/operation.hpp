@@ -26,7 +26,6 @@ enum class Cache {
   kFlushL2,                    // flush L2 (write a buffer of 2x its size)
   kFlushL2AndResetPersisting,  // flush L2 and turn persisting lines back to normal ones
 };
-const char* cache_name(Cache cache) noexcept;
 
 // What one lane's launch may do within one repetition: enqueue work on the lane's stream, fork
 // work onto further streams and join them back (a chunked copy/compute pipeline). Forked streams
