@@ -86,7 +86,7 @@ std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>
   std::iota(order.begin(), order.end(), std::size_t{0});
   for (std::size_t round = 0; round < rounds; ++round) {
     const StoppingRule rule = options.rule.share(rounds, round);
-    if (rule.fixed_samples && *rule.fixed_samples == 0) continue;
+    const bool last = round + 1 == rounds;
     order = round_order(ops.size(), options.seed, batches_, round);
     for (const std::size_t i : order) {
       // Progress counts rounds of points; a probe may measure a point the plan does not list
@@ -95,7 +95,7 @@ std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>
       if (progress_) progress_(probe_name_, done_, total, ops[i].label);
       ++done_;
       const NvtxRanges nvtx{"gpuprobe", probe_name_.c_str(), ops[i].label.c_str()};
-      measurer_.measure_round(ops[i], states[i], static_cast<std::uint32_t>(round), rule);
+      measurer_.measure_round(ops[i], states[i], static_cast<std::uint32_t>(round), rule, last);
     }
   }
   ++batches_;

@@ -240,7 +240,7 @@ void Measurer::calibrate(const Operation& op, RoundState& state) {
 }
 
 void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32_t round,
-                             const StoppingRule& rule) {
+                             const StoppingRule& rule, bool last) {
   if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
   // Operations of one batch may share buffers: every round starts from this one's inputs.
   prepare(op);
@@ -272,6 +272,11 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
   if (!taken.empty() &&
       stop_reason(rule, taken, seconds_between(started, Clock::now())) == StopReason::kTimeCap)
     state.capped = true;
+  // Now, before another operation of the batch reuses the buffers.
+  if (last && op.verify) {
+    const std::string problem = op.verify();
+    if (!problem.empty()) throw VerificationError(fmt::format("{}: {}", op.label, problem));
+  }
 }
 
 SampleSet Measurer::finish(const Operation& op, RoundState&& state) {
@@ -284,16 +289,12 @@ SampleSet Measurer::finish(const Operation& op, RoundState&& state) {
   if (out.seconds.empty()) throw RunError(fmt::format("operation '{}' took no samples", op.label));
   if (median_uncertainty(out.seconds) > rule.max_noise) out.flags.push_back("noisy");
   if (state.gate_timeouts) out.flags.push_back("gate-timeout");
-  if (op.verify) {
-    const std::string problem = op.verify();
-    if (!problem.empty()) throw VerificationError(fmt::format("{}: {}", op.label, problem));
-  }
   return out;
 }
 
 SampleSet Measurer::measure(const Operation& op) {
   RoundState state;
-  measure_round(op, state, 0, options_.rule);
+  measure_round(op, state, 0, options_.rule, true);
   return finish(op, std::move(state));
 }
 

@@ -80,7 +80,7 @@ TEST(VerificationGpu, ExactCopyPasses) {
   EXPECT_EQ(fixed->value, 3.0);
   const Quantity* noise = find_quantity(r.conditions, "rule_max_noise");
   ASSERT_NE(noise, nullptr);
-  EXPECT_EQ(noise->value, 2.0);
+  EXPECT_EQ(noise->value, StoppingRule{}.max_noise * 100);
   EXPECT_EQ(find_quantity(r.conditions, "rule_min_samples"), nullptr);
 }
 

@@ -37,7 +37,10 @@ TEST(RuleShare, FixedCountIsSplitExactly) {
 }
 
 TEST(RuleShare, AdaptiveBudgetsAreDivided) {
-  StoppingRule rule;  // min 10 samples, 0.05 s, cap 0.5 s
+  StoppingRule rule;
+  rule.min_samples = 10;
+  rule.min_time = 0.05;
+  rule.max_time = 0.5;
   const StoppingRule s = rule.share(4, 1);
   EXPECT_EQ(s.min_samples, 3u);  // rounded up: 4 rounds take at least the 10
   EXPECT_DOUBLE_EQ(s.min_time, 0.0125);

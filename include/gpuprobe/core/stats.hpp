@@ -43,7 +43,7 @@ struct StoppingRule {
   std::size_t min_samples = 10;
   double min_time = 0.05;   // seconds of measured time
   double max_noise = 0.01;  // relative half-width of the median's 95% interval
-  double max_time = 0.5;    // seconds of wall time, cap per measurement
+  double max_time = 0.3;    // seconds of wall time, cap per measurement
   std::size_t max_samples = 10000;
 
   // Decides whether sampling should continue, given the samples so far, the measured time

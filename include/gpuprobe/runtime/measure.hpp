@@ -54,11 +54,13 @@ class Measurer {
   };
   // One round of an operation: prepare (operations may share buffers), calibration and
   // warm-up batches in its first round (one warm-up batch later), then samples under `rule`
-  // (this round's share, StoppingRule::share), recorded as round `round`.
+  // (this round's share, StoppingRule::share), recorded as round `round`; in its `last` round,
+  // verify right after the samples, before other operations reuse the buffers. Throws
+  // VerificationError on wrong data.
   void measure_round(const Operation& op, RoundState& state, std::uint32_t round,
-                     const StoppingRule& rule);
-  // After an operation's last round: flags (noisy over all samples, gate-timeout), the stop
-  // reason, then verify. Throws VerificationError on wrong data.
+                     const StoppingRule& rule, bool last);
+  // After an operation's last round: its samples with their flags (noisy over all samples,
+  // gate-timeout) and stop reason.
   SampleSet finish(const Operation& op, RoundState&& state);
   // One round under the whole rule, then finish. Throws VerificationError on wrong data and
   // RunError on CUDA failures.
