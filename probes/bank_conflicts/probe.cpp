@@ -208,7 +208,6 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, std::uint64_t si
     // Poison: the pattern never has a zero word, so an element not written cannot pass.
     const auto poison = [=](cudaStream_t s) { GP_CUDA(cudaMemsetAsync(out_ptr, 0, bytes, s)); };
     op.prepare = poison;
-    op.reset_pass = poison;
     op.lanes.push_back(
         {bank::kLadderKernels[i], 2.0 * static_cast<double>(bytes), [=](runtime::LaunchScope& s) {
            bank::launch_transpose(kernel, in_ptr, out_ptr, n, s.stream());
@@ -272,7 +271,6 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const AxisValue
           GP_CUDA(cudaMemsetAsync(out_ptr, 0, out_words * sizeof(std::uint32_t), s));
         };
         operation.prepare = poison;
-        operation.reset_pass = poison;
         operation.lanes.push_back({operation.label, requested_bytes, [=](runtime::LaunchScope& s) {
                                      bank::launch_shared_stride(op, w, stride, steps, kStrideSeed,
                                                                 blocks, out_ptr, s.stream());

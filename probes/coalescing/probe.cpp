@@ -195,7 +195,6 @@ runtime::Operation make_operation(const Sized& s, void* dst, const void* src, in
   // Poison: pattern words are never 0, so an element the kernel skipped cannot pass.
   const auto poison = [=](cudaStream_t st) { GP_CUDA(cudaMemsetAsync(dst, 0, out_len, st)); };
   op.prepare = poison;
-  op.reset_pass = poison;
   op.verify = [=]() -> std::string {
     const std::uint64_t bad =
         coalescing::count_copy_mismatches(kind, p.width, dst, n, p.param, kSeed, check_stream);

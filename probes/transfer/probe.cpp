@@ -97,7 +97,6 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
     if (d2h) std::memset(hdst, 0, bytes);
   };
   op.prepare = poison;
-  op.reset_pass = poison;
   op.verify = [=]() -> std::string {
     std::string problems;
     if (h2d) {

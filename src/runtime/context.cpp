@@ -60,12 +60,7 @@ std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& o
   if (!counter_pass_ || ops.empty()) return out;
   std::vector<CounterPoint> points;
   for (const Operation& op : ops) {
-    PassSteps steps = measurer_.pass_steps(op);
-    // Inputs first (prepare), then the operation's own per-pass reset.
-    steps.reset = [this, &op, reset = std::move(steps.reset)] {
-      measurer_.prepare(op);
-      if (reset) reset();
-    };
+    PassSteps steps = measurer_.pass_steps(op);  // each pass: prepare, reset_pass, cache, run
     steps.run = [this, &op, run = std::move(steps.run)] {
       const NvtxRanges nvtx{"gpuprobe", probe_name_.c_str(), op.label.c_str()};
       run();

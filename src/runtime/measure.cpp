@@ -109,6 +109,7 @@ PassSteps Measurer::pass_steps(const Operation& op) {
   cudaStream_t main = main_stream();
   PassSteps steps;
   steps.reset = [&op, main] {
+    if (op.prepare) op.prepare(main);
     if (op.reset_pass) op.reset_pass(main);
     GP_CUDA(cudaStreamSynchronize(main));
   };

@@ -70,12 +70,14 @@ struct Lane {
 // of the counter collector) and expects the same work each time.
 struct Operation {
   std::string label;  // for progress and error messages: "pinned h2d 64 MiB"
-  // Untimed, once before the first run: fill inputs, poison outputs.
+  // Untimed: fill inputs, poison outputs. Runs before each round of samples (operations of a
+  // batch may share buffers) and before every pass (counter replay, run_passes), so each pass
+  // is verified on its own.
   std::function<void(cudaStream_t)> prepare;
   // Untimed, before every timed sample: restore what one sample changes (optional).
   std::function<void(cudaStream_t)> reset_sample;
-  // Untimed, before every pass (counter replay, run_passes): poison outputs so each pass is
-  // verified on its own, restore inputs (optional).
+  // Untimed, before every pass, after prepare: what a pass needs beyond prepare (optional;
+  // most operations need nothing more).
   std::function<void(cudaStream_t)> reset_pass;
   std::vector<Lane> lanes;
   std::function<std::string()> verify;  // optional; "" = correct, else what is wrong
