@@ -185,7 +185,7 @@ void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>&
       return models::predict_tile_access(layout, models::TileAccess::kColumnRead).conflict_ways;
     };
     verdicts.push_back(
-        verdict("bank_padded_vs_tiled", {size, {"outcome", outcome(*padded, *tiled), ""}},
+        verdict("bank_padded_vs_tiled", {size},
                 {{"padded_bandwidth", "GB/s", padded->stats.median},
                  {"tiled_bandwidth", "GB/s", tiled->stats.median},
                  {"copy_bandwidth", "GB/s", copy->stats.median},
@@ -193,24 +193,26 @@ void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>&
                  {"tiled_over_copy", "x", *ratio("tiled", "copy")},
                  {"padded_over_tiled", "x", *ratio("padded", "tiled")},
                  {"tiled_column_read_ways", "x", column_reads(TileLayout::kPlain)},
-                 {"padded_column_read_ways", "x", column_reads(TileLayout::kPadded)}}));
+                 {"padded_column_read_ways", "x", column_reads(TileLayout::kPadded)}},
+                {{"outcome", outcome(*padded, *tiled), ""}}));
   }
   if (swizzled && padded) {
-    verdicts.push_back(verdict("bank_swizzled_vs_padded",
-                               {size, {"outcome", outcome(*swizzled, *padded), ""}},
+    verdicts.push_back(verdict("bank_swizzled_vs_padded", {size},
                                {{"swizzled_bandwidth", "GB/s", swizzled->stats.median},
                                 {"padded_bandwidth", "GB/s", padded->stats.median},
-                                {"swizzled_over_padded", "x", *ratio("swizzled", "padded")}}));
+                                {"swizzled_over_padded", "x", *ratio("swizzled", "padded")}},
+                               {{"outcome", outcome(*swizzled, *padded), ""}}));
   }
   if (copy && naive && tiled) {
     const double naive_rel = *ratio("naive", "copy");
     const double tiled_rel = *ratio("tiled", "copy");
     const bool holds =
         std::fabs(naive_rel - 1) <= kClaimBand && std::fabs(tiled_rel - 1) <= kClaimBand;
-    verdicts.push_back(verdict("bank_source_claim", {size, {"holds", holds, ""}},
+    verdicts.push_back(verdict("bank_source_claim", {size},
                                {{"naive_over_copy", "x", naive_rel},
                                 {"tiled_over_copy", "x", tiled_rel},
-                                {"band", "%", kClaimBand * 100}}));
+                                {"band", "%", kClaimBand * 100}},
+                               {{"holds", holds, ""}}));
   }
 
   if (copy) {
@@ -220,18 +222,18 @@ void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>&
       if (!m) return std::nullopt;
       return static_cast<double>(m->stats.n);
     };
-    notes.push_back(note("bank_copy_repeat",
-                         {size, {"outcome", again ? outcome(*again, *copy) : "n/a", ""}},
-                         {{"copy_samples", "", n(copy)},
-                          {"copy_min", "GB/s", copy->stats.min},
-                          {"copy_max", "GB/s", copy->stats.max},
-                          {"copy_bandwidth", "GB/s", copy->stats.median},
-                          {"repeat_samples", "", n(again)},
-                          {"repeat_bandwidth", "GB/s",
-                           again ? std::optional<double>(again->stats.median) : std::nullopt},
-                          {"repeat_over_copy", "x",
-                           again ? std::optional<double>(again->stats.median / copy->stats.median)
-                                 : std::nullopt}}));
+    notes.push_back(note(
+        "bank_copy_repeat", {size},
+        {{"copy_samples", "", n(copy)},
+         {"copy_min", "GB/s", copy->stats.min},
+         {"copy_max", "GB/s", copy->stats.max},
+         {"copy_bandwidth", "GB/s", copy->stats.median},
+         {"repeat_samples", "", n(again)},
+         {"repeat_bandwidth", "GB/s",
+          again ? std::optional<double>(again->stats.median) : std::nullopt},
+         {"repeat_over_copy", "x",
+          again ? std::optional<double>(again->stats.median / copy->stats.median) : std::nullopt}},
+        {{"outcome", again ? outcome(*again, *copy) : "n/a", ""}}));
     for (const char* kernel : {"padded", "swizzled"}) {
       const Metric* m = l.of(kernel);
       if (m && outcome(*m, *copy) == "faster")

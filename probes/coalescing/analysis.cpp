@@ -535,24 +535,26 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
       std::vector<Param> params;
       add_point_params(params, "worst", *worst);
       add_point_params(params, "best", *best);
-      verdicts.push_back(verdict("coalescing_worst_best", std::move(params),
+      verdicts.push_back(verdict("coalescing_worst_best", {},
                                  {{"worst_bandwidth", "GB/s", worst->median_gbps},
                                   {"best_bandwidth", "GB/s", best->median_gbps},
-                                  {"ratio", "x", worst->median_gbps / best->median_gbps}}));
+                                  {"ratio", "x", worst->median_gbps / best->median_gbps}},
+                                 std::move(params)));
     }
     // The DRAM traffic rate each point implies under the DRAM model: flat where the model holds.
     std::vector<Param> params;
     add_point_params(params, "highest", *hi);
     add_point_params(params, "lowest", *lo);
     verdicts.push_back(verdict(
-        "coalescing_implied_dram", std::move(params),
+        "coalescing_implied_dram", {},
         {{"fetch_bytes", "B", static_cast<double>(fetch)},
          {"baseline_min", "GB/s", base_lo},
          {"baseline_max", "GB/s", base_hi},
          {"highest", "GB/s", implied_dram_gbps(*hi)},
          {"lowest", "GB/s", implied_dram_gbps(*lo)},
          {"peak_estimate", "GB/s",
-          facts.peak_dram_gbps > 0 ? std::optional<double>(facts.peak_dram_gbps) : std::nullopt}}));
+          facts.peak_dram_gbps > 0 ? std::optional<double>(facts.peak_dram_gbps) : std::nullopt}},
+        std::move(params)));
   }
 
   // Counters beside the model: agreement verdicts and disagreement warnings, after the verdicts.

@@ -190,8 +190,12 @@ KeyMatch match_summaries(const std::vector<SummaryRow>& a, const std::vector<Sum
   return match_items(a, b, [](const SummaryRow& s) { return params_key(s.params); });
 }
 
+std::string finding_key(const Finding& finding) {
+  return finding.id + "\x1d" + params_key(finding.params);
+}
+
 KeyMatch match_findings(const std::vector<Finding>& a, const std::vector<Finding>& b) {
-  return match_items(a, b, [](const Finding& f) { return f.id + "\x1d" + params_key(f.params); });
+  return match_items(a, b, finding_key);
 }
 
 }  // namespace gpuprobe

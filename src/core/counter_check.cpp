@@ -66,22 +66,24 @@ std::optional<Finding> CounterCheck::finding() const {
   const double tolerance = kCounterModelTolerance * 100;
   const double signed_deviation = (*worst_counter_ / *worst_model_ - 1) * 100;
   if (off_ == 0) {
-    return verdict(id_ + "_agree", worst_params_,
+    return verdict(id_ + "_agree", {},
                    {{"rows_compared", "", static_cast<double>(compared_)},
                     {"tolerance", "%", tolerance},
                     {"max_deviation", "%", signed_deviation},
                     {"counter", unit_, worst_counter_},
-                    {"model", unit_, worst_model_}});
+                    {"model", unit_, worst_model_}},
+                   worst_params_);
   }
   // A warning: the model's columns of those rows (and what is computed from them) rest on a
   // count the hardware contradicts, so they are less trustworthy; the measured timing is not.
-  return warning(id_ + "_differ", worst_params_,
+  return warning(id_ + "_differ", {},
                  {{"rows_off", "", static_cast<double>(off_)},
                   {"rows_compared", "", static_cast<double>(compared_)},
                   {"tolerance", "%", tolerance},
                   {"deviation", "%", signed_deviation},
                   {"counter", unit_, worst_counter_},
-                  {"model", unit_, worst_model_}});
+                  {"model", unit_, worst_model_}},
+                 worst_params_);
 }
 
 namespace {

@@ -12,12 +12,13 @@ namespace gpuprobe {
 namespace {
 
 Finding make(FindingKind kind, std::string id, std::vector<Param> params,
-             std::vector<Quantity> values) {
+             std::vector<Quantity> values, std::vector<Param> outcome) {
   Finding f;
   f.id = std::move(id);
   f.kind = kind;
   f.params = std::move(params);
   f.values = std::move(values);
+  f.outcome = std::move(outcome);
   return f;
 }
 
@@ -34,7 +35,9 @@ std::string quantity_words(const Quantity& q) {
 // For ids this build has no phrasing for: every param and value, in order.
 std::string generic_text(const Finding& f) {
   std::vector<std::string> parts;
-  for (const auto& p : f.params)
+  std::vector<Param> shown = f.params;
+  shown.insert(shown.end(), f.outcome.begin(), f.outcome.end());
+  for (const auto& p : shown)
     parts.push_back(
         fmt::format("{} {}", p.key,
                     p.unit == "B" && std::holds_alternative<std::int64_t>(p.value)
@@ -92,16 +95,22 @@ void phrase_findings(ProbeResult& result, const Glossary& glossary) {
   }
 }
 
-Finding verdict(std::string id, std::vector<Param> params, std::vector<Quantity> values) {
-  return make(FindingKind::kVerdict, std::move(id), std::move(params), std::move(values));
+Finding verdict(std::string id, std::vector<Param> params, std::vector<Quantity> values,
+                std::vector<Param> outcome) {
+  return make(FindingKind::kVerdict, std::move(id), std::move(params), std::move(values),
+              std::move(outcome));
 }
 
-Finding note(std::string id, std::vector<Param> params, std::vector<Quantity> values) {
-  return make(FindingKind::kNote, std::move(id), std::move(params), std::move(values));
+Finding note(std::string id, std::vector<Param> params, std::vector<Quantity> values,
+             std::vector<Param> outcome) {
+  return make(FindingKind::kNote, std::move(id), std::move(params), std::move(values),
+              std::move(outcome));
 }
 
-Finding warning(std::string id, std::vector<Param> params, std::vector<Quantity> values) {
-  return make(FindingKind::kWarning, std::move(id), std::move(params), std::move(values));
+Finding warning(std::string id, std::vector<Param> params, std::vector<Quantity> values,
+                std::vector<Param> outcome) {
+  return make(FindingKind::kWarning, std::move(id), std::move(params), std::move(values),
+              std::move(outcome));
 }
 
 std::optional<double> optional_value_of(const Finding& finding, const std::string& name) {
@@ -119,6 +128,7 @@ double value_of(const Finding& finding, const std::string& name) {
 
 std::string param_text_of(const Finding& finding, const std::string& key) {
   const Param* p = find_param(finding.params, key);
+  if (!p) p = find_param(finding.outcome, key);
   if (!p) throw std::out_of_range(fmt::format("finding '{}' has no param '{}'", finding.id, key));
   if (p->unit == "B") {
     if (const auto* i = std::get_if<std::int64_t>(&p->value))

@@ -191,9 +191,9 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
       if (version == 1) {
         // Schema 1 had prose only: each line becomes a finding whose text is the line.
         for (const auto& line : rj.value("verdict", std::vector<std::string>{}))
-          pr.findings.push_back({"schema1_verdict", FindingKind::kVerdict, {}, {}, line});
+          pr.findings.push_back({"schema1_verdict", FindingKind::kVerdict, {}, {}, line, {}});
         for (const auto& line : rj.value("notes", std::vector<std::string>{}))
-          pr.findings.push_back({"schema1_note", FindingKind::kNote, {}, {}, line});
+          pr.findings.push_back({"schema1_note", FindingKind::kNote, {}, {}, line, {}});
       } else {
         for (const auto& fj : rj.value("findings", ojson::array())) {
           Finding f;
@@ -203,6 +203,7 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
           f.kind = *kind;
           f.params = params_from(fj.value("params", ojson::object()), origin);
           f.values = quantities_from(fj.value("values", ojson::object()));
+          f.outcome = params_from(fj.value("outcome", ojson::object()), origin);
           f.text = fj.value("text", "");
           pr.findings.push_back(std::move(f));
         }

@@ -103,6 +103,7 @@ ojson result_json(const ProbeResult& r) {
                         {"kind", finding_kind_name(f.kind)},
                         {"params", params_json(f.params)},
                         {"values", quantities_json(f.values)},
+                        {"outcome", params_json(f.outcome)},
                         {"text", f.text}});
   }
   out["findings"] = findings;

@@ -642,7 +642,7 @@ TEST(CompareFindings, Schema1InputIsNotedOnceAndItsFindingsAreNotCompared) {
   a.results[0].summary = {fit_summary("h2d", 50, 2e-6)};
   RunReport b = a;
   b.schema_version = 1;
-  b.results[0].findings = {{"schema1_verdict", FindingKind::kVerdict, {}, {}, "prose"}};
+  b.results[0].findings = {{"schema1_verdict", FindingKind::kVerdict, {}, {}, "prose", {}}};
   CompareOptions options;
   options.a_name = "a.json";
   options.b_name = "b.json";
@@ -776,6 +776,19 @@ TEST_F(CompareFiles, ReadsWhatItWrote) {
   const CompareOutcome out = compare_reports(a, back, {});
   EXPECT_EQ(out.matched_rows, 1u);
   EXPECT_EQ(out.same, out.comparisons);
+}
+
+TEST(FindingKey, IsIdAndParamsNotValuesOrOutcome) {
+  Finding a = verdict("x_worst", {{"element_bytes", std::int64_t{4}, "B"}}, {{"ratio", "x", 0.5}},
+                      {{"worst_at", std::int64_t{1}, ""}});
+  Finding b = verdict("x_worst", {{"element_bytes", std::int64_t{4}, "B"}}, {{"ratio", "x", 0.52}},
+                      {{"worst_at", std::int64_t{4}, ""}});
+  EXPECT_EQ(finding_key(a), finding_key(b));
+  b.params[0].value = std::int64_t{8};  // another element width: another claim
+  EXPECT_NE(finding_key(a), finding_key(b));
+  b = a;
+  b.id = "x_best";
+  EXPECT_NE(finding_key(a), finding_key(b));
 }
 
 }  // namespace

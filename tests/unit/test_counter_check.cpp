@@ -124,5 +124,27 @@ TEST(CounterCheck, UnknownSidesGiveNullValuesAndNoFinding) {
   EXPECT_FALSE(check.finding().has_value());
 }
 
+// The identity of a counter finding (id and params) must not depend on which row happened to
+// deviate most: that row goes into the outcome, so two runs whose worst rows differ by noise make
+// the same finding.
+TEST(CounterCheck, TheWorstRowIsTheOutcomeNotTheIdentity) {
+  const auto finding_with_worst_at = [](std::int64_t worst) {
+    CounterCheck check("x_counter_sectors", "sectors");
+    for (std::int64_t stride : {1, 2, 4}) {
+      Row row = row_with(stride, std::nullopt);
+      check.add(row, "sectors", stride == worst ? 4.3 : 4.1, 4.0);
+    }
+    return *check.finding();
+  };
+  const Finding a = finding_with_worst_at(2);
+  const Finding b = finding_with_worst_at(4);
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_TRUE(a.params.empty());
+  EXPECT_TRUE(b.params.empty());
+  EXPECT_EQ(param_text_of(a, "stride"), "2");
+  EXPECT_EQ(param_text_of(b, "stride"), "4");
+  EXPECT_EQ(words().text(a).find("stride 2") != std::string::npos, true);
+}
+
 }  // namespace
 }  // namespace gpuprobe

@@ -29,7 +29,7 @@ TEST(Glossary, PhrasesFromValuesAndKeepsTextAlreadySet) {
   r.findings = {
       verdict("x_ratio", {{"bytes", std::int64_t{67108864}, "B"}},
               {{"ratio", "x", 7.8412}, {"bandwidth", "GB/s", 54.05}, {"latency", "s", 2.65e-6}}),
-      {"x_ratio", FindingKind::kVerdict, {}, {}, "kept as read"}};
+      {"x_ratio", FindingKind::kVerdict, {}, {}, "kept as read", {}}};
   phrase_findings(r, g);
   EXPECT_EQ(r.findings[0].text, "64 MiB: 7.84x, 54.05 GB/s, 2.65 us");
   EXPECT_EQ(r.findings[1].text, "kept as read");

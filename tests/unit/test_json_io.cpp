@@ -81,8 +81,9 @@ RunReport sample_report() {
                   FindingKind::kVerdict,
                   {{"direction", std::string("h2d"), ""}},
                   {{"ratio", "x", 7.6}, {"pageable", "GB/s", std::nullopt}},
-                  "pinned is 7.6x pageable"},
-                 {"sizing", FindingKind::kNote, {}, {}, "a note"}};
+                  "pinned is 7.6x pageable",
+                  {{"at", std::int64_t{4096}, "B"}}},
+                 {"sizing", FindingKind::kNote, {}, {}, "a note", {}}};
 
   ProbeResult skipped;
   skipped.probe = "tma";
@@ -230,6 +231,7 @@ TEST(JsonRoundTrip, Schema1H100ReportIsReadWithItsLinesAsFindings) {
                             {"kind", kind},
                             {"params", nlohmann::ordered_json::object()},
                             {"values", nlohmann::ordered_json::object()},
+                            {"outcome", nlohmann::ordered_json::object()},
                             {"text", line}});
       }
       rj.erase(key);

@@ -106,10 +106,11 @@ ProbeResult transfer_result() {
                  FindingKind::kVerdict,
                  {},
                  {},
-                 "pinned h2d reaches 98% of the model at 64 MiB"}};
+                 "pinned h2d reaches 98% of the model at 64 MiB",
+                 {}}};
   for (const char* text : {"pageable memory not measured (--pinned given)",
                            "the d2h|bidir fit has too few points for a latency"})
-    r.findings.push_back({"remark", FindingKind::kNote, {}, {}, text});
+    r.findings.push_back({"remark", FindingKind::kNote, {}, {}, text, {}});
   return r;
 }
 

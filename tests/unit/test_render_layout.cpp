@@ -295,14 +295,15 @@ RunReport findings_report() {
   r.device = 0;
   const std::string long_text(30, 'w');
   r.findings = {
-      {"v", FindingKind::kVerdict, {}, {}, "pinned is 7.84x pageable (measured)"},
-      {"w", FindingKind::kWarning, {}, {}, "SM clock low"},
-      {"n", FindingKind::kNote, {}, {}, "link: PCIe gen 5 x16"},
+      {"v", FindingKind::kVerdict, {}, {}, "pinned is 7.84x pageable (measured)", {}},
+      {"w", FindingKind::kWarning, {}, {}, "SM clock low", {}},
+      {"n", FindingKind::kNote, {}, {}, "link: PCIe gen 5 x16", {}},
       {"long",
        FindingKind::kNote,
        {},
        {},
-       "a note that goes on " + std::string(200, '.') + " and on, to be wrapped"},
+       "a note that goes on " + std::string(200, '.') + " and on, to be wrapped",
+       {}},
   };
   report.results = {r};
   return report;

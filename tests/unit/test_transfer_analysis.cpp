@@ -215,6 +215,11 @@ TEST(TransferAnalysis, LinkBytesPerPayloadFromTheCountersWithoutAModel) {
   EXPECT_EQ(value_of(*f, "large_rows"), 3);
   EXPECT_DOUBLE_EQ(value_of(*f, "large_min"), (mib64 + 1536) / mib64);
   EXPECT_DOUBLE_EQ(value_of(*f, "large_max"), (mib64 + 6144) / mib64);
+  // Where the highest row lies is the outcome, not the identity: another run whose highest row
+  // is another 4 KiB row makes the same finding.
+  EXPECT_TRUE(f->params.empty());
+  EXPECT_EQ(param_text_of(*f, "direction"), "h2d");
+  EXPECT_EQ(param_text_of(*f, "bytes"), "4 KiB");
   EXPECT_EQ(f->text,
             "PCIe counters: bytes on the link / payload 1.000x on the 3 rows of 64 MiB and more; "
             "1.000-2.500x over all 24 rows with counters (highest: pinned h2d 4 KiB); no model "

@@ -30,6 +30,9 @@ std::string pair_text(const DevicePair& pair);
 std::string canonical_scalar(const Scalar& value);
 // The identity of a set of params: sorted by key, so the order in the file does not matter.
 std::string params_key(const std::vector<Param>& params);
+// The identity of a finding within a probe's result: its id and params (in any order), never its
+// values or outcome (see Finding). Two runs make "the same finding" when these agree.
+std::string finding_key(const Finding& finding);
 // Params for people: "memory=pinned direction=h2d bytes=67108864".
 std::string params_text(const std::vector<Param>& params);
 

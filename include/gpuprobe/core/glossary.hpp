@@ -48,13 +48,18 @@ class Glossary {
 // Sets the text of every finding of the result that has none, from the glossary.
 void phrase_findings(ProbeResult& result, const Glossary& glossary);
 
-// Builders for findings (the kind in the name).
-Finding verdict(std::string id, std::vector<Param> params, std::vector<Quantity> values);
-Finding note(std::string id, std::vector<Param> params, std::vector<Quantity> values);
-Finding warning(std::string id, std::vector<Param> params, std::vector<Quantity> values);
+// Builders for findings (the kind in the name); `outcome` holds what the measurement decided
+// (Finding says why it is kept apart from the params).
+Finding verdict(std::string id, std::vector<Param> params, std::vector<Quantity> values,
+                std::vector<Param> outcome = {});
+Finding note(std::string id, std::vector<Param> params, std::vector<Quantity> values,
+             std::vector<Param> outcome = {});
+Finding warning(std::string id, std::vector<Param> params, std::vector<Quantity> values,
+                std::vector<Param> outcome = {});
 
 // Accessors for phrasings. value_of throws std::out_of_range naming the id when the value is
-// absent or null; param_text_of returns the param as people read it ("pinned", "64 MiB").
+// absent or null; param_text_of returns the param (or, failing that, the outcome entry) as people
+// read it ("pinned", "64 MiB").
 double value_of(const Finding& finding, const std::string& name);
 std::optional<double> optional_value_of(const Finding& finding, const std::string& name);
 std::string param_text_of(const Finding& finding, const std::string& key);

@@ -65,15 +65,24 @@ const char* finding_kind_name(FindingKind kind) noexcept;  // "verdict", "note",
 std::optional<FindingKind> finding_kind_from_name(const std::string& name);
 
 // A conclusion as data: which finding (`id`, unique within a probe), what it is about
-// (`params`) and its numbers (`values`, each with a unit). `text` is the sentence rendered from
-// id, params and values by the finding's phrasing (include/gpuprobe/core/glossary.hpp); probes
-// leave it empty, the runner fills it, and JSON carries both.
+// (`params`), its numbers (`values`, each with a unit) and where the measurement put it
+// (`outcome`). `text` is the sentence rendered from all of them by the finding's phrasing
+// (include/gpuprobe/core/glossary.hpp); probes leave it empty, the runner fills it, and JSON
+// carries both.
+//
+// A finding's identity is its probe, id and params, never a measured value (finding_key in
+// compare_match.hpp): `params` only scope the claim (pattern, element width, memory kind,
+// direction), so the same claim has the same identity in every run. Anything the measurement
+// decides goes into `values` (numbers) or `outcome` (where an extreme lies — the worst offset,
+// the highest row — or which way a comparison went), which a run may change without the finding
+// becoming another one.
 struct Finding {
   std::string id;
   FindingKind kind = FindingKind::kNote;
   std::vector<Param> params;
   std::vector<Quantity> values;
   std::string text;
+  std::vector<Param> outcome;
 };
 
 // What became of a probe's counter pass: collected, switched off (--no-counters), refused by the
