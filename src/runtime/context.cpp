@@ -105,10 +105,4 @@ SampleSet ProbeContext::measure(const Operation& op) {
   return std::move(measure_all({op}).front());
 }
 
-std::vector<std::string> ProbeContext::run_passes(const Operation& op, std::size_t passes,
-                                                  const PassWrapper& wrap) {
-  measurer_.prepare(op);
-  return measurer_.run_passes(op, passes, wrap);
-}
-
 }  // namespace gpuprobe::runtime

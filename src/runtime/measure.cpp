@@ -97,11 +97,6 @@ void Measurer::prepare(const Operation& op) {
   }
 }
 
-std::vector<std::string> Measurer::run_passes(const Operation& op, std::size_t passes,
-                                              const PassWrapper& wrap) {
-  return gpuprobe::run_passes(passes, pass_steps(op), wrap);
-}
-
 PassSteps Measurer::pass_steps(const Operation& op) {
   if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
   for (std::size_t i = 0; i < op.lanes.size(); ++i)

@@ -34,10 +34,6 @@ TEST(BankConflictsGpu, LadderVerifiedAndPaddingBeatsTiled) {
     const Row* row = testing::find_row(r, {{"kernel", k}, {"size", "4096"}});
     ASSERT_NE(row, nullptr) << k;
     EXPECT_GT(median(*row, "bandwidth"), 10.0) << k << ": " << median(*row, "bandwidth") << " GB/s";
-    // Bandwidth and time agree: 2 * N * N * 4 bytes per launch.
-    EXPECT_NEAR(median(*row, "time"), 2.0 * 4096 * 4096 * 4 / (median(*row, "bandwidth") * 1e9),
-                0.05 * median(*row, "time"))
-        << k << ": " << median(*row, "bandwidth") << " GB/s";
   }
   const Row* tiled = testing::find_row(r, {{"kernel", "tiled"}});
   const Row* padded = testing::find_row(r, {{"kernel", "padded"}});
@@ -53,7 +49,8 @@ TEST(BankConflictsGpu, LadderVerifiedAndPaddingBeatsTiled) {
   EXPECT_EQ(find_quantity(tiled->model, "conflict_ways")->value, 32.0);
   EXPECT_EQ(find_quantity(padded->model, "conflict_ways")->value, 1.0);
   EXPECT_FALSE(find_quantity(copy->model, "conflict_ways")->value.has_value());
-  EXPECT_NEAR(*find_quantity(copy->derived, "relative_to_copy")->value, 1.0, 1e-12);
+  EXPECT_NEAR(*find_quantity(tiled->derived, "relative_to_copy")->value,
+              median(*tiled, "bandwidth") / median(*copy, "bandwidth"), 1e-9);
   // The findings, with their numbers, phrased by the runner.
   for (const char* id : {"bank_padded_vs_tiled", "bank_swizzled_vs_padded", "bank_source_claim",
                          "bank_copy_repeat"}) {

@@ -1,6 +1,6 @@
 // GPU tests of the harness: a copy that writes wrong data makes the probe `failed` with a "wrong
-// result" reason and the device is usable again; the pass loop re-runs one operation with its
-// per-pass reset and gets identical verified results; lanes fork and join further streams.
+// result" reason and the device is usable again; the busy kernel lasts what it is asked; lanes
+// fork work onto further streams that runs concurrently and is joined into the timing.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -11,6 +11,7 @@
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/runner/runner.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
+#include "gpuprobe/runtime/busy.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
@@ -114,94 +115,54 @@ TEST(VerificationGpu, CopyMissingItsLastWordFailsAsWrongResult) {
   EXPECT_EQ(after.status, Status::kOk) << after.reason;
 }
 
-// The pass loop the counter collector drives: each pass resets (poisons) the destination, runs
-// one repetition and verifies; a correct copy is right in every pass, a short one wrong in every
-// pass (the reset makes each pass stand on its own), and a wrapper sees each pass once, in order.
-TEST(PassLoopGpu, RerunsOneOperationWithResetsAndGetsIdenticalVerifiedResults) {
-  GP_REQUIRE_GPU();
-  runtime::use_device(0);
-  const DeviceInfo device = runtime::query_device(0);
-  runtime::MeasureOptions options;
-  options.rule.fixed_samples = 3;
-  runtime::ProbeContext ctx(device, options, {}, "test", 1);
-  runtime::DeviceBuffer src(kBytes);
-  runtime::DeviceBuffer dst(kBytes);
-  runtime::fill_pattern_device(src.get(), kBytes, kSeed, ctx.stream());
-  for (const std::size_t short_by : {std::size_t{0}, std::size_t{4}}) {
-    runtime::Operation op;
-    op.label = "pass copy";
-    std::size_t resets = 0;
-    op.reset_pass = [&](cudaStream_t s) {
-      ++resets;
-      GP_CUDA(cudaMemsetAsync(dst.get(), 0, kBytes, s));
-    };
-    op.cache = runtime::Cache::kFlushL2;
-    op.lanes.push_back({"copy", static_cast<double>(kBytes), [&](runtime::LaunchScope& s) {
-                          GP_CUDA(cudaMemcpyAsync(dst.get(), src.get(), kBytes - short_by,
-                                                  cudaMemcpyDeviceToDevice, s.stream()));
-                        }});
-    op.verify = [&]() -> std::string {
-      const auto bad = runtime::count_mismatches_device(dst.get(), kBytes, kSeed, ctx.stream());
-      return bad == 0 ? "" : fmt::format("{} words differ", bad);
-    };
-    std::vector<std::size_t> wrapped;
-    const auto problems = ctx.run_passes(op, 4, [&](std::size_t i, const auto& pass) {
-      wrapped.push_back(i);
-      pass();
-    });
-    EXPECT_EQ(resets, 4u);
-    EXPECT_EQ(wrapped, (std::vector<std::size_t>{0, 1, 2, 3}));
-    ASSERT_EQ(problems.size(), 4u);
-    for (const auto& p : problems)
-      EXPECT_EQ(p, short_by == 0 ? "" : "1 words differ") << "short by " << short_by;
-  }
-}
-
-// A lane forks its copy into four quarter copies on further streams and joins them: the data is
-// complete, the measurement covers all four, and a repeat of the same operation gives the same.
-TEST(ForkJoinGpu, ForkedQuartersAreJoinedIntoTheLanesTiming) {
+// The busy kernel lasts what it was asked for, by the events' clock: overlap's compute stage and
+// the concurrency test below rest on it.
+TEST(BusyKernelGpu, LastsTheTimeAskedFor) {
   GP_REQUIRE_GPU();
   runtime::use_device(0);
   const DeviceInfo device = runtime::query_device(0);
   runtime::MeasureOptions options;
   options.rule.fixed_samples = 5;
   runtime::ProbeContext ctx(device, options, {}, "test", 2);
-  constexpr std::size_t kBig = std::size_t{256} << 20;
-  runtime::DeviceBuffer src(kBig);
-  runtime::DeviceBuffer dst(kBig);
-  runtime::fill_pattern_device(src.get(), kBig, kSeed, ctx.stream());
+  for (const std::uint64_t ns : {std::uint64_t{200'000}, std::uint64_t{2'000'000}}) {
+    runtime::Operation op;
+    op.label = "busy";
+    op.lanes.push_back({"busy", 0.0, [ns](runtime::LaunchScope& s) {
+                          runtime::launch_busy_wait(s.stream(), ns);
+                        }});
+    const double t = statistics_of(ctx.measure(op).seconds).median;
+    EXPECT_NEAR(t / (static_cast<double>(ns) * 1e-9), 1.0, 0.05)
+        << ns << " ns asked, " << t << " s";
+  }
+}
+
+// A lane that forks four busy kernels onto further streams and joins them runs them at the same
+// time: it takes about one kernel's time, not four (the serial lane), and not less than one (the
+// join is inside the timed window). This is the difference the overlap probe measures.
+TEST(ForkJoinGpu, ForkedWorkRunsConcurrentlyAndIsJoinedIntoTheTiming) {
+  GP_REQUIRE_GPU();
+  runtime::use_device(0);
+  const DeviceInfo device = runtime::query_device(0);
+  runtime::MeasureOptions options;
+  options.rule.fixed_samples = 5;
+  runtime::ProbeContext ctx(device, options, {}, "test", 2);
+  constexpr std::uint64_t kNs = 500'000;
   auto make = [&](bool fork) {
     runtime::Operation op;
-    op.label = fork ? "forked copy" : "one copy";
-    op.prepare = [&](cudaStream_t s) { GP_CUDA(cudaMemsetAsync(dst.get(), 0, kBig, s)); };
-    op.lanes.push_back({"copy", 2.0 * kBig, [&, fork](runtime::LaunchScope& s) {
-                          if (!fork) {
-                            GP_CUDA(cudaMemcpyAsync(dst.get(), src.get(), kBig,
-                                                    cudaMemcpyDeviceToDevice, s.stream()));
-                            return;
-                          }
-                          const std::size_t q = kBig / 4;
-                          for (std::size_t i = 0; i < 4; ++i) {
-                            GP_CUDA(cudaMemcpyAsync(static_cast<char*>(dst.get()) + i * q,
-                                                    static_cast<const char*>(src.get()) + i * q, q,
-                                                    cudaMemcpyDeviceToDevice, s.fork(i)));
-                          }
+    op.label = fork ? "forked" : "serial";
+    op.lanes.push_back({"busy", 0.0, [fork](runtime::LaunchScope& s) {
+                          for (std::size_t i = 0; i < 4; ++i)
+                            runtime::launch_busy_wait(fork ? s.fork(i) : s.stream(), kNs);
                           if (fork) s.join();
                         }});
-    op.verify = [&]() -> std::string {
-      const auto bad = runtime::count_mismatches_device(dst.get(), kBig, kSeed, ctx.stream());
-      return bad == 0 ? "" : fmt::format("{} words differ", bad);
-    };
     return op;
   };
-  const SampleSet one = ctx.measure(make(false));
-  const SampleSet forked = ctx.measure(make(true));
-  const double t1 = statistics_of(one.seconds).median;
-  const double t4 = statistics_of(forked.seconds).median;
-  // Four quarters in parallel move the same bytes through the same DRAM: if the join were
-  // missing, the timing would stop after enqueueing and read far below the one-copy time.
-  EXPECT_GT(t4, 0.7 * t1) << "one copy " << t1 << " s, forked " << t4 << " s";
-  EXPECT_LT(t4, 1.5 * t1) << "one copy " << t1 << " s, forked " << t4 << " s";
+  const double serial = statistics_of(ctx.measure(make(false)).seconds).median;
+  const double forked = statistics_of(ctx.measure(make(true)).seconds).median;
+  const double one = static_cast<double>(kNs) * 1e-9;
+  EXPECT_GT(serial, 3.8 * one) << "serial " << serial << " s";
+  EXPECT_LT(forked, 0.5 * serial) << "forked " << forked << " s, serial " << serial << " s";
+  EXPECT_GT(forked, 0.95 * one) << "forked " << forked << " s: the join is not timed";
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Compact tables on real H100 output (examples/results/h100/all.json): with the proposed terms
-// no line of the table output is over 120 columns; --wide keeps the full column names.
+// Compact tables on real H100 output (examples/results/h100/all.json): with the terms the probes
+// ship (their analyses' add_words) no line of the table output is over 120 columns; --wide keeps
+// the full column names.
 #include <algorithm>
 #include <fstream>
 #include <regex>
@@ -9,10 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include "bank_conflicts/analysis.hpp"
+#include "coalescing/analysis.hpp"
 #include "core/render_layout.hpp"
-#include "example_terms.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/render.hpp"
+#include "transfer/analysis.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -49,9 +52,12 @@ RunReport h100_report() {
   return report;
 }
 
+// The words gpuprobe ships: core's and every probe's (what make_glossary builds at run time).
 Glossary h100_glossary() {
   Glossary g = core_glossary();
-  testing::add_example_terms(g);
+  transfer::add_words(g);
+  coalescing::add_words(g);
+  bank::add_words(g);
   return g;
 }
 
@@ -188,11 +194,11 @@ TEST(RenderCompact, H100WideReproducesFullHeaders) {
 
 TEST(RenderCompact, H100MarkdownTablesUseLabels) {
   const std::string md = render_markdown(h100_report(), h100_glossary());
-  EXPECT_NE(md.find("| pattern | offset | elem | GB/s | time | noise | rel | WS/L2 | DRAM GB/s | "
-                    "m.sect/req | m.ln/req | m.eff | m.rel | m.rel DRAM |\n"),
+  EXPECT_NE(md.find("| pattern | offset | width | GB/s | time | noise | rel | ws/L2 | DRAM bw | "
+                    "m.sec/req | m.lin/req | m.sec eff | m.model | m.DRAM mdl |\n"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("`m.sect/req` model: distinct 32-B sectors one warp load touches [sectors]"),
+  EXPECT_NE(md.find("`m.sec/req` model: distinct 32-B sectors one warp load touches [sectors]"),
             std::string::npos);
 }
 

@@ -1,12 +1,10 @@
-// The pass loop: re-runs one operation N times, each time reset, run and verified. Host-only, so
-// its order of steps is tested in CI; the runtime supplies the CUDA steps, and a driver (the
-// counter collector) may wrap each pass (begin/end of a replay pass).
+// The steps of one pass of an operation, as the counter pass drives them (src/runner/
+// counter_pass.cpp): the runtime supplies them (Measurer::pass_steps), the driver puts its own
+// calls between them.
 #pragma once
 
-#include <cstddef>
 #include <functional>
 #include <string>
-#include <vector>
 
 namespace gpuprobe {
 
@@ -19,14 +17,5 @@ struct PassSteps {
   std::function<void()> run;
   std::function<std::string()> verify;
 };
-
-// Wraps one pass: a driver calls `pass` exactly once between its own begin and end.
-using PassWrapper = std::function<void(std::size_t index, const std::function<void()>& pass)>;
-
-// Runs `passes` passes and returns what verify said after each (empty strings when all were
-// right). Missing steps are skipped. Throws std::logic_error when a wrapper does not call its
-// pass exactly once.
-std::vector<std::string> run_passes(std::size_t passes, const PassSteps& steps,
-                                    const PassWrapper& wrap = {});
 
 }  // namespace gpuprobe

@@ -53,9 +53,6 @@ class ProbeContext {
   std::vector<SampleSet> measure_all(const std::vector<Operation>& ops);
   // measure_all of one operation.
   SampleSet measure(const Operation& op);
-  // Re-runs an operation `passes` times with its per-pass reset (see Measurer::run_passes).
-  std::vector<std::string> run_passes(const Operation& op, std::size_t passes,
-                                      const PassWrapper& wrap = {});
   const MeasureOptions& options() const { return measurer_.options(); }
 
  private:

@@ -66,13 +66,6 @@ class Measurer {
   // RunError on CUDA failures.
   SampleSet measure(const Operation& op);
 
-  // Re-runs the operation `passes` times, ungated and untimed: prepare and reset_pass, cache
-  // state, one
-  // repetition of every lane, wait, verify. Returns what verify said after each pass ("" when
-  // right). `wrap` lets a driver (the counter collector) enclose each pass. The operation must
-  // have been prepared (measure() did, or call prepare() first).
-  std::vector<std::string> run_passes(const Operation& op, std::size_t passes,
-                                      const PassWrapper& wrap = {});
   // The steps of one pass of `op` (prepare and reset_pass, cache state, one repetition of every
   // lane and a
   // wait, verify), for a driver that must put its own calls between them (the counter pass

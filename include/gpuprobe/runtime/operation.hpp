@@ -71,7 +71,7 @@ struct Lane {
 struct Operation {
   std::string label;  // for progress and error messages: "pinned h2d 64 MiB"
   // Untimed: fill inputs, poison outputs. Runs before each round of samples (operations of a
-  // batch may share buffers) and before every pass (counter replay, run_passes), so each pass
+  // batch may share buffers) and before every counter replay pass, so each pass
   // is verified on its own.
   std::function<void(cudaStream_t)> prepare;
   // Untimed, before every timed sample: restore what one sample changes (optional).
