@@ -15,6 +15,7 @@
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
 #include "kernels.hpp"
 #include "registry.hpp"
@@ -219,12 +220,7 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& v
 
   // The DRAM model's fetch block. Optional query: a driver that does not report it gets the
   // sector (32 B) and a note.
-  std::size_t reported_fetch = 0;
-  if (cudaDeviceGetLimit(&reported_fetch, cudaLimitMaxL2FetchGranularity) == cudaSuccess) {
-    facts.reported_fetch = reported_fetch;
-  } else {
-    (void)cudaGetLastError();
-  }
+  facts.reported_fetch = runtime::l2_fetch_granularity();
   facts.fetch_bytes = models::model_fetch_bytes(facts.reported_fetch.value_or(0));
   facts.peak_dram_gbps = dev.peak_dram_estimate_gbps;
 
@@ -234,10 +230,9 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& v
         static_cast<std::uint64_t>(std::ceil(static_cast<double>(z.l2_multiple) * l2d / w));
     return (n + kElementQuantum - 1) / kElementQuantum * kElementQuantum;
   };
-  std::size_t free_bytes = 0, total_bytes = 0;
-  GP_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  z.memory_cap =
-      static_cast<std::uint64_t>(coalescing::kMemoryCapFraction * static_cast<double>(free_bytes));
+  const runtime::MemoryInfo memory = runtime::device_memory();
+  z.memory_cap = static_cast<std::uint64_t>(coalescing::kMemoryCapFraction *
+                                            static_cast<double>(memory.free_bytes));
   for (int w : widths_of(values)) {
     z.default_elements.push_back({w, default_elements(w)});
     z.out_bytes = std::max(z.out_bytes, default_elements(w) * static_cast<std::uint64_t>(w));
@@ -264,8 +259,9 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& v
             "coalescing: {} {}-byte elements ({} in + out) do not fit in {:.0f}% of the free "
             "device memory ({} of {} free)",
             s.elements, p.width, format_bytes(static_cast<double>(s.in_bytes + z.out_bytes)),
-            coalescing::kMemoryCapFraction * 100, format_bytes(static_cast<double>(free_bytes)),
-            format_bytes(static_cast<double>(total_bytes))));
+            coalescing::kMemoryCapFraction * 100,
+            format_bytes(static_cast<double>(memory.free_bytes)),
+            format_bytes(static_cast<double>(memory.total_bytes))));
       }
       if (n == 0 || ws < coalescing::kClampedMinWorkingSet) {
         z.dropped.push_back({p.pattern, p.width, p.param});

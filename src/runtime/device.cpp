@@ -165,4 +165,17 @@ HostInfo query_host() {
   return h;
 }
 
+MemoryInfo device_memory() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GP_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return {free_bytes, total_bytes};
+}
+
+std::optional<std::uint64_t> l2_fetch_granularity() {
+  std::size_t bytes = 0;
+  if (cudaDeviceGetLimit(&bytes, cudaLimitMaxL2FetchGranularity) == cudaSuccess) return bytes;
+  (void)cudaGetLastError();  // an optional query: clear the error it leaves
+  return std::nullopt;
+}
+
 }  // namespace gpuprobe::runtime

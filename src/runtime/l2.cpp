@@ -1,6 +1,7 @@
 // L2 flush buffer and persisting-L2 reset.
 #include "gpuprobe/runtime/l2.hpp"
 
+#include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 
 namespace gpuprobe::runtime {
@@ -16,6 +17,63 @@ void reset_persisting_l2(std::size_t persisting_l2_max_bytes) {
   if (persisting_l2_max_bytes == 0) return;
   GP_CUDA(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
   GP_CUDA(cudaCtxResetPersistingL2Cache());
+}
+
+namespace {
+
+void set_window(cudaStream_t stream, const cudaAccessPolicyWindow& window) {
+  cudaStreamAttrValue value{};
+  value.accessPolicyWindow = window;
+  GP_CUDA(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &value));
+}
+
+}  // namespace
+
+PersistingScope::PersistingScope(const std::optional<PersistingL2>& setting,
+                                 const std::vector<cudaStream_t>& streams,
+                                 std::size_t persisting_l2_max_bytes) {
+  if (!setting) return;
+  if (persisting_l2_max_bytes == 0)
+    throw UnsupportedError("this GPU has no persisting L2 (needs compute capability 8.0 or newer)");
+  streams_ = streams;  // from here on restore() undoes what was set, also after a throw below
+  try {
+    GP_CUDA(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, setting->set_aside_bytes));
+    cudaAccessPolicyWindow window{};
+    window.base_ptr = setting->window_base;
+    window.num_bytes = setting->window_bytes;
+    window.hitRatio = setting->hit_ratio;
+    window.hitProp = setting->hit;
+    window.missProp = setting->miss;
+    for (cudaStream_t s : streams_)
+      set_window(s, window);
+  } catch (...) {
+    restore();
+    throw;
+  }
+}
+
+PersistingScope::~PersistingScope() {
+  restore();
+}
+
+void PersistingScope::restore() noexcept {
+  if (streams_.empty()) return;
+  // Best effort: a destructor must not throw; a failure here surfaces at the next checked call.
+  cudaStreamAttrValue none{};
+  none.accessPolicyWindow.num_bytes = 0;
+  for (cudaStream_t s : streams_) {
+    (void)cudaStreamSynchronize(s);
+    (void)cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &none);
+  }
+  (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+  (void)cudaCtxResetPersistingL2Cache();
+  streams_.clear();
+}
+
+cudaAccessPolicyWindow stream_window(cudaStream_t stream) {
+  cudaStreamAttrValue value{};
+  GP_CUDA(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &value));
+  return value.accessPolicyWindow;
 }
 
 void reset_persisting_lines(std::size_t persisting_l2_max_bytes) {

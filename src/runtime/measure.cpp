@@ -40,6 +40,8 @@ cudaStream_t LaunchScope::fork(std::size_t index) {
   pool_.fork_point->record(stream_);
   cudaStream_t forked = pool_.streams[index]->get();
   GP_CUDA(cudaStreamWaitEvent(forked, pool_.fork_point->get(), 0));
+  // The lane's access-policy window (an operation's persisting-L2 setting, or none) goes along.
+  GP_CUDA(cudaStreamCopyAttributes(forked, stream_));
   if (std::find(open_.begin(), open_.end(), index) == open_.end()) open_.push_back(index);
   return forked;
 }
@@ -68,6 +70,13 @@ cudaStream_t Measurer::stream(std::size_t lane) {
   while (pools_.size() <= lane)
     pools_.emplace_back();
   return streams_[lane]->get();
+}
+
+std::vector<cudaStream_t> Measurer::lane_streams(const Operation& op) {
+  std::vector<cudaStream_t> out;
+  for (std::size_t i = 0; i < op.lanes.size(); ++i)
+    out.push_back(stream(i));
+  return out;
 }
 
 void Measurer::launch_lane(const Operation& op, std::size_t i) {
@@ -113,6 +122,7 @@ PassSteps Measurer::pass_steps(const Operation& op) {
     GP_CUDA(cudaStreamSynchronize(main));
   };
   steps.run = [this, &op] {
+    const PersistingScope persisting(op.persisting, lane_streams(op), persisting_l2_max_bytes_);
     for (std::size_t i = 0; i < op.lanes.size(); ++i)
       launch_lane(op, i);
     GP_CHECK_LAUNCH(op.label.c_str());
@@ -240,6 +250,7 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
   if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
   // Operations of one batch may share buffers: every round starts from this one's inputs.
   prepare(op);
+  const PersistingScope persisting(op.persisting, lane_streams(op), persisting_l2_max_bytes_);
   const bool first = state.reps == 0;
   if (first) calibrate(op, state);
   for (std::size_t w = 0; w < (first ? options_.warmup_batches : 1); ++w)

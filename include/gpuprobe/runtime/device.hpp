@@ -31,4 +31,14 @@ HostInfo query_host();
 // Makes `index` the current device for the calling thread.
 void use_device(int index);
 
+// Device memory of the current device now: what is free and the total.
+struct MemoryInfo {
+  std::uint64_t free_bytes = 0;
+  std::uint64_t total_bytes = 0;
+};
+MemoryInfo device_memory();
+// The L2 fetch granularity the driver reports (cudaLimitMaxL2FetchGranularity), nullopt where
+// it reports none.
+std::optional<std::uint64_t> l2_fetch_granularity();
+
 }  // namespace gpuprobe::runtime

@@ -4,8 +4,11 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <optional>
+#include <vector>
 
 #include "gpuprobe/runtime/buffers.hpp"
+#include "gpuprobe/runtime/operation.hpp"
 
 namespace gpuprobe::runtime {
 
@@ -24,6 +27,26 @@ class L2Flusher {
 // Sets the persisting-L2 limit to 0 and evicts persisting lines (no-op on GPUs without
 // persisting L2). Called at every probe boundary so no probe inherits another's carve-out.
 void reset_persisting_l2(std::size_t persisting_l2_max_bytes);
+
+// Applies an operation's persisting-L2 setting (set-aside, then the window on each stream) for
+// its lifetime and restores the device when it ends: no window on those streams, set-aside 0,
+// persisting lines back to normal. Throws UnsupportedError when the GPU has no persisting L2
+// (persisting_l2_max_bytes 0) and RunError on CUDA failures.
+class PersistingScope {
+ public:
+  PersistingScope(const std::optional<PersistingL2>& setting,
+                  const std::vector<cudaStream_t>& streams, std::size_t persisting_l2_max_bytes);
+  ~PersistingScope();
+  PersistingScope(const PersistingScope&) = delete;
+  PersistingScope& operator=(const PersistingScope&) = delete;
+
+ private:
+  void restore() noexcept;
+  std::vector<cudaStream_t> streams_;  // empty when there was no setting
+};
+
+// The access-policy window set on `stream` now (num_bytes 0 when none).
+cudaAccessPolicyWindow stream_window(cudaStream_t stream);
 
 // Evicts persisting lines to normal without touching the limit (an operation's cache state
 // kFlushL2AndResetPersisting; no-op on GPUs without persisting L2).

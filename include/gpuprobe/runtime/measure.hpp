@@ -89,6 +89,7 @@ class Measurer {
   BatchTimes run_device_batch(const Operation& op, std::size_t reps, bool gated);
   BatchTimes run_host_batch(const Operation& op, std::size_t reps);
   cudaStream_t stream(std::size_t lane);
+  std::vector<cudaStream_t> lane_streams(const Operation& op);  // creating them as needed
   // Enqueues one repetition of lane i on its stream, joining whatever it forked.
   void launch_lane(const Operation& op, std::size_t i);
   // Puts the caches in the operation's state, on the main stream.

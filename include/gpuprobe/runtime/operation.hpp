@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,20 @@ class LaunchScope {
   std::vector<std::size_t> open_;  // forked since the last join
 };
 
+// A persisting-L2 setting for an operation: a set-aside of L2 for persisting accesses and an
+// access-policy window on the lanes' streams. The harness applies it before each round of
+// samples and each counter pass and restores the device after (set-aside 0, no window, persisting
+// lines back to normal): the lane streams serve every operation, so a window a probe set itself
+// would leak into the next point. Forked streams copy their lane's window when forked.
+struct PersistingL2 {
+  std::size_t set_aside_bytes = 0;  // cudaLimitPersistingL2CacheSize (the driver may round it)
+  void* window_base = nullptr;      // the access-policy window: base and size in bytes
+  std::size_t window_bytes = 0;
+  float hit_ratio = 1.0f;  // share of the window's accesses that get `hit`, the rest `miss`
+  cudaAccessProperty hit = cudaAccessPropertyPersisting;
+  cudaAccessProperty miss = cudaAccessPropertyStreaming;
+};
+
 // One stream of work inside an operation. Lane 0 runs on the harness's main stream, lane i on
 // its own stream; lanes run concurrently and each is timed from the common start.
 struct Lane {
@@ -85,6 +100,9 @@ struct Operation {
   std::function<void()> teardown;
   Timing timing = Timing::kDeviceEvents;
   Cache cache = Cache::kAsLeft;
+  // A persisting-L2 set-aside and window while this operation runs (optional; GPUs without
+  // persisting L2 refuse it with UnsupportedError).
+  std::optional<PersistingL2> persisting;
 };
 
 }  // namespace gpuprobe::runtime
