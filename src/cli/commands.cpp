@@ -92,13 +92,8 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   check_metrics(options, devices);
   const runner::CounterOptions counters{options.counters, options.metrics};
   const auto progress = progress_printer(options);
-  for (const auto& device : report.devices) {
-    for (const auto& p : probes) {
-      report.results.push_back(
-          runner::run_probe(*p.probe, p.values, device, measure, counters, progress, glossary));
-      clear_progress(options);
-    }
-  }
+  report.results = runner::run_on_devices(probes, report.devices, measure, counters, progress,
+                                          glossary, [&options] { clear_progress(options); });
   write_outputs(options, report, glossary);
 
   int code = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpuprobe/probe.hpp"
+#include "gpuprobe/runner/runner.hpp"
 #include "options.hpp"
 
 namespace CLI {
@@ -23,13 +24,10 @@ int list_metrics(const GlobalOptions& options, const std::string& filter);
 // cannot be reached are left to the run (it reports them refused).
 void check_metrics(const GlobalOptions& options, const std::vector<int>& devices);
 int show_info(const GlobalOptions& options, const std::vector<std::string>& command);
+// A probe to run, with its axis values parsed from the command line (or its quick defaults).
+using SelectedProbe = runner::ProbeRun;
 // Runs (or with --plan, plans) the probes on the selected devices and writes the outputs.
 // explicit_probe: the user named the probe, so "unsupported here" exits 3 rather than 0.
-// A probe to run, with its axis values parsed from the command line (or its quick defaults).
-struct SelectedProbe {
-  Probe* probe;
-  AxisValues values;
-};
 int run_probes(const GlobalOptions& options, const std::vector<std::string>& command,
                const std::vector<SelectedProbe>& probes, bool quick, bool explicit_probe,
                const Glossary& glossary);

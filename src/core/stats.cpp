@@ -106,30 +106,4 @@ StoppingRule StoppingRule::share(std::size_t rounds, std::size_t round) const {
   return r;
 }
 
-const char* stop_reason_name(StopReason reason) noexcept {
-  switch (reason) {
-    case StopReason::kFixedCount:
-      return "fixed-count";
-    case StopReason::kConverged:
-      return "converged";
-    case StopReason::kTimeCap:
-      return "time-cap";
-    case StopReason::kSampleCap:
-      return "sample-cap";
-  }
-  return "unknown";
-}
-
-StopReason stop_reason(const StoppingRule& rule, std::span<const double> samples,
-                       double elapsed_seconds) {
-  if (rule.fixed_samples) return StopReason::kFixedCount;
-  const std::size_t n = samples.size();
-  if (n >= rule.max_samples) return StopReason::kSampleCap;
-  if (elapsed_seconds >= rule.max_time) {
-    if (n == 0 || n < rule.min_samples) return StopReason::kTimeCap;
-    if (median_uncertainty(samples) > rule.max_noise) return StopReason::kTimeCap;
-  }
-  return StopReason::kConverged;
-}
-
 }  // namespace gpuprobe

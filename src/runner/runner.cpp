@@ -147,4 +147,21 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
   }
 }
 
+std::vector<ProbeResult> run_on_devices(const std::vector<ProbeRun>& probes,
+                                        const std::vector<DeviceInfo>& devices,
+                                        const runtime::MeasureOptions& options,
+                                        const CounterOptions& counters,
+                                        const runtime::ProgressFn& progress,
+                                        const Glossary& glossary,
+                                        const std::function<void()>& after_each) {
+  std::vector<ProbeResult> out;
+  for (const auto& device : devices) {
+    for (const auto& p : probes) {
+      out.push_back(run_probe(*p.probe, p.values, device, options, counters, progress, glossary));
+      if (after_each) after_each();
+    }
+  }
+  return out;
+}
+
 }  // namespace gpuprobe::runner

@@ -275,10 +275,6 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
     measured += t.total;
     state.gate_timeouts = state.gate_timeouts || t.gate_timed_out;
   }
-  const auto taken = std::span(out.seconds).subspan(before);
-  if (!taken.empty() &&
-      stop_reason(rule, taken, seconds_between(started, Clock::now())) == StopReason::kTimeCap)
-    state.capped = true;
   // Now, before another operation of the batch reuses the buffers.
   if (last && op.verify) {
     const std::string problem = op.verify();
@@ -288,11 +284,7 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
 
 SampleSet Measurer::finish(const Operation& op, RoundState&& state) {
   SampleSet out = std::move(state.samples);
-  out.reps_per_sample = state.reps;
   const StoppingRule& rule = options_.rule;
-  out.stop = rule.fixed_samples ? StopReason::kFixedCount
-             : state.capped     ? StopReason::kTimeCap
-                                : StopReason::kConverged;
   if (out.seconds.empty()) throw RunError(fmt::format("operation '{}' took no samples", op.label));
   if (median_uncertainty(out.seconds) > rule.max_noise) out.flags.push_back("noisy");
   if (state.gate_timeouts) out.flags.push_back("gate-timeout");

@@ -531,8 +531,8 @@ std::vector<Quantity> shared_counters(double ld, double st, double ld_wf, double
 }
 
 // Counters an H100 gives for the fixture's rows. Ladder (8192 x 8192, one launch = 8192^2 / 32
-// warp instructions per op in the tile kernels, none in copy and naive): /work/shared/notes/
-// cupti.md §3.2 measured 4096^2 (a quarter of these): conflicting tile 16,906,366 load
+// warp instructions per op in the tile kernels, none in copy and naive): ncu on an H100
+// measured 4096^2 (a quarter of these): conflicting tile 16,906,366 load
 // wavefronts (32.2 per LDS), padded 541,804 (1.03), stores 537-555 K (1.02-1.06) for 524,288
 // instructions; swizzled (not in the notes) taken as padded. Strides: 132 SMs x 6 blocks x 8
 // warps x the loop's instructions per warp (8192 x 4 / width), each at the model's wavefronts

@@ -492,7 +492,7 @@ TEST(CoalescingAnalysis, PlannedRowsGetTheSectorModelAndPlanNotes) {
 // ---- Counters ------------------------------------------------------------------------------
 
 // What one launch of a 4-byte stride copy (N = 52428800, the fixture's sizing) counts on an
-// H100, from the geometry and /work/shared/notes/cupti.md §3.1: lane l loads element 32k*s + l*s,
+// H100, from the geometry and the l1tex/lts counts measured on it: lane l loads element 32k*s + l*s,
 // so a warp load touches min(32, 4s) sectors (32 at stride 32, as measured) and every sector
 // goes on to L2 (no two warps share one); DRAM moves a 64-B block per sector touched once a
 // lane owns its block (stride >= 16: exactly 2x the L2 sectors, as measured), plus the N x 4 B

@@ -98,7 +98,6 @@ TEST(StoppingRule, FixedCountIgnoresEverythingElse) {
   EXPECT_TRUE(rule.should_continue(noisy(4), 100, 100));
   EXPECT_FALSE(rule.should_continue(noisy(5), 0, 0));
   EXPECT_FALSE(rule.should_continue(steady(6), 0, 0));
-  EXPECT_EQ(stop_reason(rule, noisy(5), 100), StopReason::kFixedCount);
 }
 
 TEST(StoppingRule, NeedsMinimumSamples) {
@@ -134,21 +133,31 @@ TEST(StoppingRule, Converged) {
   Samples s = steady(20);
   s[3] = 1.001;  // rel noise ~2e-4
   EXPECT_FALSE(rule.should_continue(s, 0.1, 0.2));
-  EXPECT_EQ(stop_reason(rule, s, 0.2), StopReason::kConverged);
-  // Converged data stays "converged" even if the clock ran out at the same time.
-  EXPECT_EQ(stop_reason(rule, s, 5.0), StopReason::kConverged);
+}
+
+TEST(MedianUncertainty, IsRobustToAFewOutliersUnlikeStdevOverMean) {
+  // 40 samples at 54-55 GB/s and 4 at half that (a slow episode): the median barely moves, so
+  // its interval stays narrow, while stdev / mean is 25%.
+  Samples s;
+  for (int i = 0; i < 40; ++i)
+    s.push_back(54.0 + (i % 10) * 0.1);
+  for (int i = 0; i < 4; ++i)
+    s.push_back(25.0);
+  EXPECT_LT(median_uncertainty(s), 0.01);
+  EXPECT_GT(statistics_of(s).rel_noise, 0.15);
+  EXPECT_EQ(median_uncertainty(steady(7)), 0.0);
+  // Five samples or fewer: the interval is the whole range.
+  EXPECT_DOUBLE_EQ(median_uncertainty(Samples{1.0, 2.0, 3.0}), (3.0 - 1.0) / (2 * 2.0));
 }
 
 TEST(StoppingRule, TimeCapWhileNoisy) {
-  const StoppingRule rule;  // max_time 2
+  const StoppingRule rule;  // max_time 0.3 s: 2 s elapsed is past it
   EXPECT_FALSE(rule.should_continue(noisy(10), 1.0, 2.0));
-  EXPECT_EQ(stop_reason(rule, noisy(10), 2.0), StopReason::kTimeCap);
 }
 
 TEST(StoppingRule, TimeCapWithTooFewSamples) {
   const StoppingRule rule;
   EXPECT_FALSE(rule.should_continue(steady(3), 0.01, 3.0));
-  EXPECT_EQ(stop_reason(rule, steady(3), 3.0), StopReason::kTimeCap);
 }
 
 TEST(StoppingRule, TimeCapWaitsForOneSample) {
@@ -162,16 +171,7 @@ TEST(StoppingRule, SampleCap) {
   rule.max_samples = 20;
   EXPECT_TRUE(rule.should_continue(noisy(19), 1.0, 0.1));
   EXPECT_FALSE(rule.should_continue(noisy(20), 1.0, 0.1));
-  EXPECT_EQ(stop_reason(rule, noisy(20), 0.1), StopReason::kSampleCap);
   // The sample cap is reported before the time cap.
-  EXPECT_EQ(stop_reason(rule, noisy(20), 5.0), StopReason::kSampleCap);
-}
-
-TEST(StopReasonName, NamesEveryReason) {
-  EXPECT_STREQ(stop_reason_name(StopReason::kFixedCount), "fixed-count");
-  EXPECT_STREQ(stop_reason_name(StopReason::kConverged), "converged");
-  EXPECT_STREQ(stop_reason_name(StopReason::kTimeCap), "time-cap");
-  EXPECT_STREQ(stop_reason_name(StopReason::kSampleCap), "sample-cap");
 }
 
 }  // namespace

@@ -148,8 +148,8 @@ TEST(TransferAnalysis, PlannedRowsWithoutMetricsAreLeftAlone) {
 
 // PCIe counters of one repetition (one cudaMemcpyAsync per lane): the payload in the copy's
 // direction(s) (pcie__read_bytes = the GPU reading host memory, h2d; pcie__write_bytes = the GPU
-// writing it, d2h) plus the background /work/shared/notes/cupti.md §3.4 measured on an H100
-// during a device-only copy: 6 KB read, 1.5 KB written.
+// writing it, d2h) plus the background traffic measured with these counters on an H100 during a
+// device-only copy: 6 KB read, 1.5 KB written.
 std::vector<Quantity> pcie_counters(const std::string& direction, double bytes) {
   const bool h2d = direction != "d2h", d2h = direction != "h2d";
   return {{"pcie__read_bytes.sum", "byte", (h2d ? bytes : 0) + 6144},

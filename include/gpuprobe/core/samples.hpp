@@ -22,16 +22,13 @@ struct LaneSamples {
 };
 
 // What the runtime measured for one operation: per-repetition seconds for the whole
-// operation and for each lane, the round each sample was taken in, how many repetitions each
-// sample batched, and why it stopped.
+// operation and for each lane, and the round each sample was taken in.
 struct SampleSet {
   std::vector<double> seconds;
   // rounds[i]: the round sample i was taken in (0-based; see MeasureOptions::rounds). Same length
   // as `seconds`, or empty when every sample belongs to round 0.
   std::vector<std::uint32_t> rounds;
   std::vector<LaneSamples> lanes;
-  std::size_t reps_per_sample = 1;
-  StopReason stop = StopReason::kConverged;
   std::vector<std::string> flags;  // "noisy", "gate-timeout", ...
   // Hardware counters from the counter pass that followed the timing (one repetition per
   // replay pass, metric by metric); nullopt when no counter pass ran. Goes into Row::counters.

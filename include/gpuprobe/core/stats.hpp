@@ -60,14 +60,6 @@ struct StoppingRule {
   StoppingRule share(std::size_t rounds, std::size_t round) const;
 };
 
-// Why sampling stopped, reported beside the statistics.
-enum class StopReason { kFixedCount, kConverged, kTimeCap, kSampleCap };
-const char* stop_reason_name(StopReason reason) noexcept;
-
-// Classifies a finished sample set under the rule.
-StopReason stop_reason(const StoppingRule& rule, std::span<const double> samples,
-                       double elapsed_seconds);
-
 }  // namespace gpuprobe
 
 #include "gpuprobe/core/stats_inl.hpp"

@@ -1,8 +1,9 @@
-// The runner: runs probes on devices. Per probe: settle after earlier frees, reset persisting
-// L2, sample the SM clock around the run, echo the axes and the stopping rule, phrase the
-// findings, and turn failures into results.
+// The runner: runs probes on devices (the probes x devices loop). Per probe: settle after
+// earlier frees, reset persisting L2, sample the SM clock around the run, echo the axes, the
+// stopping rule and the rounds, phrase the findings, and turn failures into results.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,22 @@ struct CounterOptions {
 ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& device,
                       const runtime::MeasureOptions& options, const CounterOptions& counters,
                       const runtime::ProgressFn& progress, const Glossary& glossary);
+
+// A probe to run, with its axis values parsed from the command line (or its quick defaults).
+struct ProbeRun {
+  Probe* probe;
+  AxisValues values;
+};
+
+// Runs every probe on every device (each device in turn, its probes in order) with run_probe;
+// `after_each` is called after each result (the CLI clears its progress line there).
+std::vector<ProbeResult> run_on_devices(const std::vector<ProbeRun>& probes,
+                                        const std::vector<DeviceInfo>& devices,
+                                        const runtime::MeasureOptions& options,
+                                        const CounterOptions& counters,
+                                        const runtime::ProgressFn& progress,
+                                        const Glossary& glossary,
+                                        const std::function<void()>& after_each = {});
 
 // The plan of one probe: its sweep points without a GPU, params echoed, findings phrased.
 ProbeResult plan_probe(const Probe& probe, const AxisValues& values, const Glossary& glossary);

@@ -49,7 +49,6 @@ class Measurer {
   struct RoundState {
     std::size_t reps = 0;  // repetitions per sample, calibrated in the first round
     SampleSet samples;
-    bool capped = false;  // some round stopped on its time cap
     bool gate_timeouts = false;
   };
   // One round of an operation: prepare (operations may share buffers), calibration and
