@@ -41,6 +41,8 @@ struct CompareArgs {
   std::optional<std::string> fail_on_regression;  // percent; absent: no check
   std::optional<std::string> devices;             // absent: device i with device i
   double noise_k = 3;
+  std::string same_within = "2";  // percent
+  bool fail_on_inconclusive = false;
 };
 void add_compare_options(CLI::App& command, CompareArgs& args);
 // Compares two result files (no GPU used); 4 when --fail-on-regression finds a regression.

@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "compare_args.hpp"
@@ -56,8 +58,16 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
                   "exit 4 if some row is slower than A by more than PCT percent (5 or 5%)")
       ->type_name("PCT");
   command
+      .add_option("--same-within", args.same_within,
+                  "'same' when the 95% interval of B/A lies within +-PCT percent (2 or 2%)")
+      ->default_str("2")
+      ->type_name("PCT");
+  command.add_flag("--fail-on-inconclusive", args.fail_on_inconclusive,
+                   "exit 4 if some row metric is inconclusive (its interval straddles the margin)");
+  command
       .add_option("--noise-k", args.noise_k,
-                  "noise band = K x the larger relative noise of A and B (floor 0.5%)")
+                  "files without samples (schema 1/2): noise band = K x the larger relative "
+                  "noise of A and B (floor 0.5%)")
       ->default_str("3")
       ->check(finite_number())
       ->check(CLI::Range(0.0, 1000.0));
@@ -74,6 +84,8 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
   CompareOptions compare;
   compare.metrics = args.metrics;
   compare.noise_k = args.noise_k;
+  compare.same_within = parse_percent("--same-within", args.same_within) / 100.0;
+  compare.fail_on_inconclusive = args.fail_on_inconclusive;
   if (args.fail_on_regression)
     compare.fail_on_regression = parse_percent("--fail-on-regression", *args.fail_on_regression);
   if (args.devices) compare.devices = parse_device_pairs(*args.devices);
@@ -90,11 +102,15 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
   outcome.report.started_at = utc_timestamp();
   write_outputs(options, outcome.report, glossary);
 
-  if (compare.fail_on_regression && !outcome.regressions.empty()) {
-    std::cerr << "gpuprobe: " << regression_summary(outcome) << "\n";
-    return static_cast<int>(ExitCode::kCheckFailed);
-  }
-  return 0;
+  // One stderr line for every check that failed.
+  std::vector<std::string> failed;
+  if (compare.fail_on_regression && !outcome.regressions.empty())
+    failed.push_back(regression_summary(outcome));
+  if (compare.fail_on_inconclusive && !outcome.inconclusives.empty())
+    failed.push_back(inconclusive_summary(outcome));
+  if (failed.empty()) return 0;
+  std::cerr << "gpuprobe: " << fmt::format("{}", fmt::join(failed, "; also ")) << "\n";
+  return static_cast<int>(ExitCode::kCheckFailed);
 }
 
 }  // namespace gpuprobe::cli

@@ -14,10 +14,16 @@ namespace gpuprobe::compare_findings {
 Finding counts(const CompareOutcome& outcome);
 Finding regression_threshold(double threshold_pct, std::size_t regressions);
 Finding change(const NotableChange& change);  // compare_slowdown or compare_improvement
+// compare_inconclusive: one comparison whose interval is not clear of the margin (relative).
+Finding inconclusive(const NotableChange& change, double margin);
 
 // Notes about the inputs.
 Finding file(char side, const std::string& name, const RunReport& report);
 Finding schema1_input(char side, const std::string& name);
+// compare_band_fallback: `comparisons` row metrics compared by the band because this side's
+// metric had no samples (a schema 1 or 2 file).
+Finding band_fallback(char side, const std::string& name, const RunReport& report,
+                      std::size_t comparisons);
 Finding devices_of_b(const RunReport& b);
 Finding different_models(const DevicePair& pair, const std::string& a_name,
                          const std::string& b_name);

@@ -59,6 +59,9 @@ Header column_header(const Naming& naming, ColumnKind kind, const std::string& n
 // cannot get shorter, come back unchanged.
 std::string abbreviate(const std::string& name);
 
+// Rows as sections of columns: params, metric medians, the worst noise, derived, model and (wide)
+// counter values, flags. Compact naming shows a derived pair "<stem>_low", "<stem>_high" of one
+// unit as one interval column "<stem>" ("0.8812–0.9213", "-" where an end is missing).
 std::vector<Section> layout_rows(const std::vector<Row>& rows, const Naming& naming = {});
 Section layout_summary(const std::vector<SummaryRow>& rows, const Naming& naming = {});
 
