@@ -72,6 +72,9 @@ def main():
             report["results"].extend(data["results"])
     report["schema_version"] = 3
     for result in report.get("results", []):
+        # What this build writes for sizes (schema 3): their unit, so tables print KiB/MiB.
+        result["param_units"] = {k: "B" for row in result.get("rows", []) for k in row["params"]
+                                 if k == "bytes" or k.endswith("element_bytes")}
         for row in result.get("rows", []):
             for name, metric in row.get("metrics", {}).items():
                 row["metrics"][name] = synthesise(metric, rng, args)

@@ -81,6 +81,27 @@ std::vector<Quantity> quantities_from(const ojson& j) {
   return out;
 }
 
+// Gives the params of a result's rows and summary rows the units of its "param_units" ({"bytes":
+// "B"}; schema 3). Absent (schema 1 and 2): the params keep no unit.
+void apply_param_units(const ojson& rj, ProbeResult& result, const std::string& origin) {
+  if (!rj.contains("param_units") || rj["param_units"].is_null()) return;
+  const ojson& units = rj["param_units"];
+  if (!units.is_object()) malformed(origin, "'param_units' is not an object");
+  for (auto it = units.begin(); it != units.end(); ++it) {
+    if (!it->is_string())
+      malformed(origin, fmt::format("the unit of param '{}' is not a string", it.key()));
+  }
+  auto apply = [&units](std::vector<Param>& params) {
+    for (auto& p : params) {
+      if (units.contains(p.key)) p.unit = units[p.key].get<std::string>();
+    }
+  };
+  for (auto& row : result.rows)
+    apply(row.params);
+  for (auto& s : result.summary)
+    apply(s.params);
+}
+
 Status status_from(const std::string& s, const std::string& origin) {
   for (Status st : {Status::kOk, Status::kFailed, Status::kSkipped, Status::kPlanned}) {
     if (s == status_name(st)) return st;
@@ -188,6 +209,7 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
         pr.summary.push_back({params_from(sj.value("params", ojson::object()), origin),
                               quantities_from(sj.value("values", ojson::object()))});
       }
+      apply_param_units(rj, pr, origin);
       if (version == 1) {
         // Schema 1 had prose only: each line becomes a finding whose text is the line.
         for (const auto& line : rj.value("verdict", std::vector<std::string>{}))

@@ -78,6 +78,23 @@ ojson row_json(const Row& row) {
   return out;
 }
 
+// The units of the params of a result's rows, then of its summary rows ({"bytes": "B"}): params
+// with a unit only, the first unit seen for a name. Readers give them back to the params (tables
+// print sizes as KiB/MiB).
+ojson param_units_json(const ProbeResult& r) {
+  ojson out = ojson::object();
+  auto add = [&out](const std::vector<Param>& params) {
+    for (const auto& p : params) {
+      if (!p.unit.empty() && !out.contains(p.key)) out[p.key] = p.unit;
+    }
+  };
+  for (const auto& row : r.rows)
+    add(row.params);
+  for (const auto& s : r.summary)
+    add(s.params);
+  return out;
+}
+
 ojson result_json(const ProbeResult& r) {
   ojson out;
   out["probe"] = r.probe;
@@ -88,6 +105,7 @@ ojson result_json(const ProbeResult& r) {
   out["method"] = r.method;
   out["params"] = params_json(r.params);
   out["conditions"] = quantities_json(r.conditions);
+  out["param_units"] = param_units_json(r);
   ojson rows = ojson::array();
   for (const auto& row : r.rows)
     rows.push_back(row_json(row));

@@ -791,5 +791,21 @@ TEST_F(CompareFiles, ReadsWhatItWrote) {
   EXPECT_EQ(out.same, out.comparisons);
 }
 
+TEST_F(CompareFiles, SizesComeBackWithTheirUnitAndPrintInIecUnits) {
+  const RunReport a = report_with(
+      {transfer_result(0, {transfer_row("h2d", 4096, 5), transfer_row("h2d", 64 * kMiB, 50)})});
+  const RunReport back = read_report_file(write("a.json", to_json(a).dump()));
+  EXPECT_EQ(find_param(back.results[0].rows[0].params, "bytes")->unit, "B");
+  const CompareOutcome out = compare_reports(back, back, {});
+  const std::string table = render_table(out.report, {});
+  EXPECT_NE(table.find("  pinned h2d        4 KiB bandwidth"), std::string::npos) << table;
+  EXPECT_NE(table.find("  pinned h2d       64 MiB bandwidth"), std::string::npos) << table;
+  EXPECT_EQ(table.find("67108864"), std::string::npos) << table;
+  // JSON keeps the raw value, with the unit beside it.
+  const auto j = to_json(out.report);
+  EXPECT_EQ(j["results"][0]["rows"][1]["params"]["bytes"], 64 * kMiB);
+  EXPECT_EQ(j.at("results").at(0).at("param_units").value("bytes", ""), "B");
+}
+
 }  // namespace
 }  // namespace gpuprobe
