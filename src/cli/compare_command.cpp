@@ -41,12 +41,12 @@ constexpr const char* kCompareFooter =
 }  // namespace
 
 void add_compare_options(CLI::App& command, CompareArgs& args) {
-  command.add_option("A", args.a_path, "baseline result file (gpuprobe --json output)")
+  command
+      .add_option("files", args.files,
+                  "A.json B.json: the baseline and the file compared with it (gpuprobe --json "
+                  "output); or several runs per side, pooled: A1.json A2.json vs B1.json B2.json")
       ->required()
-      ->type_name("A.json");
-  command.add_option("B", args.b_path, "result file compared with A")
-      ->required()
-      ->type_name("B.json");
+      ->type_name("A.json [...] [vs] B.json [...]");
   command
       .add_option("--metric", args.metrics,
                   "metric(s) or summary/finding value(s) to compare, e.g. bandwidth or time "
@@ -89,13 +89,19 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
   if (args.fail_on_regression)
     compare.fail_on_regression = parse_percent("--fail-on-regression", *args.fail_on_regression);
   if (args.devices) compare.devices = parse_device_pairs(*args.devices);
-  compare.a_name = args.a_path;
-  compare.b_name = args.b_path;
+  const SideFiles files = split_sides(args.files);
   check_outputs(options);
 
-  const RunReport a = read_report_file(args.a_path);
-  const RunReport b = read_report_file(args.b_path);
-  CompareOutcome outcome = compare_reports(a, b, compare);
+  auto read_side = [](const std::vector<std::string>& paths) {
+    CompareSide side;
+    side.files = paths;
+    for (const auto& path : paths)
+      side.runs.push_back(read_report_file(path));
+    return side;
+  };
+  const CompareSide a = read_side(files.a);
+  const CompareSide b = read_side(files.b);
+  CompareOutcome outcome = compare_sides(a, b, compare);
   outcome.report.tool.version = kToolVersion;
   outcome.report.tool.git = kToolGit;
   outcome.report.command = command;

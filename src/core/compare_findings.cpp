@@ -181,21 +181,13 @@ Finding schema1_input(char side, const std::string& name) {
               {text_param("side", side_text(side)), text_param("file", name)}, {});
 }
 
-Finding band_fallback(char side, const std::string& name, const RunReport& report,
+Finding band_fallback(char side, const std::string& name, std::optional<int> schema_version,
                       std::size_t comparisons) {
-  return note("compare_band_fallback",
-              {text_param("side", side_text(side)), text_param("file", name),
-               int_param("schema_version", report.schema_version)},
+  std::vector<Param> params{text_param("side", side_text(side)), text_param("file", name)};
+  params.push_back(schema_version ? Param{"schema_version", std::int64_t{*schema_version}, ""}
+                                  : Param{"schema_version", std::monostate{}, ""});
+  return note("compare_band_fallback", std::move(params),
               {count_value("comparisons", comparisons)});
-}
-
-Finding devices_of_b(const RunReport& b) {
-  std::vector<std::string> listed;
-  for (const auto& d : b.devices)
-    listed.push_back(fmt::format("GPU {}: {} ({})", d.index, d.name, d.uuid));
-  return note("compare_devices_of_b",
-              {text_param("devices", fmt::format("{}", fmt::join(listed, "; ")))},
-              {count_value("devices", b.devices.size())});
 }
 
 Finding different_models(const DevicePair& pair, const std::string& a_name,
@@ -368,15 +360,16 @@ Glossary compare_glossary() {
                        param_text_of(f, "side"), param_text_of(f, "file"));
   });
   g.add_phrasing("compare_band_fallback", [](const Finding& f) {
+    const Param* schema = find_param(f.params, "schema_version");
+    const bool file = schema && !std::holds_alternative<std::monostate>(schema->value);
     return fmt::format(
-        "{} ({}, schema {}) has no samples: {} row metric comparison(s) used the noise band "
-        "(K x rel_noise, at least 0.5%) instead of the bootstrap interval",
-        param_text_of(f, "side"), param_text_of(f, "file"), param_text_of(f, "schema_version"),
+        "{} {}{}: {} row metric comparison(s) used the noise band (K x rel_noise, at least 0.5%) "
+        "instead of the bootstrap interval",
+        file ? param_text_of(f, "side") + " file" : param_text_of(f, "side") + " =",
+        param_text_of(f, "file"),
+        file ? fmt::format(" (schema {}) has no samples", scalar_text(schema->value))
+             : std::string(" has no samples for them"),
         count_of(f, "comparisons"));
-  });
-  g.add_phrasing("compare_devices_of_b", [](const Finding& f) {
-    const std::string listed = param_text_of(f, "devices");
-    return fmt::format("devices of B: {}", listed.empty() ? "none listed" : listed);
   });
   g.add_phrasing("compare_different_models", [](const Finding& f) {
     return fmt::format("different GPU models: A GPU {} is {}, B GPU {} is {}",

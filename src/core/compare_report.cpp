@@ -8,6 +8,7 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -121,10 +122,23 @@ std::vector<std::string> names_of(const std::vector<T>& items) {
   return out;
 }
 
+// A file of one side, for the notes.
+struct SideFile {
+  std::string name;
+  const RunReport* run = nullptr;
+};
+
 class Comparer {
  public:
-  Comparer(const RunReport& a, const RunReport& b, const CompareOptions& options)
-      : a_(a), b_(b), options_(options) {}
+  // a and b: each side's report (pooled when it has several files); a_files, b_files: the files
+  // behind them, in order.
+  Comparer(const RunReport& a, const RunReport& b, const CompareOptions& options,
+           std::vector<SideFile> a_files, std::vector<SideFile> b_files)
+      : a_(a),
+        b_(b),
+        options_(options),
+        a_files_(std::move(a_files)),
+        b_files_(std::move(b_files)) {}
 
   CompareOutcome run();
 
@@ -174,9 +188,17 @@ class Comparer {
   std::string subject_text(const DevicePair& p) const;
   std::vector<Param> option_params() const;
 
+  // compare_band_fallback notes of one side: each file without samples, else the side.
+  void band_fallback_notes(char side, const std::vector<SideFile>& files, const std::string& name,
+                           std::size_t comparisons, std::vector<Finding>& out) const;
+  ComparedSide compared_side(char side, const std::vector<SideFile>& files,
+                             const RunReport& report) const;
+
   const RunReport& a_;
   const RunReport& b_;
   const CompareOptions& options_;
+  const std::vector<SideFile> a_files_;
+  const std::vector<SideFile> b_files_;
   bool findings_comparable_ = true;  // false when a file is schema 1 (prose findings)
   CompareOutcome out_;
   std::vector<ProbeTally> tallies_;
@@ -576,11 +598,12 @@ ProbeResult Comparer::table_result(const ResultPairing& pairing, ValueTable tabl
 }
 
 void Comparer::environment_notes(const std::vector<DevicePair>& pairs) {
-  notes_.push_back(cf::file('A', options_.a_name, a_));
-  notes_.push_back(cf::file('B', options_.b_name, b_));
+  for (const auto& f : a_files_)
+    notes_.push_back(cf::file('A', f.name, *f.run));
+  for (const auto& f : b_files_)
+    notes_.push_back(cf::file('B', f.name, *f.run));
   if (a_.schema_version < 2) notes_.push_back(cf::schema1_input('A', options_.a_name));
   if (b_.schema_version < 2) notes_.push_back(cf::schema1_input('B', options_.b_name));
-  notes_.push_back(cf::devices_of_b(b_));
   for (const auto& p : pairs) {
     const DeviceInfo* da = find_device(a_, p.a);
     const DeviceInfo* db = find_device(b_, p.b);
@@ -669,10 +692,8 @@ std::vector<Finding> Comparer::overview_findings() const {
     out.push_back(cf::inconclusive(out_.inconclusives[i], out_.margin));
   for (const auto& f : notes_)
     out.push_back(f);
-  if (out_.band_only_a > 0)
-    out.push_back(cf::band_fallback('A', options_.a_name, a_, out_.band_only_a));
-  if (out_.band_only_b > 0)
-    out.push_back(cf::band_fallback('B', options_.b_name, b_, out_.band_only_b));
+  band_fallback_notes('A', a_files_, options_.a_name, out_.band_only_a, out);
+  band_fallback_notes('B', b_files_, options_.b_name, out_.band_only_b, out);
   for (const auto& s : skipped_) {
     out.push_back(s.units_differ
                       ? cf::unit_differs(s.probe, s.part, s.quantity, s.a_unit, s.b_unit, s.items)
@@ -707,6 +728,45 @@ ProbeResult Comparer::overview(const std::vector<DevicePair>& pairs) const {
   r.findings = overview_findings();
   phrase_findings(r, compare_glossary());
   return r;
+}
+
+ComparedSide Comparer::compared_side(char side, const std::vector<SideFile>& files,
+                                     const RunReport& report) const {
+  ComparedSide out;
+  out.label = std::string(1, side);
+  for (const auto& f : files)
+    out.files.push_back(f.name);
+  out.tool = report.tool;
+  out.host = report.host;
+  out.started_at = report.started_at;
+  out.devices = report.devices;
+  return out;
+}
+
+// Whether any row metric of a run has samples.
+bool has_samples(const RunReport& run) {
+  for (const auto& r : run.results) {
+    for (const auto& row : r.rows) {
+      for (const auto& m : row.metrics) {
+        if (!m.samples.empty()) return true;
+      }
+    }
+  }
+  return false;
+}
+
+void Comparer::band_fallback_notes(char side, const std::vector<SideFile>& files,
+                                   const std::string& name, std::size_t comparisons,
+                                   std::vector<Finding>& out) const {
+  if (comparisons == 0) return;
+  std::size_t named = 0;
+  for (const auto& f : files) {
+    if (has_samples(*f.run)) continue;
+    out.push_back(cf::band_fallback(side, f.name, f.run->schema_version, comparisons));
+    ++named;
+  }
+  // Every file has samples somewhere, but not for these metrics: name the side.
+  if (named == 0) out.push_back(cf::band_fallback(side, name, std::nullopt, comparisons));
 }
 
 void Comparer::no_comparison() const {
@@ -794,8 +854,9 @@ CompareOutcome Comparer::run() {
       [](const NotableChange& x, const NotableChange& y) { return width(x) > width(y); });
 
   out_.report.schema_version = kSchemaVersion;
-  out_.report.host = a_.host;
+  out_.report.host = a_.host;  // the header shows both sides (sides); these stay A's for scripts
   out_.report.devices = a_.devices;
+  out_.report.sides = {compared_side('A', a_files_, a_), compared_side('B', b_files_, b_)};
   out_.report.results.push_back(overview(pairs));
   return std::move(out_);
 }
@@ -816,7 +877,28 @@ const char* compared_part_name(ComparedPart part) noexcept {
 
 CompareOutcome compare_reports(const RunReport& a, const RunReport& b,
                                const CompareOptions& options) {
-  return Comparer(a, b, options).run();
+  return Comparer(a, b, options, {{options.a_name, &a}}, {{options.b_name, &b}}).run();
+}
+
+CompareOutcome compare_sides(const CompareSide& a, const CompareSide& b, CompareOptions options) {
+  for (const CompareSide* side : {&a, &b}) {
+    if (side->runs.empty() || side->runs.size() != side->files.size())
+      throw std::invalid_argument("compare_sides: a side needs one run per file, and a file");
+  }
+  options.a_name = side_name("A", a.files);
+  options.b_name = side_name("B", b.files);
+  auto files_of = [](const CompareSide& side) {
+    std::vector<SideFile> out;
+    for (std::size_t i = 0; i < side.files.size(); ++i)
+      out.push_back({side.files[i], &side.runs[i]});
+    return out;
+  };
+  // One file: compared as it is; several: pooled first.
+  const RunReport pooled_a = a.runs.size() > 1 ? pool_runs(a.runs) : RunReport{};
+  const RunReport pooled_b = b.runs.size() > 1 ? pool_runs(b.runs) : RunReport{};
+  return Comparer(a.runs.size() > 1 ? pooled_a : a.runs.front(),
+                  b.runs.size() > 1 ? pooled_b : b.runs.front(), options, files_of(a), files_of(b))
+      .run();
 }
 
 std::string inconclusive_summary(const CompareOutcome& outcome) {

@@ -542,4 +542,33 @@ std::string host_line(const RunReport& report) {
   return fmt::format("{}", fmt::join(host_parts(report), " · "));
 }
 
+std::vector<std::string> compare_tool_parts(const RunReport& report) {
+  std::vector<std::string> parts{
+      fmt::format("{} {} ({}) compare", report.tool.name, report.tool.version, report.tool.git)};
+  if (!report.started_at.empty()) parts.push_back(report.started_at);
+  return parts;
+}
+
+std::string side_prefix(const ComparedSide& side) {
+  const std::string files = fmt::format("{}", fmt::join(side.files, ", "));
+  return side.files.size() > 1
+             ? fmt::format("{} ({} runs) = {}: ", side.label, side.files.size(), files)
+             : fmt::format("{} = {}: ", side.label, files);
+}
+
+std::vector<std::string> side_parts(const ComparedSide& side) {
+  std::vector<std::string> parts;
+  for (const std::string* text : {&side.host.hostname, &side.host.cpu}) {
+    if (!text->empty()) parts.push_back(*text);
+  }
+  if (side.host.driver_version || side.host.runtime_version) {
+    parts.push_back("driver " + format_cuda_version(side.host.driver_version));
+    parts.push_back("runtime " + format_cuda_version(side.host.runtime_version));
+  }
+  parts.push_back(fmt::format("{} {} ({})", side.tool.name, side.tool.version,
+                              side.tool.git.empty() ? "?" : side.tool.git));
+  if (!side.started_at.empty()) parts.push_back(side.started_at);
+  return parts;
+}
+
 }  // namespace gpuprobe::render_detail

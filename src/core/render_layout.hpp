@@ -103,4 +103,11 @@ std::string device_facts(const DeviceInfo& device);
 std::vector<std::string> host_parts(const RunReport& report);
 std::string host_line(const RunReport& report);
 
+// The header of a comparison (report.sides not empty): the tool and time of the comparison,
+// then for each side a line "A = before.json: host · cpu · driver · runtime · gpuprobe (git) ·
+// started" ("A (3 runs) = a1.json, a2.json, a3.json: ..." for several files) and a line per GPU.
+std::vector<std::string> compare_tool_parts(const RunReport& report);
+std::string side_prefix(const ComparedSide& side);  // "A = before.json: "
+std::vector<std::string> side_parts(const ComparedSide& side);
+
 }  // namespace gpuprobe::render_detail

@@ -268,8 +268,8 @@ TEST(CompareReportBootstrap, FilesWithoutSamplesUseTheBandAndSaySoOncePerFile) {
     EXPECT_EQ(param_text_of(f, "file"), "old.json");
     EXPECT_DOUBLE_EQ(value_of(f, "comparisons"), 2);
     EXPECT_EQ(f.text,
-              "A (old.json, schema 2) has no samples: 2 row metric comparison(s) used the noise "
-              "band (K x rel_noise, at least 0.5%) instead of the bootstrap interval");
+              "A file old.json (schema 2) has no samples: 2 row metric comparison(s) used the "
+              "noise band (K x rel_noise, at least 0.5%) instead of the bootstrap interval");
   }
   EXPECT_EQ(notes, 1u);
   EXPECT_EQ(scalar_text(find_param(out.report.results.front().rows[0].params, "method")->value),

@@ -9,6 +9,7 @@
 
 #include "gpuprobe/core/compare_classify.hpp"
 #include "gpuprobe/core/compare_match.hpp"
+#include "gpuprobe/core/compare_pool.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 
@@ -80,6 +81,18 @@ struct CompareOutcome {
 // for, when a requested metric appears nowhere matched, and when nothing matches at all.
 CompareOutcome compare_reports(const RunReport& a, const RunReport& b,
                                const CompareOptions& options);
+
+// One side of a comparison: its result files, in order, and what they hold.
+struct CompareSide {
+  std::vector<std::string> files;
+  std::vector<RunReport> runs;  // one per file
+};
+
+// Compares side B with side A, each the pool of its runs (pool_runs in compare_pool.hpp) and named
+// by side_name ("before.json", or "A (3 runs)" for several files; options.a_name and b_name are
+// replaced). The notes name every file. Throws like compare_reports, and std::invalid_argument
+// when a side has no run or files and runs differ in number.
+CompareOutcome compare_sides(const CompareSide& a, const CompareSide& b, CompareOptions options);
 
 // The stderr text for a failed check:
 // "N regression(s) beyond X%: worst <probe> <item> <quantity> <ratio>x".
