@@ -2,6 +2,7 @@
 #include "gpuprobe/core/compare_stats.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <exception>
 #include <numeric>
@@ -11,32 +12,50 @@
 namespace gpuprobe {
 namespace {
 
-// Uniform indices below n from a 64-bit Mersenne twister: each 64-bit output is cut into three
-// 21-bit slices, each mapped to [0, n) by multiply-shift (uneven by at most n / 2^21 relative,
-// 0.05% for a round of 1000 samples, far under the bootstrap's own variation); n of 2^21 and
-// more takes the upper 32 bits of a fresh output. Fully specified, unlike
-// std::uniform_int_distribution, so every standard library draws the same indices.
+// Uniform indices below n from a 64-bit Mersenne twister, fully specified (unlike
+// std::uniform_int_distribution), so every standard library draws the same indices. A batch of
+// `count` draws below n < 2^21 takes fresh 64-bit outputs, each cut into three 21-bit slices
+// (low bits first) mapped to [0, n) by multiply-shift: uneven by at most n / 2^21 relative
+// (0.05% for a round of 1000 samples), far under the bootstrap's own variation; slices left in
+// the last output are dropped. n of 2^21 and more takes the upper 32 bits of one output a draw.
 class IndexDraw {
  public:
   explicit IndexDraw(std::uint64_t seed) : gen_(seed) {}
-  std::uint32_t below(std::uint32_t n) {
-    if (n >= kSlice) return static_cast<std::uint32_t>(((gen_() >> 32) * n) >> 32);
-    if (left_ == 0) {
-      word_ = gen_();
-      left_ = 3;
+
+  template <typename F>
+  void each_below(std::uint32_t n, std::uint32_t count, F&& f) {
+    if (n >= kSlice) {
+      for (std::uint32_t k = 0; k < count; ++k)
+        f(static_cast<std::uint32_t>(((gen_() >> 32) * n) >> 32));
+      return;
     }
-    const std::uint64_t r = word_ & (kSlice - 1);
-    word_ >>= kBits;
-    --left_;
-    return static_cast<std::uint32_t>((r * n) >> kBits);
+    auto slice = [n](std::uint64_t word, unsigned i) {
+      return static_cast<std::uint32_t>((((word >> (i * kBits)) & (kSlice - 1)) * n) >> kBits);
+    };
+    std::uint32_t k = 0;
+    for (; k + 3 <= count; k += 3) {
+      const std::uint64_t word = gen_();
+      f(slice(word, 0));
+      f(slice(word, 1));
+      f(slice(word, 2));
+    }
+    if (k < count) {
+      const std::uint64_t word = gen_();
+      for (unsigned i = 0; k < count; ++k, ++i)
+        f(slice(word, i));
+    }
+  }
+
+  std::uint32_t below(std::uint32_t n) {
+    std::uint32_t out = 0;
+    each_below(n, 1, [&out](std::uint32_t i) { out = i; });
+    return out;
   }
 
  private:
   static constexpr unsigned kBits = 21;
   static constexpr std::uint64_t kSlice = std::uint64_t{1} << kBits;
   std::mt19937_64 gen_;
-  std::uint64_t word_ = 0;
-  unsigned left_ = 0;
 };
 
 // What the draws depend on: the sizes of each side's non-empty rounds.
@@ -62,6 +81,7 @@ struct SidePlan {
 };
 
 struct Plan {
+  bool drawn = false;
   Shape shape;
   SidePlan a, b;
 };
@@ -76,15 +96,15 @@ std::uint32_t draw_side(const std::vector<std::uint32_t>& sizes,
   for (std::uint32_t k = 0; k < rounds; ++k) {
     const std::uint32_t r = rounds == 1 ? 0 : draw.below(rounds);
     const std::uint32_t m = sizes[r];
-    for (std::uint32_t j = 0; j < m; ++j)
-      ++counts[offsets[r] + draw.below(m)];
+    std::uint32_t* round_counts = counts + offsets[r];
+    draw.each_below(m, m, [round_counts](std::uint32_t i) { ++round_counts[i]; });
     total += m;
   }
   return total;
 }
 
-Plan make_plan(const Shape& shape, const BootstrapOptions& options) {
-  Plan plan;
+// Draws the plan of `shape` into `plan`, reusing its storage.
+void make_plan(const Shape& shape, const BootstrapOptions& options, Plan& plan) {
   plan.shape = shape;
   auto offsets_of = [](const std::vector<std::uint32_t>& sizes, SidePlan& side) {
     std::vector<std::uint32_t> offsets(sizes.size(), 0);
@@ -100,12 +120,14 @@ Plan make_plan(const Shape& shape, const BootstrapOptions& options) {
   const auto b_offsets = offsets_of(shape.b, plan.b);
   plan.a.counts.assign(options.resamples * plan.a.n, 0);
   plan.b.counts.assign(options.resamples * plan.b.n, 0);
+  plan.a.totals.resize(options.resamples);
+  plan.b.totals.resize(options.resamples);
   IndexDraw draw(options.seed);
   for (std::size_t s = 0; s < options.resamples; ++s) {
-    plan.a.totals.push_back(draw_side(shape.a, a_offsets, draw, &plan.a.counts[s * plan.a.n]));
-    plan.b.totals.push_back(draw_side(shape.b, b_offsets, draw, &plan.b.counts[s * plan.b.n]));
+    plan.a.totals[s] = draw_side(shape.a, a_offsets, draw, &plan.a.counts[s * plan.a.n]);
+    plan.b.totals[s] = draw_side(shape.b, b_offsets, draw, &plan.b.counts[s * plan.b.n]);
   }
-  return plan;
+  plan.drawn = true;
 }
 
 // One side's values, numbered like the plan's samples, with the order that sorts them.
@@ -164,34 +186,36 @@ double sorted_median(const SortedValues& v) {
   return n % 2 == 1 ? mid : (v.values[v.order[n / 2 - 1]] + mid) / 2;
 }
 
-// The p-quantile of sorted values, interpolating between order statistics at p x (n - 1).
-double quantile(const std::vector<double>& sorted, double p) {
-  const double pos = p * static_cast<double>(sorted.size() - 1);
+// The p-quantile of `values` (reordered), interpolating between the order statistics at
+// p x (n - 1), as if they were sorted.
+double quantile(std::vector<double>& values, double p) {
+  const double pos = p * static_cast<double>(values.size() - 1);
   const auto i = static_cast<std::size_t>(std::floor(pos));
-  if (i + 1 >= sorted.size()) return sorted.back();
-  const double frac = pos - static_cast<double>(i);
-  return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
+  const auto at = values.begin() + static_cast<std::ptrdiff_t>(i);
+  std::nth_element(values.begin(), at, values.end());
+  if (i + 1 >= values.size()) return *at;
+  const double next = *std::min_element(at + 1, values.end());
+  return *at + (pos - static_cast<double>(i)) * (next - *at);
 }
 
 // One task, drawing a new plan only when its shape differs from the last one.
 std::optional<RatioInterval> bootstrap_one(const RatioTask& task, const BootstrapOptions& options,
-                                           std::optional<Plan>& plan) {
+                                           Plan& plan) {
   if (!task.a || !task.b || options.resamples == 0) return std::nullopt;
   const auto a = sort_values(*task.a, 0.0, /*strict=*/true);
   const auto b = sort_values(*task.b, 0.0, /*strict=*/false);
   if (!a || !b) return std::nullopt;
   Shape shape{round_sizes(*task.a), round_sizes(*task.b)};
-  if (!plan || !(plan->shape == shape)) plan = make_plan(shape, options);
+  if (!plan.drawn || !(plan.shape == shape)) make_plan(shape, options, plan);
   RatioInterval out;
   out.a_median = sorted_median(*a);
   out.b_median = sorted_median(*b);
   out.ratio = out.b_median / out.a_median;
-  const std::vector<double> ma = resampled_medians(plan->a, *a, options.resamples);
-  const std::vector<double> mb = resampled_medians(plan->b, *b, options.resamples);
+  const std::vector<double> ma = resampled_medians(plan.a, *a, options.resamples);
+  const std::vector<double> mb = resampled_medians(plan.b, *b, options.resamples);
   std::vector<double> ratios(options.resamples);
   for (std::size_t s = 0; s < options.resamples; ++s)
     ratios[s] = mb[s] / ma[s];
-  std::sort(ratios.begin(), ratios.end());
   const double tail = (1.0 - options.level) / 2;
   out.low = quantile(ratios, tail);
   out.high = quantile(ratios, 1.0 - tail);
@@ -221,22 +245,34 @@ std::optional<double> pooled_median(const SampleRounds& rounds) {
 
 std::optional<RatioInterval> bootstrap_ratio(const SampleRounds& a, const SampleRounds& b,
                                              const BootstrapOptions& options) {
-  std::optional<Plan> plan;
+  Plan plan;
   return bootstrap_one({&a, &b}, options, plan);
 }
 
 std::vector<std::optional<RatioInterval>> bootstrap_ratios(std::span<const RatioTask> tasks,
                                                            const BootstrapOptions& options) {
   std::vector<std::optional<RatioInterval>> out(tasks.size());
-  // Contiguous chunks, one per thread: consecutive tasks of one shape share their draws.
+  // Jobs: runs of consecutive tasks of one shape, which share their draws. Threads take the next
+  // job as they finish one, so a few heavy rows do not keep one thread busy alone.
+  std::vector<std::size_t> starts;
+  Shape last;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    Shape shape;
+    if (tasks[i].a && tasks[i].b) shape = {round_sizes(*tasks[i].a), round_sizes(*tasks[i].b)};
+    if (i == 0 || !(shape == last)) starts.push_back(i);
+    last = std::move(shape);
+  }
+  starts.push_back(tasks.size());
   const std::size_t threads = thread_count(options, tasks.size());
-  const std::size_t chunk = (tasks.size() + threads - 1) / threads;
+  std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> errors(threads);
   auto work = [&](std::size_t t) {
     try {
-      std::optional<Plan> plan;
-      for (std::size_t i = t * chunk; i < std::min(tasks.size(), (t + 1) * chunk); ++i)
-        out[i] = bootstrap_one(tasks[i], options, plan);
+      Plan plan;
+      for (std::size_t job = next++; job + 1 < starts.size(); job = next++) {
+        for (std::size_t i = starts[job]; i < starts[job + 1]; ++i)
+          out[i] = bootstrap_one(tasks[i], options, plan);
+      }
     } catch (...) {
       errors[t] = std::current_exception();
     }
