@@ -295,9 +295,12 @@ Finding unit_differs(const std::string& probe, ComparedPart part, const std::str
 
 // ---- phrasings -------------------------------------------------------------------------
 
-Glossary compare_glossary() {
+namespace {
+
+// Verdicts: counts, the threshold, slowdowns, improvements and inconclusive comparisons; the
+// interval column's term.
+void add_change_phrasings(Glossary& g) {
   using namespace compare_findings;
-  Glossary g;
   g.add_term("", "derived.ci",
              {"95% ci",
               "95% interval of the ratio (hierarchical bootstrap); - : compared by the "
@@ -347,6 +350,11 @@ Glossary compare_glossary() {
   g.add_phrasing("compare_slowdown", change_phrasing("slower"));
   g.add_phrasing("compare_improvement", change_phrasing("faster"));
   g.add_phrasing("compare_inconclusive", change_phrasing("inconclusive"));
+}
+
+// Notes about the inputs: files, schemas, GPUs, environment.
+void add_input_phrasings(Glossary& g) {
+  using namespace compare_findings;
   g.add_phrasing("compare_file", [](const Finding& f) {
     return fmt::format("{} = {}: {} {} ({}) on {}, driver {}, runtime {}, started {}; command: {}",
                        param_text_of(f, "side"), param_text_of(f, "file"), param_text_of(f, "tool"),
@@ -392,6 +400,11 @@ Glossary compare_glossary() {
   g.add_phrasing("compare_environment_differs", [](const Finding& f) {
     return fmt::format("environment differs (A vs B): {}", differences_text(f, false));
   });
+}
+
+// Notes about what was not compared.
+void add_skip_phrasings(Glossary& g) {
+  using namespace compare_findings;
   g.add_phrasing("compare_not_measured", [](const Finding& f) {
     return fmt::format("{}: {} in {} (no measurements) - not compared", param_text_of(f, "probe"),
                        param_text_of(f, "status"), param_text_of(f, "side"));
@@ -464,6 +477,15 @@ Glossary compare_glossary() {
         param_text_of(f, "a_unit"), param_text_of(f, "b_unit"), count_of(f, "items"),
         items_word(part));
   });
+}
+
+}  // namespace
+
+Glossary compare_glossary() {
+  Glossary g;
+  add_change_phrasings(g);
+  add_input_phrasings(g);
+  add_skip_phrasings(g);
   return g;
 }
 

@@ -544,9 +544,9 @@ std::vector<Param> Comparer::option_params() const {
 // +-2%, slower or faster when it lies wholly beyond that, else inconclusive".
 std::string bootstrap_rule_text(double margin_pct, const std::string& changes) {
   return fmt::format(
-      "95% interval of the ratio by a hierarchical bootstrap ({} resamples: rounds drawn with "
-      "replacement, then samples within each; fixed seed); same when the interval lies within "
-      "+-{}%, {} when it lies wholly beyond that, else inconclusive",
+      "95% interval of the ratio by a hierarchical bootstrap ({} resamples: rounds with "
+      "replacement, then samples within them; fixed seed): same when it lies within +-{}%, {} "
+      "when wholly beyond, else inconclusive",
       kBootstrapResamples, format_number(margin_pct), changes);
 }
 
@@ -581,6 +581,7 @@ ProbeResult Comparer::table_result(const ResultPairing& pairing, ValueTable tabl
     rules.push_back(fmt::format("{}same when |ratio - 1| <= {}",
                                 rows ? "rows without samples (band): " : "", band));
   }
+  if (!rows) rules.push_back("never a regression (derived from rows, which are checked)");
   r.method = fmt::format("{} GPU {} ({}) vs {} GPU {} ({}); {}, {}; {}", options_.a_name,
                          pairing.devices.a, device_name(da), options_.b_name, pairing.devices.b,
                          device_name(db), what, rule, fmt::join(rules, "; "));
@@ -632,18 +633,16 @@ void Comparer::environment_notes(const std::vector<DevicePair>& pairs) {
 std::string Comparer::overview_method() const {
   const std::string pct = format_number(options_.fail_on_regression.value_or(0));
   return fmt::format(
-      "rows matched by probe, device pair and row params (in any order), summary rows by their "
-      "params, findings by id and params; ratio = B/A of the medians (metrics: of all samples) "
-      "or of the values (summary and finding values); row metrics with samples on both sides: "
-      "{}; without (schema 1 and 2 files), and summary and finding values: same when |ratio - "
-      "1| <= max({}%, K x the larger rel_noise), K = {} (values without samples: {}%); time "
-      "(s): higher is slower; rates (/s): higher is faster; other units: higher/lower{}",
-      bootstrap_rule_text(out_.margin * 100.0, "slower or faster (higher or lower)"),
-      kCompareNoiseFloor * 100, format_number(options_.noise_k), kCompareNoiseFloor * 100,
+      "rows matched by probe, device pair and row params (any order), summary rows by params, "
+      "findings by id and params; ratio = B/A of the medians (of all samples) or values; row "
+      "metrics with samples on both sides: {}; without samples (schema 1 and 2 files) and summary "
+      "and finding values: same when |ratio - 1| <= max({}%, K x the larger rel_noise), K = {}; "
+      "time (s): higher is slower; rates (/s): higher is faster; other units: higher/lower{}",
+      bootstrap_rule_text(out_.margin * 100.0, "slower/faster (higher/lower)"),
+      kCompareNoiseFloor * 100, format_number(options_.noise_k),
       options_.fail_on_regression
-          ? fmt::format("; a regression is a slower row metric whose whole interval (band: whose "
-                        "ratio) lies beyond {}%; summary and finding values never count as "
-                        "regressions (they are derived from rows that are checked)",
+          ? fmt::format("; regression: a slower row metric wholly beyond {}% (band: its ratio); "
+                        "summary and finding values never count",
                         pct)
           : std::string());
 }
