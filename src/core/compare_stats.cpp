@@ -252,18 +252,22 @@ std::optional<RatioInterval> bootstrap_ratio(const SampleRounds& a, const Sample
 std::vector<std::optional<RatioInterval>> bootstrap_ratios(std::span<const RatioTask> tasks,
                                                            const BootstrapOptions& options) {
   std::vector<std::optional<RatioInterval>> out(tasks.size());
-  // Jobs: runs of consecutive tasks of one shape, which share their draws. Threads take the next
-  // job as they finish one, so a few heavy rows do not keep one thread busy alone.
+  // Jobs: runs of consecutive tasks of one shape, which share their draws, cut to at most
+  // `most` tasks so that many metrics of one shape (a fixed sample count) still spread over the
+  // threads. Threads take the next job as they finish one, so a few heavy rows do not keep one
+  // thread busy alone.
+  const std::size_t threads = thread_count(options, tasks.size());
+  const std::size_t most =
+      std::max<std::size_t>(4, (tasks.size() + threads * 8 - 1) / (threads * 8));
   std::vector<std::size_t> starts;
   Shape last;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     Shape shape;
     if (tasks[i].a && tasks[i].b) shape = {round_sizes(*tasks[i].a), round_sizes(*tasks[i].b)};
-    if (i == 0 || !(shape == last)) starts.push_back(i);
+    if (i == 0 || !(shape == last) || i - starts.back() >= most) starts.push_back(i);
     last = std::move(shape);
   }
   starts.push_back(tasks.size());
-  const std::size_t threads = thread_count(options, tasks.size());
   std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> errors(threads);
   auto work = [&](std::size_t t) {
