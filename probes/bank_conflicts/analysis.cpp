@@ -56,16 +56,13 @@ std::optional<std::int64_t> int_param(const Row& row, const char* key) {
   return std::get<std::int64_t>(p->value);
 }
 
-Metric named(const Metric& m, const char* name) {
-  Metric out = m;
-  out.name = name;
-  return out;
-}
-
-// How `b` compares with `a` by the rule `gpuprobe compare` uses between runs (K = 3):
+// How `b` compares with `a` by the noise band of `gpuprobe compare` (K = 3, the rule it uses for
+// metrics without samples; this note keeps it whether or not the metrics carry samples):
 // "faster", "slower", "same", or "n/a".
 std::string outcome(const Metric& b, const Metric& a) {
-  return change_name(compare_metric(named(a, "bandwidth"), named(b, "bandwidth"), 3.0, {}).change);
+  const double noise = std::max(std::fabs(a.stats.rel_noise), std::fabs(b.stats.rel_noise));
+  return change_name(
+      compare_values(a.stats.median, b.stats.median, a.unit, noise, 3.0, std::nullopt).change);
 }
 
 // Words for an outcome in running text.

@@ -22,8 +22,8 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit codes: 0 success; 1 a probe failed at run time (CUDA error, out of memory, wrong "
     "result); 2 usage error (bad option or value, unreadable input); 3 no usable GPU, or the "
-    "probe is unsupported on this GPU; 4 compare --fail-on-regression found a regression beyond "
-    "its threshold.";
+    "probe is unsupported on this GPU; 4 a compare check failed (--fail-on-regression found a "
+    "regression beyond its threshold, or --fail-on-inconclusive an inconclusive comparison).";
 
 void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_option("-d,--device", o.device, "GPU index, list (0,2) or 'all'")->default_str("0");
@@ -89,8 +89,8 @@ int run(int argc, char** argv) {
   auto* list_cmd = app.add_subcommand("list", "list the probes (no GPU needed)");
   auto* info_cmd = app.add_subcommand("info", "show the GPU(s) and what they support");
   auto* all_cmd = app.add_subcommand("all", "run every probe with quick defaults");
-  auto* compare_cmd =
-      app.add_subcommand("compare", "compare two JSON result files (no GPU needed)");
+  auto* compare_cmd = app.add_subcommand(
+      "compare", "compare two JSON result files, or several runs per side (no GPU needed)");
   for (auto* c : {list_cmd, info_cmd, all_cmd, compare_cmd})
     c->fallthrough();
   CompareArgs compare_args;

@@ -32,16 +32,20 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
                const std::vector<SelectedProbe>& probes, bool quick, bool explicit_probe,
                const Glossary& glossary);
 
-// `gpuprobe compare A.json B.json`: its flags as given, checked by compare_runs.
+// `gpuprobe compare A.json B.json` (or `A1.json A2.json vs B1.json`): its arguments as given,
+// checked by compare_runs.
 struct CompareArgs {
-  std::string a_path, b_path;
+  std::vector<std::string> files;  // both sides, 'vs' between them when several
   std::vector<std::string> metrics;
   std::optional<std::string> fail_on_regression;  // percent; absent: no check
   std::optional<std::string> devices;             // absent: device i with device i
   double noise_k = 3;
+  std::string same_within = "2";  // percent
+  bool fail_on_inconclusive = false;
 };
 void add_compare_options(CLI::App& command, CompareArgs& args);
-// Compares two result files (no GPU used); 4 when --fail-on-regression finds a regression.
+// Compares two sides of result files (no GPU used); 4 when --fail-on-regression finds a regression
+// or --fail-on-inconclusive an inconclusive comparison.
 int compare_runs(const GlobalOptions& options, const std::vector<std::string>& command,
                  const CompareArgs& args, const Glossary& glossary);
 

@@ -1,5 +1,4 @@
-// Parses compare's option values: device pairs for --devices, a percentage for
-// --fail-on-regression.
+// Parses compare's arguments: the files of each side, device pairs for --devices, percentages.
 #include "compare_args.hpp"
 
 #include <fmt/format.h>
@@ -13,6 +12,24 @@
 #include "gpuprobe/core/units.hpp"
 
 namespace gpuprobe::cli {
+
+SideFiles split_sides(const std::vector<std::string>& files) {
+  constexpr const char* kForm =
+      "give A.json B.json, or several runs per side: A1.json A2.json vs B1.json B2.json";
+  const auto vs = std::count(files.begin(), files.end(), "vs");
+  if (vs > 1) throw UsageError(fmt::format("compare: 'vs' given {} times; {}", vs, kForm));
+  if (vs == 0) {
+    if (files.size() != 2) {
+      throw UsageError(fmt::format("compare: {} file(s) without 'vs'; {}", files.size(), kForm));
+    }
+    return {{files[0]}, {files[1]}};
+  }
+  const auto at = std::find(files.begin(), files.end(), "vs");
+  SideFiles out{{files.begin(), at}, {at + 1, files.end()}};
+  if (out.a.empty()) throw UsageError(fmt::format("compare: no file before 'vs'; {}", kForm));
+  if (out.b.empty()) throw UsageError(fmt::format("compare: no file after 'vs'; {}", kForm));
+  return out;
+}
 
 std::vector<DevicePair> parse_device_pairs(const std::string& text) {
   auto bad = [&](const std::string& why) {

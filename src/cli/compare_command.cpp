@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "compare_args.hpp"
@@ -17,34 +19,44 @@ namespace gpuprobe::cli {
 namespace {
 
 constexpr const char* kCompareFooter =
-    "Rows are matched by probe, device pair and row params (their order does not matter), "
-    "summary rows by their params, findings by id and params (findings of schema-1 files are "
-    "prose and are not compared). For each metric: A and B medians, ratio = B/A, and a change: "
-    "'same' when |ratio - 1| <= max(0.5%, K x the larger rel_noise of the two); summary and "
-    "finding values (no noise) are compared the same way with the 0.5% floor. Otherwise for "
-    "time (unit s) a higher value is 'slower', for rates (units with /s, e.g. GB/s) a higher "
-    "value is 'faster', and other units say 'higher'/'lower'. With --fail-on-regression PCT, a "
-    "'slower' change more than PCT percent away from 1 (|ratio - 1|) is a regression: flagged, "
-    "and the exit code is 4. Items found in one file only are counted and listed in the "
-    "findings. The global "
-    "--json/--csv/--md/--quiet options write the comparison like a probe's results; the header "
-    "shows A's host and GPUs.\n"
+    "Rows are matched by probe, device pair and row params (in any order), summary rows by "
+    "their params, findings by id and params (findings of schema-1 files are prose and are not "
+    "compared). Each row metric: A's and B's medians of all samples, ratio = B/A, and the 95% "
+    "interval of the ratio by a hierarchical bootstrap (2000 resamples: each side's rounds drawn "
+    "with replacement, then the samples within each drawn round; a fixed seed, so the same files "
+    "always give the same output). With the margin m = min(--same-within, PCT): 'same' when the "
+    "whole interval lies within 1 +- m, 'slower' or 'faster' ('lower'/'higher' for units without "
+    "a better side) when it lies wholly beyond m, else 'inconclusive' (more runs or rounds would "
+    "tell). Time (unit s): higher is slower; rates (units with /s, e.g. GB/s): higher is faster. "
+    "With --fail-on-regression PCT, a 'slower' row metric whose whole interval lies beyond PCT "
+    "percent is a regression: flagged, and the exit code is 4. Metrics without samples (schema 1 "
+    "and 2 files) use the noise band instead: 'same' when |ratio - 1| <= max(0.5%, K x the larger "
+    "rel_noise); a note names each such file. Summary and finding values have no samples: they "
+    "are compared with the 0.5% band and reported, but never counted as regressions (they are "
+    "derived from rows, which are checked themselves). Several runs per side (A1.json A2.json vs "
+    "B1.json) are pooled: results by probe and device, rows by params, each file's rounds kept as "
+    "rounds and the statistics recomputed; summary rows, findings, host and devices are each "
+    "side's first file's. Items found on one side only are counted and listed in the findings. "
+    "The global --json/--csv/--md/--quiet options write the comparison like a probe's results; "
+    "the header names both sides' files, hosts and GPUs.\n"
     "Examples:\n"
     "  gpuprobe compare before.json after.json\n"
     "  gpuprobe compare base.json new.json --fail-on-regression 5 --metric bandwidth\n"
+    "  gpuprobe compare base1.json base2.json vs new1.json new2.json --fail-on-regression 5\n"
     "  gpuprobe compare run.json run.json --devices 0:1     # two GPUs of one run\n"
-    "Compare exits 4 when --fail-on-regression finds a regression beyond PCT, and 2 for an "
-    "unreadable or malformed file, a bad flag, or two files without a row in common.";
+    "Compare exits 4 when --fail-on-regression finds a regression or --fail-on-inconclusive an "
+    "inconclusive row metric (one line on stderr), and 2 for an unreadable or malformed file, a "
+    "bad flag, a misplaced 'vs', or files without a row in common.";
 
 }  // namespace
 
 void add_compare_options(CLI::App& command, CompareArgs& args) {
-  command.add_option("A", args.a_path, "baseline result file (gpuprobe --json output)")
+  command
+      .add_option("files", args.files,
+                  "A.json B.json: the baseline and the file compared with it (gpuprobe --json "
+                  "output); or several runs per side, pooled: A1.json A2.json vs B1.json B2.json")
       ->required()
-      ->type_name("A.json");
-  command.add_option("B", args.b_path, "result file compared with A")
-      ->required()
-      ->type_name("B.json");
+      ->type_name("A.json [vs] B.json");
   command
       .add_option("--metric", args.metrics,
                   "metric(s) or summary/finding value(s) to compare, e.g. bandwidth or time "
@@ -53,11 +65,20 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
       ->type_name("NAME[,NAME...]");
   command
       .add_option("--fail-on-regression", args.fail_on_regression,
-                  "exit 4 if some row is slower than A by more than PCT percent (5 or 5%)")
+                  "exit 4 if some row metric is slower than A beyond PCT percent (5 or 5%): its "
+                  "whole 95% interval (without samples: its ratio)")
       ->type_name("PCT");
   command
+      .add_option("--same-within", args.same_within,
+                  "'same' when the 95% interval of B/A lies within +-PCT percent (2 or 2%)")
+      ->default_str("2")
+      ->type_name("PCT");
+  command.add_flag("--fail-on-inconclusive", args.fail_on_inconclusive,
+                   "exit 4 if some row metric is inconclusive (its interval straddles the margin)");
+  command
       .add_option("--noise-k", args.noise_k,
-                  "noise band = K x the larger relative noise of A and B (floor 0.5%)")
+                  "files without samples (schema 1/2): noise band = K x the larger relative "
+                  "noise of A and B (floor 0.5%)")
       ->default_str("3")
       ->check(finite_number())
       ->check(CLI::Range(0.0, 1000.0));
@@ -74,27 +95,39 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
   CompareOptions compare;
   compare.metrics = args.metrics;
   compare.noise_k = args.noise_k;
+  compare.same_within = parse_percent("--same-within", args.same_within) / 100.0;
+  compare.fail_on_inconclusive = args.fail_on_inconclusive;
   if (args.fail_on_regression)
     compare.fail_on_regression = parse_percent("--fail-on-regression", *args.fail_on_regression);
   if (args.devices) compare.devices = parse_device_pairs(*args.devices);
-  compare.a_name = args.a_path;
-  compare.b_name = args.b_path;
+  const SideFiles files = split_sides(args.files);
   check_outputs(options);
 
-  const RunReport a = read_report_file(args.a_path);
-  const RunReport b = read_report_file(args.b_path);
-  CompareOutcome outcome = compare_reports(a, b, compare);
+  auto read_side = [](const std::vector<std::string>& paths) {
+    CompareSide side;
+    side.files = paths;
+    for (const auto& path : paths)
+      side.runs.push_back(read_report_file(path));
+    return side;
+  };
+  const CompareSide a = read_side(files.a);
+  const CompareSide b = read_side(files.b);
+  CompareOutcome outcome = compare_sides(a, b, compare);
   outcome.report.tool.version = kToolVersion;
   outcome.report.tool.git = kToolGit;
   outcome.report.command = command;
   outcome.report.started_at = utc_timestamp();
   write_outputs(options, outcome.report, glossary);
 
-  if (compare.fail_on_regression && !outcome.regressions.empty()) {
-    std::cerr << "gpuprobe: " << regression_summary(outcome) << "\n";
-    return static_cast<int>(ExitCode::kCheckFailed);
-  }
-  return 0;
+  // One stderr line for every check that failed.
+  std::vector<std::string> failed;
+  if (compare.fail_on_regression && !outcome.regressions.empty())
+    failed.push_back(regression_summary(outcome));
+  if (compare.fail_on_inconclusive && !outcome.inconclusives.empty())
+    failed.push_back(inconclusive_summary(outcome));
+  if (failed.empty()) return 0;
+  std::cerr << "gpuprobe: " << fmt::format("{}", fmt::join(failed, "; also ")) << "\n";
+  return static_cast<int>(ExitCode::kCheckFailed);
 }
 
 }  // namespace gpuprobe::cli

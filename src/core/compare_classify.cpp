@@ -1,4 +1,5 @@
-// Classifies one compared value: ratio B/A, noise band, same/faster/slower/higher/lower.
+// Classifies one compared value: ratio B/A, by its bootstrap interval or the noise band, as
+// same/faster/slower/higher/lower/inconclusive.
 #include "gpuprobe/core/compare_classify.hpp"
 
 #include <algorithm>
@@ -24,10 +25,20 @@ const char* change_name(Change change) noexcept {
       return "higher";
     case Change::kLower:
       return "lower";
+    case Change::kInconclusive:
+      return "inconclusive";
     case Change::kUndefined:
       return "n/a";
   }
   return "n/a";
+}
+
+const char* compare_method_name(CompareMethod method) noexcept {
+  return method == CompareMethod::kBootstrap ? "bootstrap" : "band";
+}
+
+double decision_margin(double same_within, std::optional<double> threshold_pct) {
+  return threshold_pct ? std::min(same_within, *threshold_pct / 100.0) : same_within;
 }
 
 ValueComparison compare_values(double a, double b, const std::string& unit, double rel_noise,
@@ -64,14 +75,56 @@ ValueComparison compare_values(double a, double b, const std::string& unit, doub
   return c;
 }
 
-ValueComparison compare_metric(const Metric& a, const Metric& b, double noise_k,
-                               std::optional<double> threshold_pct) {
+ValueComparison classify_interval(const RatioInterval& interval, const std::string& unit,
+                                  double margin, std::optional<double> threshold_pct) {
+  ValueComparison c;
+  c.a = interval.a_median;
+  c.b = interval.b_median;
+  c.ratio = interval.ratio;
+  c.band = margin;
+  c.method = CompareMethod::kBootstrap;
+  c.ci_low = interval.low;
+  c.ci_high = interval.high;
+  // The relative change's interval [low - 1, high - 1] against +-margin, compared as ratios
+  // (1 - margin <= low) so that an interval exactly at the margin counts as inside it.
+  const double lo = interval.low;
+  const double hi = interval.high;
+  const bool up = lo > 1.0 + margin;    // wholly above +m
+  const bool down = hi < 1.0 - margin;  // wholly below -m
+  const Better better = better_for_unit(unit);
+  if (lo >= 1.0 - margin && hi <= 1.0 + margin)
+    c.change = Change::kSame;
+  else if (!up && !down)
+    c.change = Change::kInconclusive;
+  else if (better == Better::kNone)
+    c.change = up ? Change::kHigher : Change::kLower;
+  else
+    c.change = up == (better == Better::kHigher) ? Change::kFaster : Change::kSlower;
+  if (threshold_pct && c.change == Change::kSlower) {
+    const double t = *threshold_pct / 100.0;
+    c.regression = better == Better::kHigher ? hi < 1.0 - t : lo > 1.0 + t;
+  }
+  return c;
+}
+
+ValueComparison compare_metric(const Metric& a, const Metric& b,
+                               const std::optional<RatioInterval>& interval, double noise_k,
+                               std::optional<double> threshold_pct, double same_within) {
+  if (interval && !a.samples.empty() && !b.samples.empty())
+    return classify_interval(*interval, a.unit, decision_margin(same_within, threshold_pct),
+                             threshold_pct);
   const double noise = std::max(std::fabs(a.stats.rel_noise), std::fabs(b.stats.rel_noise));
   return compare_values(a.stats.median, b.stats.median, a.unit, noise, noise_k, threshold_pct);
 }
 
-ValueComparison compare_quantity(const Quantity& a, const Quantity& b,
-                                 std::optional<double> threshold_pct) {
+ValueComparison compare_metric(const Metric& a, const Metric& b, double noise_k,
+                               std::optional<double> threshold_pct, double same_within) {
+  std::optional<RatioInterval> interval;
+  if (!a.samples.empty() && !b.samples.empty()) interval = bootstrap_ratio(a.samples, b.samples);
+  return compare_metric(a, b, interval, noise_k, threshold_pct, same_within);
+}
+
+ValueComparison compare_quantity(const Quantity& a, const Quantity& b) {
   if (!a.value || !b.value || a.unit != b.unit) {
     ValueComparison c;
     c.a = a.value.value_or(0);
@@ -79,7 +132,7 @@ ValueComparison compare_quantity(const Quantity& a, const Quantity& b,
     c.band = kCompareNoiseFloor;
     return c;
   }
-  return compare_values(*a.value, *b.value, a.unit, 0.0, 0.0, threshold_pct);
+  return compare_values(*a.value, *b.value, a.unit, 0.0, 0.0, std::nullopt);
 }
 
 }  // namespace gpuprobe

@@ -33,6 +33,27 @@ std::vector<Param> pair_params(const std::string& probe, const DevicePair& pair)
   return {text_param("probe", probe), int_param("a_device", pair.a), int_param("b_device", pair.b)};
 }
 
+// A compared value's numbers: A, B, the ratio, its change in percent and its 95% interval (null
+// where compared by the band).
+std::vector<Quantity> change_values(const NotableChange& c) {
+  const std::optional<double> ratio = c.comparison.ratio;
+  return {{"a", c.unit, c.comparison.a},
+          {"b", c.unit, c.comparison.b},
+          {"ratio", "x", ratio},
+          {"delta", "%", ratio ? std::optional<double>((*ratio - 1.0) * 100.0) : std::nullopt},
+          {"ci_low", "x", c.comparison.ci_low},
+          {"ci_high", "x", c.comparison.ci_high}};
+}
+
+// ", 95% interval 0.89x to 0.91x" when the finding has one, else "".
+std::string interval_text(const Finding& f) {
+  const Quantity* lo = find_quantity(f.values, "ci_low");
+  const Quantity* hi = find_quantity(f.values, "ci_high");
+  if (!lo || !hi || !lo->value || !hi->value) return "";
+  return fmt::format(", 95% interval {}x to {}x", format_number(*lo->value),
+                     format_number(*hi->value));
+}
+
 // ---- reading a finding back, for the phrasings ------------------------------------------
 
 std::size_t count_of(const Finding& f, const std::string& name) {
@@ -105,15 +126,16 @@ std::vector<Param> difference_params(const std::vector<Difference>& differences)
 // ---- builders --------------------------------------------------------------------------
 
 Finding counts(const CompareOutcome& o) {
-  return verdict("compare_counts", {},
-                 {count_value("matched_rows", o.matched_rows),
-                  count_value("matched_summary_rows", o.matched_summary_rows),
-                  count_value("matched_findings", o.matched_findings),
-                  count_value("comparisons", o.comparisons), count_value("faster", o.faster),
-                  count_value("slower", o.slower), count_value("same", o.same),
-                  count_value("higher", o.higher), count_value("lower", o.lower),
-                  count_value("undefined", o.undefined), count_value("only_in_a", o.unmatched_a),
-                  count_value("only_in_b", o.unmatched_b)});
+  return verdict(
+      "compare_counts", {},
+      {count_value("matched_rows", o.matched_rows),
+       count_value("matched_summary_rows", o.matched_summary_rows),
+       count_value("matched_findings", o.matched_findings),
+       count_value("comparisons", o.comparisons), count_value("faster", o.faster),
+       count_value("slower", o.slower), count_value("same", o.same),
+       count_value("higher", o.higher), count_value("lower", o.lower),
+       count_value("inconclusive", o.inconclusive), count_value("undefined", o.undefined),
+       count_value("only_in_a", o.unmatched_a), count_value("only_in_b", o.unmatched_b)});
 }
 
 Finding regression_threshold(double threshold_pct, std::size_t regressions) {
@@ -128,13 +150,18 @@ Finding change(const NotableChange& c) {
   params.push_back(text_param("item", c.item));
   params.push_back(text_param("quantity", c.quantity));
   if (slower) params.push_back({"regression", c.comparison.regression, ""});
-  const std::optional<double> ratio = c.comparison.ratio;
-  return verdict(
-      slower ? "compare_slowdown" : "compare_improvement", std::move(params),
-      {{"a", c.unit, c.comparison.a},
-       {"b", c.unit, c.comparison.b},
-       {"ratio", "x", ratio},
-       {"delta", "%", ratio ? std::optional<double>((*ratio - 1.0) * 100.0) : std::nullopt}});
+  return verdict(slower ? "compare_slowdown" : "compare_improvement", std::move(params),
+                 change_values(c));
+}
+
+Finding inconclusive(const NotableChange& c, double margin) {
+  std::vector<Param> params = pair_params(c.probe, c.devices);
+  params.push_back(text_param("compared", compared_part_name(c.part)));
+  params.push_back(text_param("item", c.item));
+  params.push_back(text_param("quantity", c.quantity));
+  std::vector<Quantity> values = change_values(c);
+  values.push_back({"margin", "%", margin * 100.0});
+  return verdict("compare_inconclusive", std::move(params), std::move(values));
 }
 
 Finding file(char side, const std::string& name, const RunReport& r) {
@@ -154,13 +181,13 @@ Finding schema1_input(char side, const std::string& name) {
               {text_param("side", side_text(side)), text_param("file", name)}, {});
 }
 
-Finding devices_of_b(const RunReport& b) {
-  std::vector<std::string> listed;
-  for (const auto& d : b.devices)
-    listed.push_back(fmt::format("GPU {}: {} ({})", d.index, d.name, d.uuid));
-  return note("compare_devices_of_b",
-              {text_param("devices", fmt::format("{}", fmt::join(listed, "; ")))},
-              {count_value("devices", b.devices.size())});
+Finding band_fallback(char side, const std::string& name, std::optional<int> schema_version,
+                      std::size_t comparisons) {
+  std::vector<Param> params{text_param("side", side_text(side)), text_param("file", name)};
+  params.push_back(schema_version ? Param{"schema_version", std::int64_t{*schema_version}, ""}
+                                  : Param{"schema_version", std::monostate{}, ""});
+  return note("compare_band_fallback", std::move(params),
+              {count_value("comparisons", comparisons)});
 }
 
 Finding different_models(const DevicePair& pair, const std::string& a_name,
@@ -268,18 +295,26 @@ Finding unit_differs(const std::string& probe, ComparedPart part, const std::str
 
 // ---- phrasings -------------------------------------------------------------------------
 
-Glossary compare_glossary() {
+namespace {
+
+// Verdicts: counts, the threshold, slowdowns, improvements and inconclusive comparisons; the
+// interval column's term.
+void add_change_phrasings(Glossary& g) {
   using namespace compare_findings;
-  Glossary g;
+  g.add_term("", "derived.ci",
+             {"95% ci",
+              "95% interval of the ratio (hierarchical bootstrap); - : compared by the "
+              "noise band (no samples)"});
   g.add_phrasing("compare_counts", [](const Finding& f) {
     std::string matched = fmt::format("{} matched rows", count_of(f, "matched_rows"));
     if (const std::size_t s = count_of(f, "matched_summary_rows"); s > 0)
       matched += fmt::format(", {} matched summary rows", s);
     if (const std::size_t n = count_of(f, "matched_findings"); n > 0)
       matched += fmt::format(", {} matched findings", n);
-    std::string counts =
-        fmt::format("{} faster, {} slower, {} same within noise", count_of(f, "faster"),
-                    count_of(f, "slower"), count_of(f, "same"));
+    std::string counts = fmt::format("{} faster, {} slower, {} same", count_of(f, "faster"),
+                                     count_of(f, "slower"), count_of(f, "same"));
+    if (const std::size_t i = count_of(f, "inconclusive"); i > 0)
+      counts += fmt::format(", {} inconclusive", i);
     if (count_of(f, "higher") + count_of(f, "lower") > 0)
       counts += fmt::format(", {} higher, {} lower", count_of(f, "higher"), count_of(f, "lower"));
     if (const std::size_t u = count_of(f, "undefined"); u > 0) counts += fmt::format(", {} n/a", u);
@@ -301,15 +336,25 @@ Glossary compare_glossary() {
       const DevicePair pair = pair_of(f);
       const auto ratio = optional_value_of(f, "ratio");
       const auto pct = optional_value_of(f, "delta");
-      return fmt::format("{}: {} {}{} {}: {} -> {} ({}{})", is_regression ? "regression" : label,
-                         param_text_of(f, "probe"), pair.a == pair.b ? "" : pair_text(pair) + " ",
-                         param_text_of(f, "item"), param_text_of(f, "quantity"), value_text(f, "a"),
-                         value_text(f, "b"), ratio ? format_number(*ratio) + "x" : "n/a",
-                         pct ? fmt::format(", {:+.1f}%", *pct) : "");
+      std::string text =
+          fmt::format("{}: {} {}{} {}: {} -> {} ({}{}{})", is_regression ? "regression" : label,
+                      param_text_of(f, "probe"), pair.a == pair.b ? "" : pair_text(pair) + " ",
+                      param_text_of(f, "item"), param_text_of(f, "quantity"), value_text(f, "a"),
+                      value_text(f, "b"), ratio ? format_number(*ratio) + "x" : "n/a",
+                      pct ? fmt::format(", {:+.1f}%", *pct) : "", interval_text(f));
+      if (find_quantity(f.values, "margin"))
+        text += fmt::format(": not clear of +-{}%", format_number(value_of(f, "margin")));
+      return text;
     };
   };
   g.add_phrasing("compare_slowdown", change_phrasing("slower"));
   g.add_phrasing("compare_improvement", change_phrasing("faster"));
+  g.add_phrasing("compare_inconclusive", change_phrasing("inconclusive"));
+}
+
+// Notes about the inputs: files, schemas, GPUs, environment.
+void add_input_phrasings(Glossary& g) {
+  using namespace compare_findings;
   g.add_phrasing("compare_file", [](const Finding& f) {
     return fmt::format("{} = {}: {} {} ({}) on {}, driver {}, runtime {}, started {}; command: {}",
                        param_text_of(f, "side"), param_text_of(f, "file"), param_text_of(f, "tool"),
@@ -322,9 +367,17 @@ Glossary compare_glossary() {
     return fmt::format("{} ({}) is schema 1: its findings are prose and are not compared",
                        param_text_of(f, "side"), param_text_of(f, "file"));
   });
-  g.add_phrasing("compare_devices_of_b", [](const Finding& f) {
-    const std::string listed = param_text_of(f, "devices");
-    return fmt::format("devices of B: {}", listed.empty() ? "none listed" : listed);
+  g.add_phrasing("compare_band_fallback", [](const Finding& f) {
+    const Param* schema = find_param(f.params, "schema_version");
+    const bool file = schema && !std::holds_alternative<std::monostate>(schema->value);
+    return fmt::format(
+        "{} {}{}: {} row metric comparison(s) used the noise band (K x rel_noise, at least 0.5%) "
+        "instead of the bootstrap interval",
+        file ? param_text_of(f, "side") + " file" : param_text_of(f, "side") + " =",
+        param_text_of(f, "file"),
+        file ? fmt::format(" (schema {}) has no samples", scalar_text(schema->value))
+             : std::string(" has no samples for them"),
+        count_of(f, "comparisons"));
   });
   g.add_phrasing("compare_different_models", [](const Finding& f) {
     return fmt::format("different GPU models: A GPU {} is {}, B GPU {} is {}",
@@ -347,6 +400,11 @@ Glossary compare_glossary() {
   g.add_phrasing("compare_environment_differs", [](const Finding& f) {
     return fmt::format("environment differs (A vs B): {}", differences_text(f, false));
   });
+}
+
+// Notes about what was not compared.
+void add_skip_phrasings(Glossary& g) {
+  using namespace compare_findings;
   g.add_phrasing("compare_not_measured", [](const Finding& f) {
     return fmt::format("{}: {} in {} (no measurements) - not compared", param_text_of(f, "probe"),
                        param_text_of(f, "status"), param_text_of(f, "side"));
@@ -419,6 +477,15 @@ Glossary compare_glossary() {
         param_text_of(f, "a_unit"), param_text_of(f, "b_unit"), count_of(f, "items"),
         items_word(part));
   });
+}
+
+}  // namespace
+
+Glossary compare_glossary() {
+  Glossary g;
+  add_change_phrasings(g);
+  add_input_phrasings(g);
+  add_skip_phrasings(g);
   return g;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,11 +15,17 @@ namespace gpuprobe::compare_findings {
 Finding counts(const CompareOutcome& outcome);
 Finding regression_threshold(double threshold_pct, std::size_t regressions);
 Finding change(const NotableChange& change);  // compare_slowdown or compare_improvement
+// compare_inconclusive: one comparison whose interval is not clear of the margin (relative).
+Finding inconclusive(const NotableChange& change, double margin);
 
 // Notes about the inputs.
 Finding file(char side, const std::string& name, const RunReport& report);
 Finding schema1_input(char side, const std::string& name);
-Finding devices_of_b(const RunReport& b);
+// compare_band_fallback: `comparisons` row metrics of one side compared by the band because that
+// side's metric had no samples. `name`: a file without samples (with its schema version), or the
+// side (schema nullopt) when each of its files has samples somewhere.
+Finding band_fallback(char side, const std::string& name, std::optional<int> schema_version,
+                      std::size_t comparisons);
 Finding different_models(const DevicePair& pair, const std::string& a_name,
                          const std::string& b_name);
 Finding same_gpu(const DevicePair& pair, const std::string& name, const std::string& uuid);

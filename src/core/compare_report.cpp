@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,7 +24,8 @@ namespace {
 
 namespace cf = compare_findings;
 
-constexpr std::size_t kListedChanges = 3;  // slowdowns / improvements among the verdicts
+constexpr std::size_t kListedChanges = 3;       // slowdowns / improvements among the verdicts
+constexpr std::size_t kListedInconclusive = 5;  // inconclusive comparisons named, widest first
 
 const DeviceInfo* find_device(const RunReport& report, int index) {
   for (const auto& d : report.devices) {
@@ -46,12 +49,19 @@ double severity(const NotableChange& c) {
                                                        : 0.0;
 }
 
+// How wide an interval is, as the log of high / low (0 without one).
+double width(const NotableChange& c) {
+  const auto& x = c.comparison;
+  return x.ci_low && x.ci_high && *x.ci_low > 0 ? std::log(*x.ci_high / *x.ci_low) : 0.0;
+}
+
 // Counts for one (probe, device pair): a line of the overview's summary table.
 struct ProbeTally {
   std::string probe;
   DevicePair devices;
   std::size_t rows = 0, summary_rows = 0, findings = 0;
   std::size_t same = 0, faster = 0, slower = 0, higher = 0, lower = 0, undefined = 0;
+  std::size_t inconclusive = 0;
   std::size_t regressions = 0;
   std::size_t only_a = 0, only_b = 0;  // rows
 };
@@ -84,6 +94,8 @@ struct ValueTable {
   std::string metric;  // rows only
   std::string unit;
   std::vector<Row> rows;
+  bool bootstrap = false;  // some row was classified by the bootstrap rule
+  bool band = false;       // some row by the band rule
 };
 
 // A value not compared, counted per kind: on one side only, or with a unit per side.
@@ -110,14 +122,29 @@ std::vector<std::string> names_of(const std::vector<T>& items) {
   return out;
 }
 
+// A file of one side, for the notes.
+struct SideFile {
+  std::string name;
+  const RunReport* run = nullptr;
+};
+
 class Comparer {
  public:
-  Comparer(const RunReport& a, const RunReport& b, const CompareOptions& options)
-      : a_(a), b_(b), options_(options) {}
+  // a and b: each side's report (pooled when it has several files); a_files, b_files: the files
+  // behind them, in order.
+  Comparer(const RunReport& a, const RunReport& b, const CompareOptions& options,
+           std::vector<SideFile> a_files, std::vector<SideFile> b_files)
+      : a_(a),
+        b_(b),
+        options_(options),
+        a_files_(std::move(a_files)),
+        b_files_(std::move(b_files)) {}
 
   CompareOutcome run();
 
  private:
+  // Bootstraps every row metric that has samples on both sides, all at once (over threads).
+  void bootstrap_all(const std::vector<ResultPairing>& pairings);
   void compare_pair(const ResultPairing& pairing);
   void compare_rows(const ResultPairing& pairing, ProbeTally& tally,
                     std::vector<ValueTable>& tables);
@@ -154,19 +181,31 @@ class Comparer {
   ProbeTally& tally_for(const std::string& probe, const DevicePair& devices);
   ProbeResult table_result(const ResultPairing& pairing, ValueTable table) const;
   ProbeResult overview(const std::vector<DevicePair>& pairs) const;
+  std::string overview_method() const;
+  std::vector<SummaryRow> overview_counts() const;  // per probe and device pair
+  std::vector<Finding> overview_findings() const;   // compare's verdicts and notes
   // "A GPU 0: NVIDIA H100 80GB HBM3 vs B GPU 0: NVIDIA H200": the heading of a comparison.
   std::string subject_text(const DevicePair& p) const;
   std::vector<Param> option_params() const;
 
+  // compare_band_fallback notes of one side: each file without samples, else the side.
+  void band_fallback_notes(char side, const std::vector<SideFile>& files, const std::string& name,
+                           std::size_t comparisons, std::vector<Finding>& out) const;
+  ComparedSide compared_side(char side, const std::vector<SideFile>& files,
+                             const RunReport& report) const;
+
   const RunReport& a_;
   const RunReport& b_;
   const CompareOptions& options_;
+  const std::vector<SideFile> a_files_;
+  const std::vector<SideFile> b_files_;
   bool findings_comparable_ = true;  // false when a file is schema 1 (prose findings)
   CompareOutcome out_;
   std::vector<ProbeTally> tallies_;
   std::vector<Finding> notes_;
   std::set<std::string> names_seen_;  // metrics and values in any matched item, either side
   std::vector<Skipped> skipped_;
+  std::map<std::pair<const Metric*, const Metric*>, std::optional<RatioInterval>> intervals_;
 };
 
 std::string Comparer::subject_text(const DevicePair& p) const {
@@ -261,6 +300,9 @@ void Comparer::record(const ResultPairing& pairing, Compared v, ProbeTally& tall
     case Change::kLower:
       ++tally.lower, ++out_.lower;
       break;
+    case Change::kInconclusive:
+      ++tally.inconclusive, ++out_.inconclusive;
+      break;
     case Change::kUndefined:
       ++tally.undefined, ++out_.undefined;
       break;
@@ -273,22 +315,29 @@ void Comparer::record(const ResultPairing& pairing, Compared v, ProbeTally& tall
   }
   if (c.change == Change::kSlower) out_.slowdowns.push_back(notable);
   if (c.change == Change::kFaster) out_.improvements.push_back(notable);
+  if (c.change == Change::kInconclusive) out_.inconclusives.push_back(notable);
 
   const bool rows = v.part == ComparedPart::kRows;
   Row row;
   row.params = std::move(v.row_params);
   row.params.push_back({rows ? "metric" : "value", v.quantity, ""});
+  row.params.push_back({"method", std::string(compare_method_name(c.method)), ""});
   row.params.push_back({"change", std::string(change_name(c.change)), ""});
-  row.derived = {{"a", v.unit, v.a_value}, {"b", v.unit, v.b_value}, {"ratio", "x", c.ratio}};
+  row.derived = {{"a", v.unit, v.a_value},
+                 {"b", v.unit, v.b_value},
+                 {"ratio", "x", c.ratio},
+                 {"ci_low", "x", c.ci_low},
+                 {"ci_high", "x", c.ci_high}};
   if (c.regression) row.flags.push_back("regression");
   // Rows: one table per metric; summary and finding values: one per unit.
   auto table = std::find_if(tables.begin(), tables.end(), [&](const ValueTable& t) {
     return t.part == v.part && t.unit == v.unit && (!rows || t.metric == v.quantity);
   });
   if (table == tables.end()) {
-    tables.push_back({v.part, rows ? v.quantity : std::string(), v.unit, {}});
+    tables.push_back({v.part, rows ? v.quantity : std::string(), v.unit, {}, false, false});
     table = std::prev(tables.end());
   }
+  (c.method == CompareMethod::kBootstrap ? table->bootstrap : table->band) = true;
   table->rows.push_back(std::move(row));
 }
 
@@ -319,8 +368,14 @@ void Comparer::compare_rows(const ResultPairing& pairing, ProbeTally& tally,
         skip({ra.probe, ComparedPart::kRows, name, 'A', true, ma->unit, mb->unit, 0});
         continue;
       }
+      const auto interval = intervals_.find({ma, mb});
       const ValueComparison c =
-          compare_metric(*ma, *mb, options_.noise_k, options_.fail_on_regression);
+          compare_metric(*ma, *mb, interval == intervals_.end() ? std::nullopt : interval->second,
+                         options_.noise_k, options_.fail_on_regression, options_.same_within);
+      if (c.method == CompareMethod::kBand) {
+        out_.band_only_a += ma->samples.empty() ? 1 : 0;
+        out_.band_only_b += mb->samples.empty() ? 1 : 0;
+      }
       record(pairing,
              {ComparedPart::kRows, params_text(x.params), x.params, name, ma->unit, c, c.a, c.b},
              tally, tables);
@@ -360,7 +415,7 @@ void Comparer::compare_quantities(const ResultPairing& pairing, ComparedPart par
       skip({probe, part, name, 'A', true, qa->unit, qb->unit, 0});
       continue;
     }
-    const ValueComparison c = compare_quantity(*qa, *qb, options_.fail_on_regression);
+    const ValueComparison c = compare_quantity(*qa, *qb);
     record(pairing, {part, item, row_params, name, qa->unit, c, qa->value, qb->value}, tally,
            tables);
   }
@@ -413,6 +468,31 @@ void Comparer::compare_findings(const ResultPairing& pairing, ProbeTally& tally,
   note_unmatched(pairing, ComparedPart::kFindings, 'B', only_b);
 }
 
+void Comparer::bootstrap_all(const std::vector<ResultPairing>& pairings) {
+  auto wanted = [&](const std::string& name) {
+    return options_.metrics.empty() || std::find(options_.metrics.begin(), options_.metrics.end(),
+                                                 name) != options_.metrics.end();
+  };
+  std::vector<std::pair<const Metric*, const Metric*>> keys;
+  for (const auto& p : pairings) {
+    if (p.a->status != Status::kOk || p.b->status != Status::kOk) continue;
+    for (const auto& [i, j] : match_rows(p.a->rows, p.b->rows).matched) {
+      for (const auto& ma : p.a->rows[i].metrics) {
+        const Metric* mb = find_metric(p.b->rows[j], ma.name);
+        if (wanted(ma.name) && mb && mb->unit == ma.unit && !ma.samples.empty() &&
+            !mb->samples.empty())
+          keys.emplace_back(&ma, mb);
+      }
+    }
+  }
+  std::vector<RatioTask> tasks;
+  for (const auto& [ma, mb] : keys)
+    tasks.push_back({&ma->samples, &mb->samples});
+  const auto intervals = bootstrap_ratios(tasks);
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    intervals_[keys[k]] = intervals[k];
+}
+
 void Comparer::compare_pair(const ResultPairing& pairing) {
   const ProbeResult& ra = *pairing.a;
   const ProbeResult& rb = *pairing.b;
@@ -449,12 +529,25 @@ void Comparer::compare_pair(const ResultPairing& pairing) {
 }
 
 std::vector<Param> Comparer::option_params() const {
-  std::vector<Param> params{{"noise_k", options_.noise_k, ""}};
+  std::vector<Param> params{{"same_within", options_.same_within * 100.0, "%"},
+                            {"margin", out_.margin * 100.0, "%"},
+                            {"noise_k", options_.noise_k, ""}};
   if (options_.fail_on_regression)
     params.push_back({"fail_on_regression", *options_.fail_on_regression, "%"});
   else
     params.push_back({"fail_on_regression", std::monostate{}, "%"});
+  params.push_back({"fail_on_inconclusive", options_.fail_on_inconclusive, ""});
   return params;
+}
+
+// The bootstrap rule in words, for method lines: "... same when the interval lies within
+// +-2%, slower or faster when it lies wholly beyond that, else inconclusive".
+std::string bootstrap_rule_text(double margin_pct, const std::string& changes) {
+  return fmt::format(
+      "95% interval of the ratio by a hierarchical bootstrap ({} resamples: rounds with "
+      "replacement, then samples within them; fixed seed): same when it lies within +-{}%, {} "
+      "when wholly beyond, else inconclusive",
+      kBootstrapResamples, format_number(margin_pct), changes);
 }
 
 ProbeResult Comparer::table_result(const ResultPairing& pairing, ValueTable table) const {
@@ -471,16 +564,27 @@ ProbeResult Comparer::table_result(const ResultPairing& pairing, ValueTable tabl
                      : better == Better::kHigher ? "higher is faster"
                                                  : "no better side: higher/lower";
   const std::string what =
-      rows ? fmt::format("{} [{}]: ratio = B/A of the medians", table.metric, table.unit)
+      rows ? fmt::format("{} [{}]: ratio = B/A of the medians of all samples", table.metric,
+                         table.unit)
            : fmt::format("{} values [{}]: ratio = B/A",
                          table.part == ComparedPart::kSummary ? "summary" : "finding", table.unit);
-  const std::string band =
-      rows ? fmt::format("max({}%, {} x the larger rel_noise)", kCompareNoiseFloor * 100,
-                         format_number(options_.noise_k))
-           : fmt::format("{}% (values without samples carry no noise)", kCompareNoiseFloor * 100);
-  r.method = fmt::format("{} GPU {} ({}) vs {} GPU {} ({}); {}, {}; same when |ratio - 1| <= {}",
-                         options_.a_name, pairing.devices.a, device_name(da), options_.b_name,
-                         pairing.devices.b, device_name(db), what, rule, band);
+  std::vector<std::string> rules;
+  if (table.bootstrap) {
+    rules.push_back(bootstrap_rule_text(
+        out_.margin * 100.0, better == Better::kNone ? "higher or lower" : "slower or faster"));
+  }
+  if (table.band) {
+    const std::string band =
+        rows ? fmt::format("max({}%, {} x the larger rel_noise)", kCompareNoiseFloor * 100,
+                           format_number(options_.noise_k))
+             : fmt::format("{}% (values without samples carry no noise)", kCompareNoiseFloor * 100);
+    rules.push_back(fmt::format("{}same when |ratio - 1| <= {}",
+                                rows ? "rows without samples (band): " : "", band));
+  }
+  if (!rows) rules.push_back("never a regression (derived from rows, which are checked)");
+  r.method = fmt::format("{} GPU {} ({}) vs {} GPU {} ({}); {}, {}; {}", options_.a_name,
+                         pairing.devices.a, device_name(da), options_.b_name, pairing.devices.b,
+                         device_name(db), what, rule, fmt::join(rules, "; "));
   r.params = {{"compared", std::string(compared_part_name(table.part)), ""}};
   if (rows) r.params.push_back({"metric", table.metric, ""});
   r.params.push_back({"unit", table.unit, ""});
@@ -495,11 +599,12 @@ ProbeResult Comparer::table_result(const ResultPairing& pairing, ValueTable tabl
 }
 
 void Comparer::environment_notes(const std::vector<DevicePair>& pairs) {
-  notes_.push_back(cf::file('A', options_.a_name, a_));
-  notes_.push_back(cf::file('B', options_.b_name, b_));
+  for (const auto& f : a_files_)
+    notes_.push_back(cf::file('A', f.name, *f.run));
+  for (const auto& f : b_files_)
+    notes_.push_back(cf::file('B', f.name, *f.run));
   if (a_.schema_version < 2) notes_.push_back(cf::schema1_input('A', options_.a_name));
   if (b_.schema_version < 2) notes_.push_back(cf::schema1_input('B', options_.b_name));
-  notes_.push_back(cf::devices_of_b(b_));
   for (const auto& p : pairs) {
     const DeviceInfo* da = find_device(a_, p.a);
     const DeviceInfo* db = find_device(b_, p.b);
@@ -525,38 +630,25 @@ void Comparer::environment_notes(const std::vector<DevicePair>& pairs) {
   notes_.push_back(cf::environment(differ));
 }
 
-ProbeResult Comparer::overview(const std::vector<DevicePair>& pairs) const {
-  ProbeResult r;
-  r.probe = "compare";
-  r.device = pairs.empty() ? std::optional<int>{} : std::optional<int>{pairs.front().a};
-  std::vector<std::string> subjects;
-  for (const auto& p : pairs)
-    subjects.push_back(subject_text(p));
-  r.subject =
-      subjects.empty() ? std::string("no GPU pairs") : fmt::format("{}", fmt::join(subjects, "; "));
+std::string Comparer::overview_method() const {
   const std::string pct = format_number(options_.fail_on_regression.value_or(0));
-  r.method = fmt::format(
-      "rows matched by probe, device pair and row params (in any order), summary rows by their "
-      "params, findings by id and params; ratio = B/A of the medians (metrics) or of the values "
-      "(summary and finding values); same when |ratio - 1| <= max({}%, K x the larger "
-      "rel_noise), K = {} (values without samples: {}%); time (s): higher is slower; rates "
-      "(/s): higher is faster; other units: higher/lower{}",
-      kCompareNoiseFloor * 100, format_number(options_.noise_k), kCompareNoiseFloor * 100,
-      options_.fail_on_regression ? fmt::format("; a regression is slower by more than {}%", pct)
-                                  : std::string());
-  std::vector<std::string> pair_texts;
-  for (const auto& p : pairs)
-    pair_texts.push_back(fmt::format("{}:{}", p.a, p.b));
-  r.params = {{"a_file", options_.a_name, ""},
-              {"b_file", options_.b_name, ""},
-              {"devices", fmt::format("{}", fmt::join(pair_texts, ",")), ""},
-              {"metrics",
-               options_.metrics.empty() ? std::string("all common")
-                                        : fmt::format("{}", fmt::join(options_.metrics, ",")),
-               ""}};
-  for (auto& p : option_params())
-    r.params.push_back(std::move(p));
+  return fmt::format(
+      "rows matched by probe, device pair and row params (any order), summary rows by params, "
+      "findings by id and params; ratio = B/A of the medians (of all samples) or values; row "
+      "metrics with samples on both sides: {}; without samples (schema 1 and 2 files) and summary "
+      "and finding values: same when |ratio - 1| <= max({}%, K x the larger rel_noise), K = {}; "
+      "time (s): higher is slower; rates (/s): higher is faster; other units: higher/lower{}",
+      bootstrap_rule_text(out_.margin * 100.0, "slower/faster (higher/lower)"),
+      kCompareNoiseFloor * 100, format_number(options_.noise_k),
+      options_.fail_on_regression
+          ? fmt::format("; regression: a slower row metric wholly beyond {}% (band: its ratio); "
+                        "summary and finding values never count",
+                        pct)
+          : std::string());
+}
 
+std::vector<SummaryRow> Comparer::overview_counts() const {
+  std::vector<SummaryRow> out;
   const bool any_neutral = out_.higher + out_.lower > 0;
   for (const auto& t : tallies_) {
     SummaryRow s;
@@ -572,6 +664,7 @@ ProbeResult Comparer::overview(const std::vector<DevicePair>& pairs) const {
     count("faster", t.faster);
     count("slower", t.slower);
     count("same", t.same);
+    if (out_.inconclusive > 0) count("inconclusive", t.inconclusive);
     if (any_neutral) {
       count("higher", t.higher);
       count("lower", t.lower);
@@ -580,27 +673,99 @@ ProbeResult Comparer::overview(const std::vector<DevicePair>& pairs) const {
     if (options_.fail_on_regression) count("regressions", t.regressions);
     count("only_in_a", t.only_a);
     count("only_in_b", t.only_b);
-    r.summary.push_back(std::move(s));
+    out.push_back(std::move(s));
   }
+  return out;
+}
 
-  r.findings.push_back(cf::counts(out_));
+std::vector<Finding> Comparer::overview_findings() const {
+  std::vector<Finding> out{cf::counts(out_)};
   if (options_.fail_on_regression) {
-    r.findings.push_back(
-        cf::regression_threshold(*options_.fail_on_regression, out_.regressions.size()));
+    out.push_back(cf::regression_threshold(*options_.fail_on_regression, out_.regressions.size()));
   }
   for (std::size_t i = 0; i < out_.slowdowns.size() && i < kListedChanges; ++i)
-    r.findings.push_back(cf::change(out_.slowdowns[i]));
+    out.push_back(cf::change(out_.slowdowns[i]));
   for (std::size_t i = 0; i < out_.improvements.size() && i < kListedChanges; ++i)
-    r.findings.push_back(cf::change(out_.improvements[i]));
+    out.push_back(cf::change(out_.improvements[i]));
+  for (std::size_t i = 0; i < out_.inconclusives.size() && i < kListedInconclusive; ++i)
+    out.push_back(cf::inconclusive(out_.inconclusives[i], out_.margin));
   for (const auto& f : notes_)
-    r.findings.push_back(f);
+    out.push_back(f);
+  band_fallback_notes('A', a_files_, options_.a_name, out_.band_only_a, out);
+  band_fallback_notes('B', b_files_, options_.b_name, out_.band_only_b, out);
   for (const auto& s : skipped_) {
-    r.findings.push_back(
-        s.units_differ ? cf::unit_differs(s.probe, s.part, s.quantity, s.a_unit, s.b_unit, s.items)
-                       : cf::one_side(s.probe, s.part, s.quantity, s.side, s.items));
+    out.push_back(s.units_differ
+                      ? cf::unit_differs(s.probe, s.part, s.quantity, s.a_unit, s.b_unit, s.items)
+                      : cf::one_side(s.probe, s.part, s.quantity, s.side, s.items));
   }
+  return out;
+}
+
+ProbeResult Comparer::overview(const std::vector<DevicePair>& pairs) const {
+  ProbeResult r;
+  r.probe = "compare";
+  r.device = pairs.empty() ? std::optional<int>{} : std::optional<int>{pairs.front().a};
+  std::vector<std::string> subjects;
+  for (const auto& p : pairs)
+    subjects.push_back(subject_text(p));
+  r.subject =
+      subjects.empty() ? std::string("no GPU pairs") : fmt::format("{}", fmt::join(subjects, "; "));
+  r.method = overview_method();
+  std::vector<std::string> pair_texts;
+  for (const auto& p : pairs)
+    pair_texts.push_back(fmt::format("{}:{}", p.a, p.b));
+  r.params = {{"a_file", options_.a_name, ""},
+              {"b_file", options_.b_name, ""},
+              {"devices", fmt::format("{}", fmt::join(pair_texts, ",")), ""},
+              {"metrics",
+               options_.metrics.empty() ? std::string("all common")
+                                        : fmt::format("{}", fmt::join(options_.metrics, ",")),
+               ""}};
+  for (auto& p : option_params())
+    r.params.push_back(std::move(p));
+  r.summary = overview_counts();
+  r.findings = overview_findings();
   phrase_findings(r, compare_glossary());
   return r;
+}
+
+ComparedSide Comparer::compared_side(char side, const std::vector<SideFile>& files,
+                                     const RunReport& report) const {
+  ComparedSide out;
+  out.label = std::string(1, side);
+  for (const auto& f : files)
+    out.files.push_back(f.name);
+  out.tool = report.tool;
+  out.host = report.host;
+  out.started_at = report.started_at;
+  out.devices = report.devices;
+  return out;
+}
+
+// Whether any row metric of a run has samples.
+bool has_samples(const RunReport& run) {
+  for (const auto& r : run.results) {
+    for (const auto& row : r.rows) {
+      for (const auto& m : row.metrics) {
+        if (!m.samples.empty()) return true;
+      }
+    }
+  }
+  return false;
+}
+
+void Comparer::band_fallback_notes(char side, const std::vector<SideFile>& files,
+                                   const std::string& name, std::size_t comparisons,
+                                   std::vector<Finding>& out) const {
+  if (comparisons == 0) return;
+  std::size_t named = 0;
+  for (const auto& f : files) {
+    if (has_samples(*f.run)) continue;
+    out.push_back(cf::band_fallback(side, f.name, f.run->schema_version, comparisons));
+    ++named;
+  }
+  // Every file has samples somewhere, but not for these metrics: name the side.
+  if (named == 0) out.push_back(cf::band_fallback(side, name, std::nullopt, comparisons));
 }
 
 void Comparer::no_comparison() const {
@@ -629,7 +794,12 @@ CompareOutcome Comparer::run() {
     throw UsageError(fmt::format("--fail-on-regression {}: give a percentage >= 0",
                                  *options_.fail_on_regression));
   }
+  if (!(options_.same_within >= 0) || !std::isfinite(options_.same_within)) {
+    throw UsageError(fmt::format("--same-within {}%: give a percentage >= 0",
+                                 format_number(options_.same_within * 100.0)));
+  }
   out_.threshold_pct = options_.fail_on_regression;
+  out_.margin = decision_margin(options_.same_within, options_.fail_on_regression);
   findings_comparable_ = a_.schema_version >= 2 && b_.schema_version >= 2;
   const std::vector<DevicePair> pairs =
       device_pairs(a_, b_, options_.devices, options_.a_name, options_.b_name);
@@ -656,6 +826,7 @@ CompareOutcome Comparer::run() {
   }
   if (match.outside_a + match.outside_b > 0)
     notes_.push_back(cf::outside_devices(match.outside_a, match.outside_b));
+  bootstrap_all(match.pairs);
   for (const auto& pairing : match.pairs)
     compare_pair(pairing);
 
@@ -677,10 +848,14 @@ CompareOutcome Comparer::run() {
   std::stable_sort(out_.regressions.begin(), out_.regressions.end(), worst_first);
   std::stable_sort(out_.slowdowns.begin(), out_.slowdowns.end(), worst_first);
   std::stable_sort(out_.improvements.begin(), out_.improvements.end(), worst_first);
+  std::stable_sort(
+      out_.inconclusives.begin(), out_.inconclusives.end(),
+      [](const NotableChange& x, const NotableChange& y) { return width(x) > width(y); });
 
   out_.report.schema_version = kSchemaVersion;
-  out_.report.host = a_.host;
+  out_.report.host = a_.host;  // the header shows both sides (sides); these stay A's for scripts
   out_.report.devices = a_.devices;
+  out_.report.sides = {compared_side('A', a_files_, a_), compared_side('B', b_files_, b_)};
   out_.report.results.push_back(overview(pairs));
   return std::move(out_);
 }
@@ -701,7 +876,43 @@ const char* compared_part_name(ComparedPart part) noexcept {
 
 CompareOutcome compare_reports(const RunReport& a, const RunReport& b,
                                const CompareOptions& options) {
-  return Comparer(a, b, options).run();
+  return Comparer(a, b, options, {{options.a_name, &a}}, {{options.b_name, &b}}).run();
+}
+
+CompareOutcome compare_sides(const CompareSide& a, const CompareSide& b, CompareOptions options) {
+  for (const CompareSide* side : {&a, &b}) {
+    if (side->runs.empty() || side->runs.size() != side->files.size())
+      throw std::invalid_argument("compare_sides: a side needs one run per file, and a file");
+  }
+  options.a_name = side_name("A", a.files);
+  options.b_name = side_name("B", b.files);
+  auto files_of = [](const CompareSide& side) {
+    std::vector<SideFile> out;
+    for (std::size_t i = 0; i < side.files.size(); ++i)
+      out.push_back({side.files[i], &side.runs[i]});
+    return out;
+  };
+  // One file: compared as it is; several: pooled first.
+  const RunReport pooled_a = a.runs.size() > 1 ? pool_runs(a.runs) : RunReport{};
+  const RunReport pooled_b = b.runs.size() > 1 ? pool_runs(b.runs) : RunReport{};
+  return Comparer(a.runs.size() > 1 ? pooled_a : a.runs.front(),
+                  b.runs.size() > 1 ? pooled_b : b.runs.front(), options, files_of(a), files_of(b))
+      .run();
+}
+
+std::string inconclusive_summary(const CompareOutcome& outcome) {
+  const std::string pct = format_number(outcome.margin * 100.0);
+  if (outcome.inconclusives.empty())
+    return fmt::format("no inconclusive comparison (95% interval not clear of +-{}%)", pct);
+  const NotableChange& w = outcome.inconclusives.front();
+  const ValueComparison& c = w.comparison;
+  auto x = [](const std::optional<double>& v) { return v ? format_number(*v) : std::string("?"); };
+  return fmt::format(
+      "{} inconclusive comparison(s) (95% interval not clear of +-{}%): widest {}{} {} {} {}x "
+      "[{}x, {}x]",
+      outcome.inconclusives.size(), pct, w.probe,
+      w.devices.a == w.devices.b ? "" : " (" + pair_text(w.devices) + ")", w.item, w.quantity,
+      x(c.ratio), x(c.ci_low), x(c.ci_high));
 }
 
 std::string regression_summary(const CompareOutcome& outcome) {

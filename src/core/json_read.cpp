@@ -81,11 +81,166 @@ std::vector<Quantity> quantities_from(const ojson& j) {
   return out;
 }
 
+// Gives the params of a result's rows and summary rows the units of its "param_units" ({"bytes":
+// "B"}; schema 3). Absent (schema 1 and 2): the params keep no unit.
+void apply_param_units(const ojson& rj, ProbeResult& result, const std::string& origin) {
+  if (!rj.contains("param_units") || rj["param_units"].is_null()) return;
+  const ojson& units = rj["param_units"];
+  if (!units.is_object()) malformed(origin, "'param_units' is not an object");
+  for (auto it = units.begin(); it != units.end(); ++it) {
+    if (!it->is_string())
+      malformed(origin, fmt::format("the unit of param '{}' is not a string", it.key()));
+  }
+  auto apply = [&units](std::vector<Param>& params) {
+    for (auto& p : params) {
+      if (units.contains(p.key)) p.unit = units[p.key].get<std::string>();
+    }
+  };
+  for (auto& row : result.rows)
+    apply(row.params);
+  for (auto& s : result.summary)
+    apply(s.params);
+}
+
+ToolInfo tool_from(const ojson& t) {
+  return {t.value("name", "gpuprobe"), t.value("version", ""), t.value("git", "")};
+}
+
+HostInfo host_from(const ojson& h, const std::string& origin) {
+  HostInfo host;
+  host.hostname = h.value("hostname", "");
+  host.cpu = h.value("cpu", "");
+  if (h.contains("driver_version") && !h["driver_version"].is_null())
+    host.driver_version = integer_or(h, "driver_version", 0, origin);
+  if (h.contains("runtime_version") && !h["runtime_version"].is_null())
+    host.runtime_version = integer_or(h, "runtime_version", 0, origin);
+  return host;
+}
+
+DeviceInfo device_from(const ojson& d, const std::string& origin) {
+  DeviceInfo info;
+  info.index = integer_or(d, "index", 0, origin);
+  info.name = d.value("name", "");
+  info.uuid = d.value("uuid", "");
+  info.pci_bus_id = d.value("pci_bus_id", "");
+  info.compute_capability = d.value("compute_capability", "");
+  info.sm_count = integer_or(d, "sm_count", 0, origin);
+  info.sm_clock_khz = integer_or(d, "sm_clock_khz", std::int64_t{0}, origin);
+  info.memory_clock_khz = integer_or(d, "memory_clock_khz", std::int64_t{0}, origin);
+  info.memory_bus_width_bits = integer_or(d, "memory_bus_width_bits", 0, origin);
+  info.total_memory_bytes = integer_or(d, "total_memory_bytes", std::uint64_t{0}, origin);
+  info.l2_bytes = integer_or(d, "l2_bytes", std::uint64_t{0}, origin);
+  info.persisting_l2_max_bytes = integer_or(d, "persisting_l2_max_bytes", std::uint64_t{0}, origin);
+  info.access_policy_max_window_bytes =
+      integer_or(d, "access_policy_max_window_bytes", std::uint64_t{0}, origin);
+  info.shared_memory_per_sm_bytes =
+      integer_or(d, "shared_memory_per_sm_bytes", std::uint64_t{0}, origin);
+  info.shared_memory_per_block_optin_bytes =
+      integer_or(d, "shared_memory_per_block_optin_bytes", std::uint64_t{0}, origin);
+  info.async_engine_count = integer_or(d, "async_engine_count", 0, origin);
+  info.can_map_host_memory = d.value("can_map_host_memory", false);
+  info.integrated = d.value("integrated", false);
+  info.ecc_enabled = d.value("ecc_enabled", false);
+  info.pcie_link_gts = d.value("pcie_link_gts", 0.0);
+  info.pcie_link_width = integer_or(d, "pcie_link_width", 0, origin);
+  info.peak_dram_estimate_gbps = d.value("peak_dram_estimate_gbps", 0.0);
+  return info;
+}
+
+std::vector<DeviceInfo> devices_from(const ojson& j, const std::string& origin) {
+  std::vector<DeviceInfo> out;
+  for (const auto& d : j)
+    out.push_back(device_from(d, origin));
+  return out;
+}
+
 Status status_from(const std::string& s, const std::string& origin) {
   for (Status st : {Status::kOk, Status::kFailed, Status::kSkipped, Status::kPlanned}) {
     if (s == status_name(st)) return st;
   }
   malformed(origin, fmt::format("unknown status '{}'", s));
+}
+
+Row row_from(const ojson& row_j, const std::string& origin) {
+  Row row;
+  row.params = params_from(row_j.at("params"), origin);
+  const auto& metrics = row_j.value("metrics", ojson::object());
+  for (auto it = metrics.begin(); it != metrics.end(); ++it) {
+    Metric m{it.key(), it->value("unit", ""), {}, {}};
+    m.stats.median = it->at("median").get<double>();
+    m.stats.min = it->value("min", m.stats.median);
+    m.stats.max = it->value("max", m.stats.median);
+    m.stats.mean = it->value("mean", m.stats.median);
+    m.stats.stdev = it->value("stdev", 0.0);
+    m.stats.rel_noise = it->value("rel_noise", 0.0);
+    m.stats.n = integer_or(*it, "n", std::size_t{0}, origin);
+    if (it->contains("samples")) m.samples = samples_from(it->at("samples"), origin);
+    row.metrics.push_back(std::move(m));
+  }
+  if (row_j.contains("derived")) row.derived = quantities_from(row_j["derived"]);
+  if (row_j.contains("model")) row.model = quantities_from(row_j["model"]);
+  if (row_j.contains("counters") && row_j["counters"].is_object())
+    row.counters = quantities_from(row_j["counters"]);
+  row.flags = row_j.value("flags", std::vector<std::string>{});
+  return row;
+}
+
+ProbeResult result_from(const ojson& rj, int version, const std::string& origin) {
+  ProbeResult pr;
+  pr.probe = rj.at("probe").get<std::string>();
+  if (rj.contains("device") && !rj["device"].is_null())
+    pr.device = integer_or(rj, "device", 0, origin);
+  pr.subject = rj.value("subject", "");
+  pr.status = status_from(rj.value("status", "ok"), origin);
+  if (rj.contains("reason") && rj["reason"].is_string())
+    pr.reason = rj["reason"].get<std::string>();
+  pr.method = rj.value("method", "");
+  if (rj.contains("params")) pr.params = params_from(rj["params"], origin);
+  if (rj.contains("conditions")) pr.conditions = quantities_from(rj["conditions"]);
+  for (const auto& row_j : rj.value("rows", ojson::array()))
+    pr.rows.push_back(row_from(row_j, origin));
+  for (const auto& sj : rj.value("summary", ojson::array())) {
+    pr.summary.push_back({params_from(sj.value("params", ojson::object()), origin),
+                          quantities_from(sj.value("values", ojson::object()))});
+  }
+  apply_param_units(rj, pr, origin);
+  if (version == 1) {
+    // Schema 1 had prose only: each line becomes a finding whose text is the line.
+    for (const auto& line : rj.value("verdict", std::vector<std::string>{}))
+      pr.findings.push_back({"schema1_verdict", FindingKind::kVerdict, {}, {}, line, {}});
+    for (const auto& line : rj.value("notes", std::vector<std::string>{}))
+      pr.findings.push_back({"schema1_note", FindingKind::kNote, {}, {}, line, {}});
+  } else {
+    for (const auto& fj : rj.value("findings", ojson::array())) {
+      Finding f;
+      f.id = fj.at("id").get<std::string>();
+      const auto kind = finding_kind_from_name(fj.value("kind", "note"));
+      if (!kind) malformed(origin, fmt::format("finding '{}' has an unknown kind", f.id));
+      f.kind = *kind;
+      f.params = params_from(fj.value("params", ojson::object()), origin);
+      f.values = quantities_from(fj.value("values", ojson::object()));
+      f.outcome = params_from(fj.value("outcome", ojson::object()), origin);
+      f.text = fj.value("text", "");
+      pr.findings.push_back(std::move(f));
+    }
+  }
+  if (rj.contains("counters") && rj["counters"].is_object()) {
+    const auto& cj = rj["counters"];
+    CounterStatus c;
+    const auto state = counter_state_from_name(cj.value("state", ""));
+    if (!state) malformed(origin, fmt::format("{}: unknown counters state", pr.probe));
+    c.state = *state;
+    const auto text = [&cj](const char* key) {
+      return cj.contains(key) && cj[key].is_string() ? cj[key].get<std::string>() : std::string();
+    };
+    c.chip = text("chip");
+    c.metrics = cj.value("metrics", std::vector<std::string>{});
+    c.passes = integer_or(cj, "passes", std::size_t{0}, origin);
+    c.reason = text("reason");
+    c.hint = text("hint");
+    pr.counters = std::move(c);
+  }
+  return pr;
 }
 
 }  // namespace
@@ -102,131 +257,25 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
     }
     RunReport r;
     r.schema_version = version;
-    if (j.contains("tool")) {
-      const auto& t = j.at("tool");
-      r.tool = {t.value("name", "gpuprobe"), t.value("version", ""), t.value("git", "")};
-    }
+    if (j.contains("tool")) r.tool = tool_from(j.at("tool"));
     r.command = j.value("command", std::vector<std::string>{});
     r.started_at = j.value("started_at", "");
-    if (j.contains("host")) {
-      const auto& h = j.at("host");
-      r.host.hostname = h.value("hostname", "");
-      r.host.cpu = h.value("cpu", "");
-      if (h.contains("driver_version") && !h["driver_version"].is_null())
-        r.host.driver_version = integer_or(h, "driver_version", 0, origin);
-      if (h.contains("runtime_version") && !h["runtime_version"].is_null())
-        r.host.runtime_version = integer_or(h, "runtime_version", 0, origin);
-    }
-    for (const auto& d : j.value("devices", ojson::array())) {
-      DeviceInfo info;
-      info.index = integer_or(d, "index", 0, origin);
-      info.name = d.value("name", "");
-      info.uuid = d.value("uuid", "");
-      info.pci_bus_id = d.value("pci_bus_id", "");
-      info.compute_capability = d.value("compute_capability", "");
-      info.sm_count = integer_or(d, "sm_count", 0, origin);
-      info.sm_clock_khz = integer_or(d, "sm_clock_khz", std::int64_t{0}, origin);
-      info.memory_clock_khz = integer_or(d, "memory_clock_khz", std::int64_t{0}, origin);
-      info.memory_bus_width_bits = integer_or(d, "memory_bus_width_bits", 0, origin);
-      info.total_memory_bytes = integer_or(d, "total_memory_bytes", std::uint64_t{0}, origin);
-      info.l2_bytes = integer_or(d, "l2_bytes", std::uint64_t{0}, origin);
-      info.persisting_l2_max_bytes =
-          integer_or(d, "persisting_l2_max_bytes", std::uint64_t{0}, origin);
-      info.access_policy_max_window_bytes =
-          integer_or(d, "access_policy_max_window_bytes", std::uint64_t{0}, origin);
-      info.shared_memory_per_sm_bytes =
-          integer_or(d, "shared_memory_per_sm_bytes", std::uint64_t{0}, origin);
-      info.shared_memory_per_block_optin_bytes =
-          integer_or(d, "shared_memory_per_block_optin_bytes", std::uint64_t{0}, origin);
-      info.async_engine_count = integer_or(d, "async_engine_count", 0, origin);
-      info.can_map_host_memory = d.value("can_map_host_memory", false);
-      info.integrated = d.value("integrated", false);
-      info.ecc_enabled = d.value("ecc_enabled", false);
-      info.pcie_link_gts = d.value("pcie_link_gts", 0.0);
-      info.pcie_link_width = integer_or(d, "pcie_link_width", 0, origin);
-      info.peak_dram_estimate_gbps = d.value("peak_dram_estimate_gbps", 0.0);
-      r.devices.push_back(std::move(info));
+    if (j.contains("host")) r.host = host_from(j.at("host"), origin);
+    r.devices = devices_from(j.value("devices", ojson::array()), origin);
+    for (const auto& sj : j.value("sides", ojson::array())) {
+      ComparedSide side;
+      side.label = sj.value("side", "");
+      side.files = sj.value("files", std::vector<std::string>{});
+      if (sj.contains("tool")) side.tool = tool_from(sj.at("tool"));
+      if (sj.contains("host")) side.host = host_from(sj.at("host"), origin);
+      side.started_at = sj.value("started_at", "");
+      side.devices = devices_from(sj.value("devices", ojson::array()), origin);
+      r.sides.push_back(std::move(side));
     }
     if (!j.contains("results") || !j.at("results").is_array())
       malformed(origin, "no results array");
-    for (const auto& rj : j.at("results")) {
-      ProbeResult pr;
-      pr.probe = rj.at("probe").get<std::string>();
-      if (rj.contains("device") && !rj["device"].is_null())
-        pr.device = integer_or(rj, "device", 0, origin);
-      pr.subject = rj.value("subject", "");
-      pr.status = status_from(rj.value("status", "ok"), origin);
-      if (rj.contains("reason") && rj["reason"].is_string())
-        pr.reason = rj["reason"].get<std::string>();
-      pr.method = rj.value("method", "");
-      if (rj.contains("params")) pr.params = params_from(rj["params"], origin);
-      if (rj.contains("conditions")) pr.conditions = quantities_from(rj["conditions"]);
-      for (const auto& row_j : rj.value("rows", ojson::array())) {
-        Row row;
-        row.params = params_from(row_j.at("params"), origin);
-        const auto& metrics = row_j.value("metrics", ojson::object());
-        for (auto it = metrics.begin(); it != metrics.end(); ++it) {
-          Metric m{it.key(), it->value("unit", ""), {}, {}};
-          m.stats.median = it->at("median").get<double>();
-          m.stats.min = it->value("min", m.stats.median);
-          m.stats.max = it->value("max", m.stats.median);
-          m.stats.mean = it->value("mean", m.stats.median);
-          m.stats.stdev = it->value("stdev", 0.0);
-          m.stats.rel_noise = it->value("rel_noise", 0.0);
-          m.stats.n = integer_or(*it, "n", std::size_t{0}, origin);
-          if (it->contains("samples")) m.samples = samples_from(it->at("samples"), origin);
-          row.metrics.push_back(std::move(m));
-        }
-        if (row_j.contains("derived")) row.derived = quantities_from(row_j["derived"]);
-        if (row_j.contains("model")) row.model = quantities_from(row_j["model"]);
-        if (row_j.contains("counters") && row_j["counters"].is_object())
-          row.counters = quantities_from(row_j["counters"]);
-        row.flags = row_j.value("flags", std::vector<std::string>{});
-        pr.rows.push_back(std::move(row));
-      }
-      for (const auto& sj : rj.value("summary", ojson::array())) {
-        pr.summary.push_back({params_from(sj.value("params", ojson::object()), origin),
-                              quantities_from(sj.value("values", ojson::object()))});
-      }
-      if (version == 1) {
-        // Schema 1 had prose only: each line becomes a finding whose text is the line.
-        for (const auto& line : rj.value("verdict", std::vector<std::string>{}))
-          pr.findings.push_back({"schema1_verdict", FindingKind::kVerdict, {}, {}, line, {}});
-        for (const auto& line : rj.value("notes", std::vector<std::string>{}))
-          pr.findings.push_back({"schema1_note", FindingKind::kNote, {}, {}, line, {}});
-      } else {
-        for (const auto& fj : rj.value("findings", ojson::array())) {
-          Finding f;
-          f.id = fj.at("id").get<std::string>();
-          const auto kind = finding_kind_from_name(fj.value("kind", "note"));
-          if (!kind) malformed(origin, fmt::format("finding '{}' has an unknown kind", f.id));
-          f.kind = *kind;
-          f.params = params_from(fj.value("params", ojson::object()), origin);
-          f.values = quantities_from(fj.value("values", ojson::object()));
-          f.outcome = params_from(fj.value("outcome", ojson::object()), origin);
-          f.text = fj.value("text", "");
-          pr.findings.push_back(std::move(f));
-        }
-      }
-      if (rj.contains("counters") && rj["counters"].is_object()) {
-        const auto& cj = rj["counters"];
-        CounterStatus c;
-        const auto state = counter_state_from_name(cj.value("state", ""));
-        if (!state) malformed(origin, fmt::format("{}: unknown counters state", pr.probe));
-        c.state = *state;
-        const auto text = [&cj](const char* key) {
-          return cj.contains(key) && cj[key].is_string() ? cj[key].get<std::string>()
-                                                         : std::string();
-        };
-        c.chip = text("chip");
-        c.metrics = cj.value("metrics", std::vector<std::string>{});
-        c.passes = integer_or(cj, "passes", std::size_t{0}, origin);
-        c.reason = text("reason");
-        c.hint = text("hint");
-        pr.counters = std::move(c);
-      }
-      r.results.push_back(std::move(pr));
-    }
+    for (const auto& rj : j.at("results"))
+      r.results.push_back(result_from(rj, version, origin));
     return r;
   } catch (const nlohmann::json::exception& e) {
     malformed(origin, e.what());

@@ -78,6 +78,23 @@ ojson row_json(const Row& row) {
   return out;
 }
 
+// The units of the params of a result's rows, then of its summary rows ({"bytes": "B"}): params
+// with a unit only, the first unit seen for a name. Readers give them back to the params (tables
+// print sizes as KiB/MiB).
+ojson param_units_json(const ProbeResult& r) {
+  ojson out = ojson::object();
+  auto add = [&out](const std::vector<Param>& params) {
+    for (const auto& p : params) {
+      if (!p.unit.empty() && !out.contains(p.key)) out[p.key] = p.unit;
+    }
+  };
+  for (const auto& row : r.rows)
+    add(row.params);
+  for (const auto& s : r.summary)
+    add(s.params);
+  return out;
+}
+
 ojson result_json(const ProbeResult& r) {
   ojson out;
   out["probe"] = r.probe;
@@ -88,6 +105,7 @@ ojson result_json(const ProbeResult& r) {
   out["method"] = r.method;
   out["params"] = params_json(r.params);
   out["conditions"] = quantities_json(r.conditions);
+  out["param_units"] = param_units_json(r);
   ojson rows = ojson::array();
   for (const auto& row : r.rows)
     rows.push_back(row_json(row));
@@ -150,23 +168,49 @@ ojson device_json(const DeviceInfo& d) {
           {"peak_dram_estimate_gbps", d.peak_dram_estimate_gbps}};
 }
 
+ojson tool_json(const ToolInfo& tool) {
+  return {{"name", tool.name}, {"version", tool.version}, {"git", tool.git}};
+}
+
+ojson host_json(const HostInfo& host) {
+  return {{"hostname", host.hostname},
+          {"cpu", host.cpu},
+          {"driver_version", optional_int(host.driver_version)},
+          {"runtime_version", optional_int(host.runtime_version)}};
+}
+
+ojson devices_json(const std::vector<DeviceInfo>& devices) {
+  ojson out = ojson::array();
+  for (const auto& d : devices)
+    out.push_back(device_json(d));
+  return out;
+}
+
+// compare's sides: {side, files, tool, host, started_at, devices} each.
+ojson sides_json(const std::vector<ComparedSide>& sides) {
+  ojson out = ojson::array();
+  for (const auto& s : sides) {
+    out.push_back({{"side", s.label},
+                   {"files", s.files},
+                   {"tool", tool_json(s.tool)},
+                   {"host", host_json(s.host)},
+                   {"started_at", s.started_at},
+                   {"devices", devices_json(s.devices)}});
+  }
+  return out;
+}
+
 }  // namespace
 
 ojson to_json(const RunReport& report) {
   ojson out;
   out["schema_version"] = kSchemaVersion;  // what this build writes, whatever it read
-  out["tool"] = {
-      {"name", report.tool.name}, {"version", report.tool.version}, {"git", report.tool.git}};
+  out["tool"] = tool_json(report.tool);
   out["command"] = report.command;
   out["started_at"] = report.started_at;
-  out["host"] = {{"hostname", report.host.hostname},
-                 {"cpu", report.host.cpu},
-                 {"driver_version", optional_int(report.host.driver_version)},
-                 {"runtime_version", optional_int(report.host.runtime_version)}};
-  ojson devices = ojson::array();
-  for (const auto& d : report.devices)
-    devices.push_back(device_json(d));
-  out["devices"] = devices;
+  out["host"] = host_json(report.host);
+  out["devices"] = devices_json(report.devices);
+  if (!report.sides.empty()) out["sides"] = sides_json(report.sides);
   ojson results = ojson::array();
   for (const auto& r : report.results)
     results.push_back(result_json(r));

@@ -69,13 +69,50 @@ Column make_column(const Naming& naming, ColumnKind kind, const std::string& nam
   return col;
 }
 
+// The stem of a derived pair "<stem>_low", "<stem>_high" (an interval) at keys[k], keys[k + 1],
+// with one unit in the first row; "" when there is none.
+std::string interval_stem(const std::vector<ColumnKey>& keys, std::size_t k, const Row& first) {
+  constexpr std::string_view kLow = "_low";
+  if (k + 1 >= keys.size() || keys[k].kind != ColumnKind::kDerived ||
+      keys[k + 1].kind != ColumnKind::kDerived || !keys[k].name.ends_with(kLow))
+    return "";
+  const std::string stem = keys[k].name.substr(0, keys[k].name.size() - kLow.size());
+  if (keys[k + 1].name != stem + "_high") return "";
+  const Quantity* lo = find_quantity(first.derived, keys[k].name);
+  const Quantity* hi = find_quantity(first.derived, keys[k + 1].name);
+  return lo->unit == hi->unit ? stem : "";
+}
+
+// One column for an interval: "0.8812–0.9213", "-" where either end is missing.
+Column interval_column(const std::vector<const Row*>& rows, const Naming& naming,
+                       const std::string& stem) {
+  const std::string unit = find_quantity(rows.front()->derived, stem + "_low")->unit;
+  Column col = make_column(naming, ColumnKind::kDerived, stem, unit, true);
+  for (const Row* r : rows) {
+    const Quantity* lo = find_quantity(r->derived, stem + "_low");
+    const Quantity* hi = find_quantity(r->derived, stem + "_high");
+    col.cells.push_back(
+        lo->value && hi->value
+            ? fmt::format("{}–{}", format_value(*lo->value, unit), format_value(*hi->value, unit))
+            : "-");
+  }
+  return col;
+}
+
 Section build_section(const std::vector<const Row*>& rows, const Naming& naming) {
   const auto keys = row_signature(*rows.front(), naming.wide);
   const bool any_flags =
       std::any_of(rows.begin(), rows.end(), [](const Row* r) { return !r->flags.empty(); });
   Section section;
   const Row& first = *rows.front();
-  for (const auto& key : keys) {
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const ColumnKey& key = keys[k];
+    // Compact tables show an interval's two ends in one column.
+    if (const std::string stem = naming.wide ? "" : interval_stem(keys, k, first); !stem.empty()) {
+      section.columns.push_back(interval_column(rows, naming, stem));
+      ++k;
+      continue;
+    }
     Column col;
     switch (key.kind) {
       case ColumnKind::kParam: {
@@ -503,6 +540,35 @@ std::vector<std::string> host_parts(const RunReport& report) {
 
 std::string host_line(const RunReport& report) {
   return fmt::format("{}", fmt::join(host_parts(report), " · "));
+}
+
+std::vector<std::string> compare_tool_parts(const RunReport& report) {
+  std::vector<std::string> parts{
+      fmt::format("{} {} ({}) compare", report.tool.name, report.tool.version, report.tool.git)};
+  if (!report.started_at.empty()) parts.push_back(report.started_at);
+  return parts;
+}
+
+std::string side_prefix(const ComparedSide& side) {
+  const std::string files = fmt::format("{}", fmt::join(side.files, ", "));
+  return side.files.size() > 1
+             ? fmt::format("{} ({} runs) = {}: ", side.label, side.files.size(), files)
+             : fmt::format("{} = {}: ", side.label, files);
+}
+
+std::vector<std::string> side_parts(const ComparedSide& side) {
+  std::vector<std::string> parts;
+  for (const std::string* text : {&side.host.hostname, &side.host.cpu}) {
+    if (!text->empty()) parts.push_back(*text);
+  }
+  if (side.host.driver_version || side.host.runtime_version) {
+    parts.push_back("driver " + format_cuda_version(side.host.driver_version));
+    parts.push_back("runtime " + format_cuda_version(side.host.runtime_version));
+  }
+  parts.push_back(fmt::format("{} {} ({})", side.tool.name, side.tool.version,
+                              side.tool.git.empty() ? "?" : side.tool.git));
+  if (!side.started_at.empty()) parts.push_back(side.started_at);
+  return parts;
 }
 
 }  // namespace gpuprobe::render_detail

@@ -59,6 +59,9 @@ Header column_header(const Naming& naming, ColumnKind kind, const std::string& n
 // cannot get shorter, come back unchanged.
 std::string abbreviate(const std::string& name);
 
+// Rows as sections of columns: params, metric medians, the worst noise, derived, model and (wide)
+// counter values, flags. Compact naming shows a derived pair "<stem>_low", "<stem>_high" of one
+// unit as one interval column "<stem>" ("0.8812–0.9213", "-" where an end is missing).
 std::vector<Section> layout_rows(const std::vector<Row>& rows, const Naming& naming = {});
 Section layout_summary(const std::vector<SummaryRow>& rows, const Naming& naming = {});
 
@@ -99,5 +102,12 @@ std::vector<std::string> device_fact_parts(const DeviceInfo& device);
 std::string device_facts(const DeviceInfo& device);
 std::vector<std::string> host_parts(const RunReport& report);
 std::string host_line(const RunReport& report);
+
+// The header of a comparison (report.sides not empty): the tool and time of the comparison,
+// then for each side a line "A = before.json: host · cpu · driver · runtime · gpuprobe (git) ·
+// started" ("A (3 runs) = a1.json, a2.json, a3.json: ..." for several files) and a line per GPU.
+std::vector<std::string> compare_tool_parts(const RunReport& report);
+std::string side_prefix(const ComparedSide& side);  // "A = before.json: "
+std::vector<std::string> side_parts(const ComparedSide& side);
 
 }  // namespace gpuprobe::render_detail

@@ -56,10 +56,24 @@ void append_section(std::string& out, const render_detail::Section& section,
 std::string render_markdown(const RunReport& report, const Glossary& glossary,
                             const MarkdownStyle& style) {
   std::string out = "# gpuprobe results\n\n";
-  out += fmt::format("{}\n\n", render_detail::host_line(report));
-  for (const auto& d : report.devices) {
-    out += fmt::format("- **GPU {}: {}** — {}\n", d.index, escape_cell(d.name),
-                       render_detail::device_facts(d));
+  if (report.sides.empty()) {
+    out += fmt::format("{}\n\n", render_detail::host_line(report));
+    for (const auto& d : report.devices) {
+      out += fmt::format("- **GPU {}: {}** — {}\n", d.index, escape_cell(d.name),
+                         render_detail::device_facts(d));
+    }
+  } else {
+    // A comparison: both sides, each with its host and GPUs.
+    out += fmt::format("{}\n\n", fmt::join(render_detail::compare_tool_parts(report), " · "));
+    for (const auto& side : report.sides) {
+      out += fmt::format(
+          "- {}{}\n", escape_cell(render_detail::side_prefix(side)),
+          escape_cell(fmt::format("{}", fmt::join(render_detail::side_parts(side), " · "))));
+      for (const auto& d : side.devices) {
+        out += fmt::format("  - **{} GPU {}: {}** — {}\n", side.label, d.index, escape_cell(d.name),
+                           render_detail::device_facts(d));
+      }
+    }
   }
   for (const auto& result : report.results) {
     out += fmt::format("\n## {} — {} — {}", result.probe,

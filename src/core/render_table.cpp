@@ -184,11 +184,22 @@ void append_finding(std::string& out, const TableStyle& style, const Finding& f)
 std::string render_table(const RunReport& report, const TableStyle& style,
                          const Glossary& glossary) {
   std::string out;
-  if (style.header) {
+  if (style.header && report.sides.empty()) {
     append_items(out, style, "", render_detail::host_parts(report), 4);
     for (const auto& d : report.devices) {
       append_items(out, style, fmt::format("GPU {}: {} · ", d.index, d.name),
                    render_detail::device_fact_parts(d), 4);
+    }
+  } else if (style.header) {
+    // A comparison: both sides, each with its host and GPUs.
+    append_items(out, style, "", render_detail::compare_tool_parts(report), 4);
+    for (const auto& side : report.sides) {
+      append_items(out, style, render_detail::side_prefix(side), render_detail::side_parts(side),
+                   4);
+      for (const auto& d : side.devices) {
+        append_items(out, style, fmt::format("{} GPU {}: {} · ", side.label, d.index, d.name),
+                     render_detail::device_fact_parts(d), 4);
+      }
     }
   }
   std::set<std::string> said;  // note and warning texts already shown

@@ -211,12 +211,14 @@ TEST(CompareReports, BuildsOneTablePerMetricWithChangeLastAndUnits) {
   EXPECT_EQ(bw->probe, "compare transfer");
   ASSERT_EQ(bw->rows.size(), 1u);
   const Row& row = bw->rows.front();
-  ASSERT_EQ(row.params.size(), 5u);
+  ASSERT_EQ(row.params.size(), 6u);
   EXPECT_EQ(row.params[0].key, "memory");
   EXPECT_EQ(row.params[3].key, "metric");
-  EXPECT_EQ(row.params[4].key, "change");
+  EXPECT_EQ(row.params[4].key, "method");
+  EXPECT_EQ(scalar_text(row.params[4].value), "band");  // no samples: the band rule
+  EXPECT_EQ(row.params[5].key, "change");
   EXPECT_EQ(change_of(row), "slower");
-  ASSERT_EQ(row.derived.size(), 3u);
+  ASSERT_EQ(row.derived.size(), 5u);
   EXPECT_EQ(row.derived[0].name, "a");
   EXPECT_EQ(row.derived[0].unit, "GB/s");
   EXPECT_DOUBLE_EQ(*row.derived[0].value, 50);
@@ -225,6 +227,9 @@ TEST(CompareReports, BuildsOneTablePerMetricWithChangeLastAndUnits) {
   EXPECT_EQ(row.derived[2].name, "ratio");
   EXPECT_EQ(row.derived[2].unit, "x");
   EXPECT_NEAR(*row.derived[2].value, 0.9, 1e-12);
+  EXPECT_EQ(row.derived[3].name, "ci_low");
+  EXPECT_FALSE(row.derived[3].value.has_value());  // the band has no interval
+  EXPECT_EQ(row.derived[4].name, "ci_high");
   EXPECT_TRUE(row.flags.empty());  // no --fail-on-regression: slower, but no regression
   EXPECT_TRUE(out.regressions.empty());
   EXPECT_EQ(out.slowdowns.size(), 2u);
@@ -437,30 +442,37 @@ TEST(CompareDevices, DifferentGpusNeedExplicitPairing) {
 }
 
 TEST(CompareOptionsChecks, NegativeThresholdIsAUsageError) {
-  EXPECT_THROW(compare_reports({}, {}, CompareOptions{{}, -1.0, 3, {}, "A", "B"}), UsageError);
+  CompareOptions options;
+  options.fail_on_regression = -1.0;
+  EXPECT_THROW(compare_reports({}, {}, options), UsageError);
+  options.fail_on_regression = std::nullopt;
+  options.same_within = -0.01;
+  EXPECT_THROW(compare_reports({}, {}, options), UsageError);
 }
 
 // ---- classification of noiseless values ----------------------------------------------------
 
-TEST(CompareQuantity, UsesTheNoiseFloorAndTheUnit) {
+TEST(CompareQuantity, UsesTheNoiseFloorAndTheUnitAndNeverRegresses) {
   const Quantity a{"fit_bandwidth", "GB/s", 100.0};
-  EXPECT_EQ(compare_quantity(a, {"fit_bandwidth", "GB/s", 100.4}, 0).change, Change::kSame);
-  const ValueComparison slower = compare_quantity(a, {"fit_bandwidth", "GB/s", 90.0}, 5);
+  EXPECT_EQ(compare_quantity(a, {"fit_bandwidth", "GB/s", 100.4}).change, Change::kSame);
+  const ValueComparison slower = compare_quantity(a, {"fit_bandwidth", "GB/s", 90.0});
   EXPECT_EQ(slower.change, Change::kSlower);
+  EXPECT_EQ(slower.method, CompareMethod::kBand);
   EXPECT_DOUBLE_EQ(slower.band, kCompareNoiseFloor);
-  EXPECT_TRUE(slower.regression);
-  EXPECT_EQ(compare_quantity({"latency", "s", 2e-6}, {"latency", "s", 3e-6}, 5).change,
+  EXPECT_FALSE(slower.regression);  // derived from rows, which are checked themselves
+  EXPECT_FALSE(slower.ci_low.has_value());
+  EXPECT_EQ(compare_quantity({"latency", "s", 2e-6}, {"latency", "s", 3e-6}).change,
             Change::kSlower);
-  // No better side: higher/lower, never a regression.
-  const ValueComparison ratio = compare_quantity({"r", "x", 1.0}, {"r", "x", 0.5}, 0);
+  // No better side: higher/lower.
+  const ValueComparison ratio = compare_quantity({"r", "x", 1.0}, {"r", "x", 0.5});
   EXPECT_EQ(ratio.change, Change::kLower);
   EXPECT_FALSE(ratio.regression);
 }
 
 TEST(CompareQuantity, NullOrDifferentUnitsAreUndefined) {
-  EXPECT_EQ(compare_quantity({"v", "GB/s", std::nullopt}, {"v", "GB/s", 1.0}, 0).change,
+  EXPECT_EQ(compare_quantity({"v", "GB/s", std::nullopt}, {"v", "GB/s", 1.0}).change,
             Change::kUndefined);
-  EXPECT_EQ(compare_quantity({"v", "GB/s", 1.0}, {"v", "MB/s", 1.0}, 0).change, Change::kUndefined);
+  EXPECT_EQ(compare_quantity({"v", "GB/s", 1.0}, {"v", "MB/s", 1.0}).change, Change::kUndefined);
   EXPECT_STREQ(change_name(Change::kUndefined), "n/a");
 }
 
@@ -558,12 +570,13 @@ TEST(CompareSummaries, MatchesSummaryRowsAndComparesTheirValues) {
   EXPECT_EQ(out.comparisons, 5u);  // bandwidth, time; fit_bandwidth, latency, rms
   EXPECT_EQ(out.slower, 1u);
   EXPECT_EQ(out.same, 4u);
-  ASSERT_EQ(out.regressions.size(), 1u);
-  EXPECT_EQ(out.regressions[0].part, ComparedPart::kSummary);
-  EXPECT_EQ(out.regressions[0].item, "summary memory=pinned direction=h2d");
-  EXPECT_EQ(regression_summary(out),
-            "1 regression(s) beyond 5%: worst transfer summary memory=pinned direction=h2d "
-            "fit_bandwidth 0.8x");
+  // A summary value 20% slower is reported, but never counted as a regression: it is derived
+  // from rows, which are checked themselves.
+  EXPECT_TRUE(out.regressions.empty());
+  ASSERT_EQ(out.slowdowns.size(), 1u);
+  EXPECT_EQ(out.slowdowns[0].part, ComparedPart::kSummary);
+  EXPECT_EQ(out.slowdowns[0].item, "summary memory=pinned direction=h2d");
+  EXPECT_FALSE(out.slowdowns[0].comparison.regression);
   // One table per unit: GB/s, s, %.
   const ProbeResult* gbps = part_table(out, "summary", "GB/s");
   ASSERT_NE(gbps, nullptr);
@@ -572,7 +585,7 @@ TEST(CompareSummaries, MatchesSummaryRowsAndComparesTheirValues) {
   const Row& row = gbps->rows[0];
   EXPECT_EQ(scalar_text(find_param(row.params, "value")->value), "fit_bandwidth");
   EXPECT_EQ(change_of(row), "slower");
-  EXPECT_EQ(row.flags, std::vector<std::string>{"regression"});
+  EXPECT_TRUE(row.flags.empty());
   EXPECT_NE(part_table(out, "summary", "s"), nullptr);
   EXPECT_NE(part_table(out, "summary", "%"), nullptr);
   EXPECT_NE(part_table(out, "rows", "GB/s"), nullptr);
@@ -694,8 +707,8 @@ TEST(CompareFindingsAsData, EveryFindingHasAnIdAPhrasingAndItsText) {
   EXPECT_DOUBLE_EQ(value_of(*counts, "faster"), 2);
   EXPECT_DOUBLE_EQ(value_of(*counts, "only_in_a"), 1);
   EXPECT_EQ(counts->text,
-            "2 matched rows, 4 comparisons: 2 faster, 2 slower, 0 same within noise; 1 row(s) "
-            "only in A, 0 only in B");
+            "2 matched rows, 4 comparisons: 2 faster, 2 slower, 0 same; 1 row(s) only in A, 0 "
+            "only in B");
   const Finding* threshold = find_finding(overview, "compare_regression_threshold");
   ASSERT_NE(threshold, nullptr);
   EXPECT_EQ(find_quantity(threshold->values, "threshold")->unit, "%");
@@ -789,6 +802,22 @@ TEST(FindingKey, IsIdAndParamsNotValuesOrOutcome) {
   b = a;
   b.id = "x_best";
   EXPECT_NE(finding_key(a), finding_key(b));
+}
+
+TEST_F(CompareFiles, SizesComeBackWithTheirUnitAndPrintInIecUnits) {
+  const RunReport a = report_with(
+      {transfer_result(0, {transfer_row("h2d", 4096, 5), transfer_row("h2d", 64 * kMiB, 50)})});
+  const RunReport back = read_report_file(write("a.json", to_json(a).dump()));
+  EXPECT_EQ(find_param(back.results[0].rows[0].params, "bytes")->unit, "B");
+  const CompareOutcome out = compare_reports(back, back, {});
+  const std::string table = render_table(out.report, {});
+  EXPECT_NE(table.find("  pinned h2d        4 KiB bandwidth"), std::string::npos) << table;
+  EXPECT_NE(table.find("  pinned h2d       64 MiB bandwidth"), std::string::npos) << table;
+  EXPECT_EQ(table.find("67108864"), std::string::npos) << table;
+  // JSON keeps the raw value, with the unit beside it.
+  const auto j = to_json(out.report);
+  EXPECT_EQ(j["results"][0]["rows"][1]["params"]["bytes"], 64 * kMiB);
+  EXPECT_EQ(j.at("results").at(0).at("param_units").value("bytes", ""), "B");
 }
 
 }  // namespace

@@ -11,6 +11,40 @@
 namespace gpuprobe::cli {
 namespace {
 
+// The message of the UsageError split_sides throws for `files`, or "" when it throws none.
+std::string split_error(const std::vector<std::string>& files) {
+  try {
+    split_sides(files);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CompareArgs, SplitsTheSidesAtVs) {
+  const SideFiles two = split_sides({"a.json", "b.json"});
+  EXPECT_EQ(two.a, std::vector<std::string>{"a.json"});
+  EXPECT_EQ(two.b, std::vector<std::string>{"b.json"});
+  const SideFiles many = split_sides({"a1.json", "a2.json", "a3.json", "vs", "b1.json", "b2.json"});
+  EXPECT_EQ(many.a, (std::vector<std::string>{"a1.json", "a2.json", "a3.json"}));
+  EXPECT_EQ(many.b, (std::vector<std::string>{"b1.json", "b2.json"}));
+  const SideFiles one_each = split_sides({"a.json", "vs", "b.json"});
+  EXPECT_EQ(one_each.a, std::vector<std::string>{"a.json"});
+  EXPECT_EQ(one_each.b, std::vector<std::string>{"b.json"});
+}
+
+TEST(CompareArgs, VsMisusedIsAUsageErrorSayingWhat) {
+  const std::string form =
+      "; give A.json B.json, or several runs per side: A1.json A2.json vs B1.json B2.json";
+  EXPECT_EQ(split_error({"a.json", "b.json", "c.json"}), "compare: 3 file(s) without 'vs'" + form);
+  EXPECT_EQ(split_error({"a.json"}), "compare: 1 file(s) without 'vs'" + form);
+  EXPECT_EQ(split_error({"vs", "b.json"}), "compare: no file before 'vs'" + form);
+  EXPECT_EQ(split_error({"a.json", "vs"}), "compare: no file after 'vs'" + form);
+  EXPECT_EQ(split_error({"a.json", "vs", "b.json", "vs", "c.json"}),
+            "compare: 'vs' given 2 times" + form);
+  EXPECT_EQ(split_error({"a.json", "b.json"}), "");
+}
+
 TEST(CompareArgs, ParsesDevicePairs) {
   EXPECT_EQ(parse_device_pairs("0:1"), (std::vector<DevicePair>{{0, 1}}));
   EXPECT_EQ(parse_device_pairs("0:1,2:3"), (std::vector<DevicePair>{{0, 1}, {2, 3}}));

@@ -190,6 +190,30 @@ TEST(JsonRoundTrip, MetricCarriesSamplesByRoundAndRoundSpread) {
   EXPECT_DOUBLE_EQ(mj["round_spread"].get<double>(), (10.5 - 9.0) / 10.0);
 }
 
+TEST(JsonRoundTrip, ParamUnitsComeBackToTheRowParams) {
+  const auto j = to_json(sample_report());
+  // Only params with a unit; every result has the object (empty where none has one).
+  EXPECT_EQ(j["results"][0]["param_units"], nlohmann::ordered_json::parse(R"({"bytes": "B"})"));
+  EXPECT_EQ(j["results"][1]["param_units"], nlohmann::ordered_json::object());
+  const RunReport back = report_from_json(j, "x");
+  for (const auto& row : back.results[0].rows) {
+    EXPECT_EQ(find_param(row.params, "bytes")->unit, "B");
+    EXPECT_EQ(find_param(row.params, "memory")->unit, "");
+  }
+  // Schema 2 files have none: the params keep no unit.
+  auto old = j;
+  old["schema_version"] = 2;
+  old["results"][0].erase("param_units");
+  const RunReport schema2 = report_from_json(old, "x");
+  EXPECT_EQ(find_param(schema2.results[0].rows[0].params, "bytes")->unit, "");
+  // Not an object of strings: malformed.
+  for (const char* bad : {R"(3)", R"({"bytes": 1})"}) {
+    auto k = j;
+    k["results"][0]["param_units"] = nlohmann::ordered_json::parse(bad);
+    EXPECT_THROW(report_from_json(k, "bad.json"), UsageError) << bad;
+  }
+}
+
 TEST(JsonRead, SamplesThatAreNotRoundsOfNumbersAreMalformed) {
   RunReport report;
   ProbeResult r;
@@ -240,7 +264,13 @@ TEST(JsonRoundTrip, Schema1H100ReportIsReadWithItsLinesAsFindings) {
     rj["findings"] = findings;
     rj["counters"] = nullptr;  // schema 1 had no counter pass; a rewrite says so explicitly
   }
-  EXPECT_EQ(to_json(report), expected);
+  // Schema 1 kept no param units: a rewrite has an empty param_units object in each result.
+  nlohmann::ordered_json written = to_json(report);
+  for (auto& rj : written["results"]) {
+    EXPECT_EQ(rj["param_units"], nlohmann::ordered_json::object());
+    rj.erase("param_units");
+  }
+  EXPECT_EQ(written, expected);
 }
 
 TEST(JsonRoundTrip, SubjectIsWrittenOnlyWhenSet) {

@@ -42,6 +42,27 @@ std::string words_joined(const std::vector<std::string>& lines) {
 
 // ---- labels -------------------------------------------------------------------------------
 
+TEST(RenderLayout, AnIntervalPairIsOneColumnUnlessWide) {
+  Row with{{{"metric", std::string("bandwidth"), ""}},
+           {},
+           {{"ratio", "x", 0.9}, {"ci_low", "x", 0.8812}, {"ci_high", "x", 0.92134}},
+           {},
+           std::nullopt,
+           {}};
+  Row without = with;
+  without.derived[1].value = std::nullopt;
+  without.derived[2].value = std::nullopt;
+  const auto compact = render_detail::layout_rows({with, without});
+  ASSERT_EQ(compact.size(), 1u);
+  ASSERT_EQ(compact[0].columns.size(), 3u);  // metric, ratio, ci
+  EXPECT_EQ(compact[0].columns[2].header, "ci [x]");
+  EXPECT_EQ(compact[0].columns[2].cells, (std::vector<std::string>{"0.8812–0.9213", "-"}));
+  const auto wide = render_detail::layout_rows({with, without}, Naming{nullptr, "", true});
+  ASSERT_EQ(wide[0].columns.size(), 4u);
+  EXPECT_EQ(wide[0].columns[2].header, "ci_low [x]");
+  EXPECT_EQ(wide[0].columns[3].cells, (std::vector<std::string>{"0.9213", "-"}));
+}
+
 TEST(RenderLayout, AbbreviatesLongNamesOnly) {
   EXPECT_EQ(abbreviate("sectors_per_request"), "sect/req");
   EXPECT_EQ(abbreviate("predicted_relative_bandwidth_dram"), "pred_rel_bw_dram");

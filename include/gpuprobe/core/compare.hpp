@@ -9,6 +9,7 @@
 
 #include "gpuprobe/core/compare_classify.hpp"
 #include "gpuprobe/core/compare_match.hpp"
+#include "gpuprobe/core/compare_pool.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 
@@ -18,10 +19,15 @@ struct CompareOptions {
   // Metrics (and summary or finding values) to compare, by name; empty: every one present on
   // both sides of a matched pair.
   std::vector<std::string> metrics;
-  // Percent; a "slower" comparison beyond it is a regression (flagged, and the CLI exits 4).
-  // nullopt: no check; nothing is called a regression.
+  // Percent; a "slower" row metric whose whole interval lies beyond it (band: whose ratio lies
+  // beyond it) is a regression (flagged, and the CLI exits 4). nullopt: no check; nothing is
+  // called a regression. Summary and finding values never are.
   std::optional<double> fail_on_regression;
-  double noise_k = 3;  // noise band = K x the larger relative noise of the two medians
+  double noise_k = 3;  // band rule (no samples): band = K x the larger relative noise
+  // Bootstrap rule: "same" when the ratio's interval lies within 1 +- m, m = min(same_within,
+  // fail_on_regression / 100).
+  double same_within = kDefaultSameWithin;
+  bool fail_on_inconclusive = false;  // recorded in the params; the CLI exits 4 on any
   // Explicit pairs; empty: device i in A is compared with device i in B.
   std::vector<DevicePair> devices;
   // How the two inputs are named in findings and the method line (file names).
@@ -59,11 +65,16 @@ struct CompareOutcome {
   std::size_t unmatched_a = 0;  // rows only in A (among the compared device pairs)
   std::size_t unmatched_b = 0;
   std::size_t same = 0, faster = 0, slower = 0, higher = 0, lower = 0, undefined = 0;
+  std::size_t inconclusive = 0;
   std::optional<double> threshold_pct;  // --fail-on-regression
+  double margin = kDefaultSameWithin;   // the bootstrap rule's decision margin m (relative)
+  // Row metrics compared by the band because a side's metric had no samples, per side.
+  std::size_t band_only_a = 0, band_only_b = 0;
   // Regressions beyond the threshold, worst first (empty without a threshold).
   std::vector<NotableChange> regressions;
-  std::vector<NotableChange> slowdowns;     // every "slower" comparison, worst first
-  std::vector<NotableChange> improvements;  // every "faster" comparison, best first
+  std::vector<NotableChange> slowdowns;      // every "slower" comparison, worst first
+  std::vector<NotableChange> improvements;   // every "faster" comparison, best first
+  std::vector<NotableChange> inconclusives;  // every "inconclusive" one, widest interval first
 };
 
 // Compares B with A. Throws UsageError when a device pair names a GPU a file has no results
@@ -71,9 +82,24 @@ struct CompareOutcome {
 CompareOutcome compare_reports(const RunReport& a, const RunReport& b,
                                const CompareOptions& options);
 
-// The one stderr line for a failed check:
+// One side of a comparison: its result files, in order, and what they hold.
+struct CompareSide {
+  std::vector<std::string> files;
+  std::vector<RunReport> runs;  // one per file
+};
+
+// Compares side B with side A, each the pool of its runs (pool_runs in compare_pool.hpp) and named
+// by side_name ("before.json", or "A (3 runs)" for several files; options.a_name and b_name are
+// replaced). The notes name every file. Throws like compare_reports, and std::invalid_argument
+// when a side has no run or files and runs differ in number.
+CompareOutcome compare_sides(const CompareSide& a, const CompareSide& b, CompareOptions options);
+
+// The stderr text for a failed check:
 // "N regression(s) beyond X%: worst <probe> <item> <quantity> <ratio>x".
 std::string regression_summary(const CompareOutcome& outcome);
+// "N inconclusive comparison(s) (95% interval not clear of +-M%): widest <probe> <item>
+// <quantity> <ratio>x [<low>x, <high>x]".
+std::string inconclusive_summary(const CompareOutcome& outcome);
 
 // The phrasings of compare's findings (ids "compare_*"); core_glossary() includes them.
 Glossary compare_glossary();

@@ -1,9 +1,11 @@
-// Classifying one compared value: B/A, the noise band, which way is better, and what changed.
+// Classifying one compared value: B/A, its bootstrap interval or the noise band, which way is
+// better, and what changed.
 #pragma once
 
 #include <optional>
 #include <string>
 
+#include "gpuprobe/core/compare_stats.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe {
@@ -13,39 +15,72 @@ namespace gpuprobe {
 // noise, always use it).
 inline constexpr double kCompareNoiseFloor = 0.005;
 
+// --same-within: a change whose whole interval lies within +-2% is "same".
+inline constexpr double kDefaultSameWithin = 0.02;
+
 // Which way is better for a value, from its unit: "s" (time) lower is better; units with "/s"
 // (bandwidth, rates) higher is better; anything else has no better side.
 enum class Better { kLower, kHigher, kNone };
 Better better_for_unit(const std::string& unit);
 
-// What changed from A to B. kUndefined: the ratio cannot be formed (A's value is zero, negative,
-// null or not finite, or the two units differ).
-enum class Change { kSame, kFaster, kSlower, kHigher, kLower, kUndefined };
-const char* change_name(Change change) noexcept;  // "same", "faster", ..., "n/a"
+// What changed from A to B. kInconclusive: the ratio's interval reaches both inside and outside
+// the decision margin. kUndefined: the ratio cannot be formed (A's value is zero, negative, null
+// or not finite, or the two units differ).
+enum class Change { kSame, kFaster, kSlower, kHigher, kLower, kInconclusive, kUndefined };
+const char* change_name(Change change) noexcept;  // "same", "faster", ..., "inconclusive", "n/a"
+
+// How a value was classified: by the bootstrap interval of the ratio (metrics with samples on
+// both sides) or by the noise band around the ratio (no samples: schema 1 and 2 files, summary
+// and finding values).
+enum class CompareMethod { kBootstrap, kBand };
+const char* compare_method_name(CompareMethod method) noexcept;  // "bootstrap", "band"
 
 // One value (a metric's median, a summary value, a finding value), A against B.
 struct ValueComparison {
   double a = 0;                 // A's value (a metric's median)
   double b = 0;                 // B's value
   std::optional<double> ratio;  // b / a
-  double band = 0;              // relative noise band used: max(floor, K x rel_noise)
+  // The relative tolerance for "same": the noise band max(floor, K x rel_noise) (band), or the
+  // decision margin m (bootstrap).
+  double band = 0;
+  CompareMethod method = CompareMethod::kBand;
+  std::optional<double> ci_low;   // bootstrap: the 95% interval of the ratio
+  std::optional<double> ci_high;  // (nullopt for the band)
   Change change = Change::kUndefined;
-  bool regression = false;  // slower, and |ratio - 1| beyond the threshold
+  bool regression = false;  // slower beyond the threshold (see the functions below)
 };
 
-// Classifies b against a in `unit`. rel_noise: the larger relative noise of the two (0 for
-// values without samples). threshold_pct: a slower result whose |ratio - 1| exceeds it (in
-// percent) is a regression; nullopt: none is.
+// The decision margin m of the bootstrap rule: min(same_within, threshold_pct / 100).
+double decision_margin(double same_within, std::optional<double> threshold_pct);
+
+// The band rule: classifies b against a in `unit`. rel_noise: the larger relative noise of the
+// two (0 for values without samples). Same when |ratio - 1| <= max(0.5%, noise_k x rel_noise).
+// threshold_pct: a slower result whose |ratio - 1| exceeds it (in percent) is a regression;
+// nullopt: none is.
 ValueComparison compare_values(double a, double b, const std::string& unit, double rel_noise,
                                double noise_k, std::optional<double> threshold_pct);
 
-// Two metrics' medians, with the band from their relative noise (the unit is A's).
-ValueComparison compare_metric(const Metric& a, const Metric& b, double noise_k,
-                               std::optional<double> threshold_pct);
+// The bootstrap rule, from the ratio's interval [low, high] as the relative change
+// [low - 1, high - 1]: same when it lies within [-margin, +margin]; slower (lower for units
+// without a better side) when it lies wholly beyond the margin on the worse side; faster
+// (higher) wholly beyond it on the better side; else inconclusive. A regression is a change
+// whose whole interval lies beyond threshold_pct on the worse side.
+ValueComparison classify_interval(const RatioInterval& interval, const std::string& unit,
+                                  double margin, std::optional<double> threshold_pct);
 
-// Two noiseless quantities (summary or finding values): the band is the floor. A null value or
-// two different units give Change::kUndefined.
-ValueComparison compare_quantity(const Quantity& a, const Quantity& b,
-                                 std::optional<double> threshold_pct);
+// Two metrics (the unit is A's): the bootstrap rule when both have samples (their interval, as
+// bootstrap_ratio gives it, may be passed in when computed already), else the band rule with
+// the larger of their relative noises. Margin: decision_margin(same_within, threshold_pct).
+ValueComparison compare_metric(const Metric& a, const Metric& b, double noise_k,
+                               std::optional<double> threshold_pct,
+                               double same_within = kDefaultSameWithin);
+ValueComparison compare_metric(const Metric& a, const Metric& b,
+                               const std::optional<RatioInterval>& interval, double noise_k,
+                               std::optional<double> threshold_pct, double same_within);
+
+// Two noiseless quantities (summary or finding values): the band rule with the floor. Never a
+// regression: these values are derived from rows whose metrics are checked themselves. A null
+// value or two different units give Change::kUndefined.
+ValueComparison compare_quantity(const Quantity& a, const Quantity& b);
 
 }  // namespace gpuprobe

@@ -165,15 +165,28 @@ struct DeviceInfo {
   double peak_dram_estimate_gbps = 0;
 };
 
+// One side of a comparison (compare's output): what it was made from, for the header. Tool, host,
+// start time and devices are those of the side's first file.
+struct ComparedSide {
+  std::string label;               // "A" or "B"
+  std::vector<std::string> files;  // the side's result files, in order
+  ToolInfo tool;
+  HostInfo host;
+  std::string started_at;
+  std::vector<DeviceInfo> devices;
+};
+
 struct RunReport {
-  // The schema this report was written in (2 for reports made by this build; 1 for older
-  // files read back, whose findings are prose only).
-  int schema_version = 2;
+  // The schema this report was written in (3 for reports made by this build; 1 and 2 for older
+  // files read back: schema 1 findings are prose only, schema 1 and 2 metrics have no samples).
+  int schema_version = 3;
   ToolInfo tool;
   std::vector<std::string> command;
   std::string started_at;  // UTC, ISO 8601
   HostInfo host;
   std::vector<DeviceInfo> devices;
+  // compare's output only: the two sides compared (headers show both); empty otherwise.
+  std::vector<ComparedSide> sides;
   std::vector<ProbeResult> results;
 };
 

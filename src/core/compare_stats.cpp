@@ -1,0 +1,296 @@
+// The hierarchical bootstrap of a B/A ratio of medians: rounds, then samples within rounds.
+#include "gpuprobe/core/compare_stats.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <numeric>
+#include <random>
+#include <thread>
+
+namespace gpuprobe {
+namespace {
+
+// Uniform indices below n from a 64-bit Mersenne twister, fully specified (unlike
+// std::uniform_int_distribution), so every standard library draws the same indices. A batch of
+// `count` draws below n < 2^21 takes fresh 64-bit outputs, each cut into three 21-bit slices
+// (low bits first) mapped to [0, n) by multiply-shift: uneven by at most n / 2^21 relative
+// (0.05% for a round of 1000 samples), far under the bootstrap's own variation; slices left in
+// the last output are dropped. n of 2^21 and more takes the upper 32 bits of one output a draw.
+class IndexDraw {
+ public:
+  explicit IndexDraw(std::uint64_t seed) : gen_(seed) {}
+
+  template <typename F>
+  void each_below(std::uint32_t n, std::uint32_t count, F&& f) {
+    if (n >= kSlice) {
+      for (std::uint32_t k = 0; k < count; ++k)
+        f(static_cast<std::uint32_t>(((gen_() >> 32) * n) >> 32));
+      return;
+    }
+    auto slice = [n](std::uint64_t word, unsigned i) {
+      return static_cast<std::uint32_t>((((word >> (i * kBits)) & (kSlice - 1)) * n) >> kBits);
+    };
+    std::uint32_t k = 0;
+    for (; k + 3 <= count; k += 3) {
+      const std::uint64_t word = gen_();
+      f(slice(word, 0));
+      f(slice(word, 1));
+      f(slice(word, 2));
+    }
+    if (k < count) {
+      const std::uint64_t word = gen_();
+      for (unsigned i = 0; k < count; ++k, ++i)
+        f(slice(word, i));
+    }
+  }
+
+  std::uint32_t below(std::uint32_t n) {
+    std::uint32_t out = 0;
+    each_below(n, 1, [&out](std::uint32_t i) { out = i; });
+    return out;
+  }
+
+ private:
+  static constexpr unsigned kBits = 21;
+  static constexpr std::uint64_t kSlice = std::uint64_t{1} << kBits;
+  std::mt19937_64 gen_;
+};
+
+// What the draws depend on: the sizes of each side's non-empty rounds.
+struct Shape {
+  std::vector<std::uint32_t> a, b;
+  bool operator==(const Shape&) const = default;
+};
+
+std::vector<std::uint32_t> round_sizes(const SampleRounds& rounds) {
+  std::vector<std::uint32_t> sizes;
+  for (const auto& r : rounds) {
+    if (!r.empty()) sizes.push_back(static_cast<std::uint32_t>(r.size()));
+  }
+  return sizes;
+}
+
+// One side's resamples: counts[s * n + i] is how often sample i (numbered over the non-empty
+// rounds in order) was drawn in resample s, totals[s] how many were drawn in all.
+struct SidePlan {
+  std::size_t n = 0;
+  std::vector<std::uint32_t> counts;
+  std::vector<std::uint32_t> totals;
+};
+
+struct Plan {
+  bool drawn = false;
+  Shape shape;
+  SidePlan a, b;
+};
+
+// Draws one resample of one side into `counts` (n entries, zero on entry): rounds with
+// replacement (the only one when there is one), then samples with replacement within each.
+std::uint32_t draw_side(const std::vector<std::uint32_t>& sizes,
+                        const std::vector<std::uint32_t>& offsets, IndexDraw& draw,
+                        std::uint32_t* counts) {
+  const auto rounds = static_cast<std::uint32_t>(sizes.size());
+  std::uint32_t total = 0;
+  for (std::uint32_t k = 0; k < rounds; ++k) {
+    const std::uint32_t r = rounds == 1 ? 0 : draw.below(rounds);
+    const std::uint32_t m = sizes[r];
+    std::uint32_t* round_counts = counts + offsets[r];
+    draw.each_below(m, m, [round_counts](std::uint32_t i) { ++round_counts[i]; });
+    total += m;
+  }
+  return total;
+}
+
+// Draws the plan of `shape` into `plan`, reusing its storage.
+void make_plan(const Shape& shape, const BootstrapOptions& options, Plan& plan) {
+  plan.shape = shape;
+  auto offsets_of = [](const std::vector<std::uint32_t>& sizes, SidePlan& side) {
+    std::vector<std::uint32_t> offsets(sizes.size(), 0);
+    std::uint32_t n = 0;
+    for (std::size_t r = 0; r < sizes.size(); ++r) {
+      offsets[r] = n;
+      n += sizes[r];
+    }
+    side.n = n;
+    return offsets;
+  };
+  const auto a_offsets = offsets_of(shape.a, plan.a);
+  const auto b_offsets = offsets_of(shape.b, plan.b);
+  plan.a.counts.assign(options.resamples * plan.a.n, 0);
+  plan.b.counts.assign(options.resamples * plan.b.n, 0);
+  plan.a.totals.resize(options.resamples);
+  plan.b.totals.resize(options.resamples);
+  IndexDraw draw(options.seed);
+  for (std::size_t s = 0; s < options.resamples; ++s) {
+    plan.a.totals[s] = draw_side(shape.a, a_offsets, draw, &plan.a.counts[s * plan.a.n]);
+    plan.b.totals[s] = draw_side(shape.b, b_offsets, draw, &plan.b.counts[s * plan.b.n]);
+  }
+  plan.drawn = true;
+}
+
+// One side's values, numbered like the plan's samples, with the order that sorts them.
+struct SortedValues {
+  std::vector<double> values;
+  std::vector<std::uint32_t> order;  // order[i]: the sample of the i-th smallest value
+};
+
+// nullopt when there is no value, or one is not finite or below `least` (or equal to it when
+// `strict`).
+std::optional<SortedValues> sort_values(const SampleRounds& rounds, double least, bool strict) {
+  SortedValues out;
+  for (const auto& round : rounds) {
+    for (double v : round) {
+      if (!std::isfinite(v) || v < least || (strict && v == least)) return std::nullopt;
+      out.values.push_back(v);
+    }
+  }
+  if (out.values.empty()) return std::nullopt;
+  out.order.resize(out.values.size());
+  std::iota(out.order.begin(), out.order.end(), 0u);
+  std::stable_sort(out.order.begin(), out.order.end(),
+                   [&](std::uint32_t x, std::uint32_t y) { return out.values[x] < out.values[y]; });
+  return out;
+}
+
+// The median of each resample: the counts walked in value order to the middle one (the mean of
+// the two middle ones for an even total).
+std::vector<double> resampled_medians(const SidePlan& plan, const SortedValues& v,
+                                      std::size_t resamples) {
+  const double first = v.values[v.order.front()];
+  if (first == v.values[v.order.back()]) return std::vector<double>(resamples, first);
+  std::vector<double> medians(resamples);
+  for (std::size_t s = 0; s < resamples; ++s) {
+    const std::uint32_t* counts = &plan.counts[s * plan.n];
+    const std::size_t total = plan.totals[s];
+    // Walk to the value holding draw number `lo` (0-based), then to the one holding `hi`; the
+    // loops have no branch on a count of zero, which would be mispredicted often.
+    const std::size_t lo = (total - 1) / 2;
+    const std::size_t hi = total / 2;
+    std::size_t k = 0;
+    std::size_t seen = counts[v.order[0]];
+    while (seen <= lo)
+      seen += counts[v.order[++k]];
+    const double lo_value = v.values[v.order[k]];
+    while (seen <= hi)
+      seen += counts[v.order[++k]];
+    medians[s] = (lo_value + v.values[v.order[k]]) / 2;
+  }
+  return medians;
+}
+
+double sorted_median(const SortedValues& v) {
+  const std::size_t n = v.order.size();
+  const double mid = v.values[v.order[n / 2]];
+  return n % 2 == 1 ? mid : (v.values[v.order[n / 2 - 1]] + mid) / 2;
+}
+
+// The p-quantile of `values` (reordered), interpolating between the order statistics at
+// p x (n - 1), as if they were sorted.
+double quantile(std::vector<double>& values, double p) {
+  const double pos = p * static_cast<double>(values.size() - 1);
+  const auto i = static_cast<std::size_t>(std::floor(pos));
+  const auto at = values.begin() + static_cast<std::ptrdiff_t>(i);
+  std::nth_element(values.begin(), at, values.end());
+  if (i + 1 >= values.size()) return *at;
+  const double next = *std::min_element(at + 1, values.end());
+  return *at + (pos - static_cast<double>(i)) * (next - *at);
+}
+
+// One task, drawing a new plan only when its shape differs from the last one.
+std::optional<RatioInterval> bootstrap_one(const RatioTask& task, const BootstrapOptions& options,
+                                           Plan& plan) {
+  if (!task.a || !task.b || options.resamples == 0) return std::nullopt;
+  const auto a = sort_values(*task.a, 0.0, /*strict=*/true);
+  const auto b = sort_values(*task.b, 0.0, /*strict=*/false);
+  if (!a || !b) return std::nullopt;
+  Shape shape{round_sizes(*task.a), round_sizes(*task.b)};
+  if (!plan.drawn || !(plan.shape == shape)) make_plan(shape, options, plan);
+  RatioInterval out;
+  out.a_median = sorted_median(*a);
+  out.b_median = sorted_median(*b);
+  out.ratio = out.b_median / out.a_median;
+  const std::vector<double> ma = resampled_medians(plan.a, *a, options.resamples);
+  const std::vector<double> mb = resampled_medians(plan.b, *b, options.resamples);
+  std::vector<double> ratios(options.resamples);
+  for (std::size_t s = 0; s < options.resamples; ++s)
+    ratios[s] = mb[s] / ma[s];
+  const double tail = (1.0 - options.level) / 2;
+  out.low = quantile(ratios, tail);
+  out.high = quantile(ratios, 1.0 - tail);
+  return out;
+}
+
+std::size_t thread_count(const BootstrapOptions& options, std::size_t tasks) {
+  constexpr std::size_t kMaxThreads = 8;
+  constexpr std::size_t kTasksPerThread = 16;  // fewer: not worth a thread
+  std::size_t n = options.threads;
+  if (n == 0) n = std::max(1u, std::thread::hardware_concurrency());
+  n = std::min({n, kMaxThreads, (tasks + kTasksPerThread - 1) / kTasksPerThread});
+  return std::max<std::size_t>(n, 1);
+}
+
+}  // namespace
+
+std::optional<double> pooled_median(const SampleRounds& rounds) {
+  std::vector<double> all;
+  for (const auto& round : rounds)
+    all.insert(all.end(), round.begin(), round.end());
+  if (all.empty()) return std::nullopt;
+  std::sort(all.begin(), all.end());
+  const std::size_t n = all.size();
+  return n % 2 == 1 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2;
+}
+
+std::optional<RatioInterval> bootstrap_ratio(const SampleRounds& a, const SampleRounds& b,
+                                             const BootstrapOptions& options) {
+  Plan plan;
+  return bootstrap_one({&a, &b}, options, plan);
+}
+
+std::vector<std::optional<RatioInterval>> bootstrap_ratios(std::span<const RatioTask> tasks,
+                                                           const BootstrapOptions& options) {
+  std::vector<std::optional<RatioInterval>> out(tasks.size());
+  // Jobs: runs of consecutive tasks of one shape, which share their draws, cut to at most
+  // `most` tasks so that many metrics of one shape (a fixed sample count) still spread over the
+  // threads. Threads take the next job as they finish one, so a few heavy rows do not keep one
+  // thread busy alone.
+  const std::size_t threads = thread_count(options, tasks.size());
+  const std::size_t most =
+      std::max<std::size_t>(4, (tasks.size() + threads * 8 - 1) / (threads * 8));
+  std::vector<std::size_t> starts;
+  Shape last;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    Shape shape;
+    if (tasks[i].a && tasks[i].b) shape = {round_sizes(*tasks[i].a), round_sizes(*tasks[i].b)};
+    if (i == 0 || !(shape == last) || i - starts.back() >= most) starts.push_back(i);
+    last = std::move(shape);
+  }
+  starts.push_back(tasks.size());
+  std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> errors(threads);
+  auto work = [&](std::size_t t) {
+    try {
+      Plan plan;
+      for (std::size_t job = next++; job + 1 < starts.size(); job = next++) {
+        for (std::size_t i = starts[job]; i < starts[job + 1]; ++i)
+          out[i] = bootstrap_one(tasks[i], options, plan);
+      }
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t)
+    pool.emplace_back(work, t);
+  work(0);
+  for (auto& th : pool)
+    th.join();
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  return out;
+}
+
+}  // namespace gpuprobe
