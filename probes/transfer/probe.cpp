@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
 
 #include "analysis.hpp"
@@ -200,22 +201,22 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& val
   GP_CUDA(cudaStreamSynchronize(ctx.stream()));
 
   const auto sweep = points(values);
-  // One memory kind at a time: its host buffers, then all of its points measured as one batch.
-  for (std::size_t first = 0; first < sweep.size();) {
-    const HostMemory kind = sweep[first].kind;
-    std::size_t end = first;
-    while (end < sweep.size() && sweep[end].kind == kind)
-      ++end;
-    HostBuffers host{HostBuffer(kind, max_bytes), HostBuffer(kind, max_bytes)};
-    runtime::fill_pattern_host(host.src.get(), max_bytes, kH2DSeed);
-    std::vector<runtime::Operation> ops;
-    for (std::size_t i = first; i < end; ++i)
-      ops.push_back(make_operation(sweep[i], host, dev_src, dev_dst));
-    const std::vector<SampleSet> measured = ctx.measure_all(ops);
-    for (std::size_t i = first; i < end; ++i)
-      result.rows.push_back(make_row(sweep[i], measured[i - first]));
-    first = end;
+  // Every memory kind's host buffers at once, and every point in one batch: the rounds then
+  // spread each point's samples over the whole sweep, not over one kind's stretch of it (host
+  // copies' speed moves over seconds on a busy host; docs/method.md).
+  std::map<HostMemory, HostBuffers> host;
+  for (const auto& p : sweep) {
+    if (host.count(p.kind)) continue;
+    HostBuffers buffers{HostBuffer(p.kind, max_bytes), HostBuffer(p.kind, max_bytes)};
+    runtime::fill_pattern_host(buffers.src.get(), max_bytes, kH2DSeed);
+    host.emplace(p.kind, std::move(buffers));
   }
+  std::vector<runtime::Operation> ops;
+  for (const auto& p : sweep)
+    ops.push_back(make_operation(p, host.at(p.kind), dev_src, dev_dst));
+  const std::vector<SampleSet> measured = ctx.measure_all(ops);
+  for (std::size_t i = 0; i < sweep.size(); ++i)
+    result.rows.push_back(make_row(sweep[i], measured[i]));
   transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});
   return result;
 }

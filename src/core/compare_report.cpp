@@ -488,7 +488,10 @@ void Comparer::bootstrap_all(const std::vector<ResultPairing>& pairings) {
   std::vector<RatioTask> tasks;
   for (const auto& [ma, mb] : keys)
     tasks.push_back({&ma->samples, &mb->samples});
-  const auto intervals = bootstrap_ratios(tasks);
+  BootstrapOptions bootstrap;
+  bootstrap.a_runs = std::max<std::size_t>(a_files_.size(), 1);
+  bootstrap.b_runs = std::max<std::size_t>(b_files_.size(), 1);
+  const auto intervals = bootstrap_ratios(tasks, bootstrap);
   for (std::size_t k = 0; k < keys.size(); ++k)
     intervals_[keys[k]] = intervals[k];
 }

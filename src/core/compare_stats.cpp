@@ -61,6 +61,7 @@ class IndexDraw {
 // What the draws depend on: the sizes of each side's non-empty rounds.
 struct Shape {
   std::vector<std::uint32_t> a, b;
+  std::size_t a_runs = 1, b_runs = 1;
   bool operator==(const Shape&) const = default;
 };
 
@@ -78,6 +79,10 @@ struct SidePlan {
   std::size_t n = 0;
   std::vector<std::uint32_t> counts;
   std::vector<std::uint32_t> totals;
+  // The run-level term: picks[s * runs + j] is the round drawn for run j of resample s (empty
+  // with one round).
+  std::size_t runs = 1;
+  std::vector<std::uint32_t> picks;
 };
 
 struct Plan {
@@ -127,6 +132,18 @@ void make_plan(const Shape& shape, const BootstrapOptions& options, Plan& plan) 
     plan.a.totals[s] = draw_side(shape.a, a_offsets, draw, &plan.a.counts[s * plan.a.n]);
     plan.b.totals[s] = draw_side(shape.b, b_offsets, draw, &plan.b.counts[s * plan.b.n]);
   }
+  // The run-level picks come after every sample draw, so they change none of those.
+  auto draw_picks = [&](const std::vector<std::uint32_t>& sizes, std::size_t runs, SidePlan& side) {
+    side.runs = runs;
+    side.picks.clear();
+    const auto rounds = static_cast<std::uint32_t>(sizes.size());
+    if (rounds < 2) return;
+    side.picks.resize(options.resamples * runs);
+    draw.each_below(rounds, static_cast<std::uint32_t>(side.picks.size()),
+                    [&, k = std::size_t{0}](std::uint32_t r) mutable { side.picks[k++] = r; });
+  };
+  draw_picks(shape.a, shape.a_runs, plan.a);
+  draw_picks(shape.b, shape.b_runs, plan.b);
   plan.drawn = true;
 }
 
@@ -180,6 +197,32 @@ std::vector<double> resampled_medians(const SidePlan& plan, const SortedValues& 
   return medians;
 }
 
+// Each non-empty round's log-deviation from the pooled median (the run-level term's values).
+std::vector<double> round_levels(const SampleRounds& rounds, double pooled) {
+  std::vector<double> out;
+  for (const auto& round : rounds) {
+    if (round.empty()) continue;
+    std::vector<double> v = round;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    const double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    out.push_back(median > 0 && pooled > 0 ? std::log(median / pooled) : 0.0);
+  }
+  return out;
+}
+
+// Moves each resampled median by the run-level term: the mean of the side's runs' picked levels.
+void apply_run_levels(const SidePlan& plan, const std::vector<double>& levels,
+                      std::vector<double>& medians) {
+  if (plan.picks.empty()) return;
+  for (std::size_t s = 0; s < medians.size(); ++s) {
+    double sum = 0;
+    for (std::size_t j = 0; j < plan.runs; ++j)
+      sum += levels[plan.picks[s * plan.runs + j]];
+    medians[s] *= std::exp(sum / static_cast<double>(plan.runs));
+  }
+}
+
 double sorted_median(const SortedValues& v) {
   const std::size_t n = v.order.size();
   const double mid = v.values[v.order[n / 2]];
@@ -205,14 +248,17 @@ std::optional<RatioInterval> bootstrap_one(const RatioTask& task, const Bootstra
   const auto a = sort_values(*task.a, 0.0, /*strict=*/true);
   const auto b = sort_values(*task.b, 0.0, /*strict=*/false);
   if (!a || !b) return std::nullopt;
-  Shape shape{round_sizes(*task.a), round_sizes(*task.b)};
+  Shape shape{round_sizes(*task.a), round_sizes(*task.b), std::max<std::size_t>(options.a_runs, 1),
+              std::max<std::size_t>(options.b_runs, 1)};
   if (!plan.drawn || !(plan.shape == shape)) make_plan(shape, options, plan);
   RatioInterval out;
   out.a_median = sorted_median(*a);
   out.b_median = sorted_median(*b);
   out.ratio = out.b_median / out.a_median;
-  const std::vector<double> ma = resampled_medians(plan.a, *a, options.resamples);
-  const std::vector<double> mb = resampled_medians(plan.b, *b, options.resamples);
+  std::vector<double> ma = resampled_medians(plan.a, *a, options.resamples);
+  std::vector<double> mb = resampled_medians(plan.b, *b, options.resamples);
+  apply_run_levels(plan.a, round_levels(*task.a, out.a_median), ma);
+  apply_run_levels(plan.b, round_levels(*task.b, out.b_median), mb);
   std::vector<double> ratios(options.resamples);
   for (std::size_t s = 0; s < options.resamples; ++s)
     ratios[s] = mb[s] / ma[s];
@@ -263,7 +309,8 @@ std::vector<std::optional<RatioInterval>> bootstrap_ratios(std::span<const Ratio
   Shape last;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     Shape shape;
-    if (tasks[i].a && tasks[i].b) shape = {round_sizes(*tasks[i].a), round_sizes(*tasks[i].b)};
+    if (tasks[i].a && tasks[i].b)
+      shape = {round_sizes(*tasks[i].a), round_sizes(*tasks[i].b), options.a_runs, options.b_runs};
     if (i == 0 || !(shape == last) || i - starts.back() >= most) starts.push_back(i);
     last = std::move(shape);
   }

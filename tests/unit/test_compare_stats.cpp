@@ -99,8 +99,8 @@ TEST(BootstrapRatio, RoundsAreResampledAsUnits) {
 }
 
 // The interval of IsDeterministicAndPinned's samples, as this build computes it.
-constexpr double kPinnedLow = 0.93999447517077905;
-constexpr double kPinnedHigh = 0.97943319838056686;
+constexpr double kPinnedLow = 0.93429680692175932;
+constexpr double kPinnedHigh = 0.98522632686792755;
 
 TEST(BootstrapRatio, IsDeterministicAndPinned) {
   const SampleRounds a = tight(50, 0.03);
@@ -121,6 +121,30 @@ TEST(BootstrapRatio, IsDeterministicAndPinned) {
   ASSERT_TRUE(seeded.has_value());
   EXPECT_TRUE(seeded->low != first->low || seeded->high != first->high);
   EXPECT_NEAR(seeded->low, first->low, 0.01);
+}
+
+// The run-level term: a side whose rounds sit at different levels (one 10% up, one 10% down)
+// may land anywhere among them in another run, so even a file against itself gets an interval
+// as wide as that spread; rounds that agree keep it narrow; pooling runs narrows it.
+TEST(BootstrapRatio, RoundsAtDifferentLevelsWidenTheIntervalAsARunWould) {
+  const SampleRounds levels = {
+      {50, 50.1, 49.9}, {50, 50.2, 49.8}, {55, 55.1, 54.9}, {45, 45.2, 44.8}, {50, 50, 50}};
+  const SampleRounds flat = {
+      {50, 50.1, 49.9}, {50, 50.2, 49.8}, {50, 50.1, 49.9}, {50, 50.2, 49.8}, {50, 50, 50}};
+  const auto wide = bootstrap_ratio(levels, levels);
+  const auto narrow = bootstrap_ratio(flat, flat);
+  ASSERT_TRUE(wide && narrow);
+  EXPECT_LT(wide->low, 0.9);
+  EXPECT_GT(wide->high, 1.1);
+  EXPECT_GT(narrow->low, 0.99);
+  EXPECT_LT(narrow->high, 1.01);
+  BootstrapOptions pooled;
+  pooled.a_runs = pooled.b_runs = 4;
+  const auto four = bootstrap_ratio(levels, levels, pooled);
+  ASSERT_TRUE(four.has_value());
+  EXPECT_GT(four->low, wide->low);  // the mean of four runs' levels varies less than one's
+  EXPECT_LT(four->high, wide->high);
+  EXPECT_LT(four->low, 0.95);  // but it still varies
 }
 
 TEST(BootstrapRatios, ManyAtOnceEqualOneByOneOnAnyThreadCount) {

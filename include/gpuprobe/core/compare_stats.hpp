@@ -28,6 +28,9 @@ struct BootstrapOptions {
   // Threads for bootstrap_ratios (0: the machine's cores, at most 8). The results do not depend
   // on it.
   std::size_t threads = 0;
+  // Runs (files) pooled on each side: the size of the run-level term (see bootstrap_ratio).
+  std::size_t a_runs = 1;
+  std::size_t b_runs = 1;
 };
 
 // B against A for one metric.
@@ -43,7 +46,16 @@ struct RatioInterval {
 // the side has, with replacement, then within each drawn round as many samples as it holds, with
 // replacement, and takes the median of everything drawn; the resample's ratio is B's median over
 // A's. Rounds are drawn as units because slow episodes are correlated within a round; a side
-// with one round resamples its samples only. Empty rounds are ignored. The interval is taken
+// with one round resamples its samples only. Empty rounds are ignored.
+// The run-level term: a run's rounds span a few seconds, but the machine's level moves over
+// seconds to minutes (docs/method.md: pageable copies 30% apart between runs minutes apart, each
+// run consistent with itself), so the rounds of one run underestimate how far another run of the
+// same build may land. Each resample therefore also moves each side's median by a level drawn
+// from that side's own rounds: the mean, over the side's runs, of the log-deviation of a round
+// median (drawn uniformly) from the pooled median. A run is thus taken as one more draw from the
+// spread its rounds show, and pooling n runs shrinks the term as the mean of n draws. Stable
+// metrics (rounds within 1%) are barely widened; volatile ones become inconclusive rather than
+// falsely slower. A side with one round has no term. The interval is taken
 // from the sorted resampled ratios by linear interpolation between order statistics. Every call
 // starts from options.seed, so the same samples always give the same interval, whatever else is
 // compared. nullopt when a side has no samples, a sample is not finite, A has a sample <= 0 or
