@@ -58,11 +58,31 @@ std::vector<Param> row_params(const Point& p) {
           {"bytes", static_cast<std::int64_t>(p.bytes), "B"}};
 }
 
-// Host buffers of one memory kind; device buffers are shared across kinds.
+// Host buffers of one memory kind; device buffers are shared across kinds. Operations read the
+// pointers at launch, so renew() may replace the buffers between rounds.
 struct HostBuffers {
+  HostMemory kind;
+  std::size_t bytes;
   HostBuffer src;  // pattern kH2DSeed, source of H2D
   HostBuffer dst;  // destination of D2H
+
+  HostBuffers(HostMemory k, std::size_t b) : kind(k), bytes(b) { renew(); }
+  // Fresh allocations (new pages, a new registration or pinning), the source filled again.
+  void renew() {
+    dst = HostBuffer();  // free first: the old and new need not coexist
+    src = HostBuffer();
+    src = HostBuffer(kind, bytes);
+    dst = HostBuffer(kind, bytes);
+    runtime::fill_pattern_host(src.get(), bytes, kH2DSeed);
+  }
 };
+
+// Kinds whose buffers are renewed between rounds: registered small d2h copies held one level per
+// run, 8% apart between runs, with rounds within 0.5% (docs/method.md) — a level that renewing
+// the registration would turn into a difference between rounds if it belongs to the allocation.
+bool renewed_between_rounds(HostMemory kind) {
+  return kind == HostMemory::kRegistered;
+}
 
 runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::DeviceBuffer& dev_src,
                                   runtime::DeviceBuffer& dev_dst) {
@@ -76,26 +96,25 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
   const bool d2h = p.direction != "h2d";
   const std::uint64_t bytes = p.bytes;
   const HostMemory kind = p.kind;
-  void* hsrc = host.src.get();
-  void* hdst = host.dst.get();
+  const HostBuffers* hb = &host;  // read at launch: renew() may replace the buffers
   void* dsrc = dev_src.get();
   void* ddst = dev_dst.get();
   if (h2d) {
     op.lanes.push_back(
         {"h2d", static_cast<double>(bytes), [=](runtime::LaunchScope& s) {
-           GP_CUDA(cudaMemcpyAsync(ddst, hsrc, bytes, cudaMemcpyHostToDevice, s.stream()));
+           GP_CUDA(cudaMemcpyAsync(ddst, hb->src.get(), bytes, cudaMemcpyHostToDevice, s.stream()));
          }});
   }
   if (d2h) {
     op.lanes.push_back(
         {"d2h", static_cast<double>(bytes), [=](runtime::LaunchScope& s) {
-           GP_CUDA(cudaMemcpyAsync(hdst, dsrc, bytes, cudaMemcpyDeviceToHost, s.stream()));
+           GP_CUDA(cudaMemcpyAsync(hb->dst.get(), dsrc, bytes, cudaMemcpyDeviceToHost, s.stream()));
          }});
   }
   // Poison the destinations, so a copy that did not happen cannot pass verification.
   const auto poison = [=](cudaStream_t s) {
     if (h2d) GP_CUDA(cudaMemsetAsync(ddst, 0, bytes, s));
-    if (d2h) std::memset(hdst, 0, bytes);
+    if (d2h) std::memset(hb->dst.get(), 0, bytes);
   };
   op.prepare = poison;
   op.verify = [=]() -> std::string {
@@ -109,10 +128,10 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
       if (kind == HostMemory::kWriteCombined) {
         // CPU reads of write-combined memory are uncached and very slow: copy the received
         // bytes back to the (already verified or unused) device destination and check there.
-        GP_CUDA(cudaMemcpy(ddst, hdst, bytes, cudaMemcpyHostToDevice));
+        GP_CUDA(cudaMemcpy(ddst, hb->dst.get(), bytes, cudaMemcpyHostToDevice));
         bad = runtime::count_mismatches_device(ddst, bytes, kD2HSeed, nullptr);
       } else {
-        bad = runtime::count_mismatches_host(hdst, bytes, kD2HSeed);
+        bad = runtime::count_mismatches_host(hb->dst.get(), bytes, kD2HSeed);
       }
       if (bad) problems += fmt::format("d2h: {} of {} words wrong; ", bad, bytes / 4);
     }
@@ -204,17 +223,18 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& val
   // Every memory kind's host buffers at once, and every point in one batch: the rounds then
   // spread each point's samples over the whole sweep, not over one kind's stretch of it (host
   // copies' speed moves over seconds on a busy host; docs/method.md).
-  std::map<HostMemory, HostBuffers> host;
+  std::map<HostMemory, HostBuffers> host;  // nodes stay put: operations point into them
   for (const auto& p : sweep) {
-    if (host.count(p.kind)) continue;
-    HostBuffers buffers{HostBuffer(p.kind, max_bytes), HostBuffer(p.kind, max_bytes)};
-    runtime::fill_pattern_host(buffers.src.get(), max_bytes, kH2DSeed);
-    host.emplace(p.kind, std::move(buffers));
+    if (!host.count(p.kind)) host.try_emplace(p.kind, p.kind, max_bytes);
   }
   std::vector<runtime::Operation> ops;
   for (const auto& p : sweep)
     ops.push_back(make_operation(p, host.at(p.kind), dev_src, dev_dst));
-  const std::vector<SampleSet> measured = ctx.measure_all(ops);
+  const std::vector<SampleSet> measured = ctx.measure_all(ops, [&host] {
+    for (auto& [kind, buffers] : host) {
+      if (renewed_between_rounds(kind)) buffers.renew();
+    }
+  });
   for (std::size_t i = 0; i < sweep.size(); ++i)
     result.rows.push_back(make_row(sweep[i], measured[i]));
   transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});

@@ -48,6 +48,12 @@ Row measured_row(std::vector<Param> params, const SampleSet& samples) {
   return row;
 }
 
+double between_round_spread(const SampleSet& samples) {
+  if (samples.seconds.empty()) return 0;
+  const Metric time = time_metric(samples);
+  return round_spread(time).value_or(0);
+}
+
 std::optional<double> round_spread(const Metric& metric) {
   std::vector<double> medians;
   for (const auto& round : metric.samples) {

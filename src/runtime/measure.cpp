@@ -257,12 +257,15 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
     run_batch(op, state.reps, false);
   SampleSet& out = state.samples;
   const std::size_t before = out.seconds.size();
+  // Precision within a run beyond what its rounds agree on buys nothing: the rounds decide.
+  StoppingRule round_rule = rule;
+  round_rule.max_noise = std::max(rule.max_noise, between_round_spread(out) / 2);
   const auto started = Clock::now();
   double measured = 0;
   const auto reps = static_cast<double>(state.reps);
   std::vector<double> lane_seconds;
-  while (rule.should_continue(std::span(out.seconds).subspan(before), out.seconds, measured,
-                              seconds_between(started, Clock::now()))) {
+  while (round_rule.should_continue(std::span(out.seconds).subspan(before), out.seconds, measured,
+                                    seconds_between(started, Clock::now()))) {
     if (op.reset_sample) {
       op.reset_sample(main_stream());
       GP_CUDA(cudaStreamSynchronize(main_stream()));

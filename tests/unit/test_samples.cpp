@@ -150,6 +150,18 @@ TEST(MeasuredRow, CarriesParamsMetricsFlagsAndCounters) {
   EXPECT_EQ(row.counters->front().value, 7.0);
 }
 
+TEST(BetweenRoundSpread, OfTheSecondsSoFar) {
+  SampleSet set = one_lane(1, {});
+  EXPECT_EQ(between_round_spread(set), 0.0);
+  for (double s : {1.0, 1.0, 1.0})
+    set.add(0, s, {});
+  EXPECT_EQ(between_round_spread(set), 0.0);  // one round: nothing between rounds
+  for (double s : {1.2, 1.2, 1.2})
+    set.add(1, s, {});
+  // Round medians 1.0 and 1.2, median of all six 1.1.
+  EXPECT_NEAR(between_round_spread(set), 0.2 / 1.1, 1e-12);
+}
+
 TEST(RoundSpread, IsTheRangeOfRoundMediansOverTheMedian) {
   Metric m{"bandwidth", "GB/s", {}, {{10, 10, 11}, {9, 8, 9}, {10.5}}};
   m.stats.median = 10;

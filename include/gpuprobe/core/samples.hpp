@@ -60,6 +60,12 @@ Metric lane_bandwidth_metric(const SampleSet& samples, std::size_t lane);
 // The row of one measured point: params, bandwidth and time, the sample flags and the counters.
 Row measured_row(std::vector<Param> params, const SampleSet& samples);
 
+// The spread between the medians of the rounds taken so far, relative to the median of all the
+// samples (seconds): (largest round median - smallest) / median; 0 with fewer than two rounds.
+// The harness stops a round's sampling early once the median is known better than half of it:
+// more samples within a round cannot narrow what compare decides, which rests on the rounds.
+double between_round_spread(const SampleSet& samples);
+
 // The spread between the medians of a metric's rounds, relative to its median:
 // (largest round median - smallest) / median. nullopt with fewer than two rounds of samples.
 std::optional<double> round_spread(const Metric& metric);
