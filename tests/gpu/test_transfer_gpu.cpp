@@ -57,13 +57,15 @@ TEST(TransferGpu, PinnedBothDirectionsVerifiedAndFast) {
     // Fixed per-copy cost: a 4 KiB copy gets far less bandwidth than a 64 MiB one.
     EXPECT_LT(find_metric(*small, "bandwidth")->stats.median, 0.5 * bw) << dir;
   }
-  // The events measure real time: the host clock around the same copies agrees within 10%
-  // (it also counts the enqueue and the synchronize, about 10 us per 1.2 ms copy).
+  // The events measure real time: the host clock around the same copies, taken a moment later,
+  // agrees within 25% — a missing join or a wrong repetition count is off by a factor; the test
+  // machine's link has 100-200 ms slow episodes (docs/method.md), so two separate measurements
+  // may differ by some 20% without either being wrong.
   const Row* h2d =
       testing::find_row(r, {{"memory", "pinned"}, {"direction", "h2d"}, {"bytes", "67108864"}});
   const double events = find_metric(*h2d, "time")->stats.median;
   const double host = host_clock_seconds_per_copy();
-  EXPECT_NEAR(events / host, 1.0, 0.10) << "events " << events << " s, host clock " << host << " s";
+  EXPECT_NEAR(events / host, 1.0, 0.25) << "events " << events << " s, host clock " << host << " s";
   const Row* bidir =
       testing::find_row(r, {{"memory", "pinned"}, {"direction", "bidir"}, {"bytes", "67108864"}});
   ASSERT_NE(bidir, nullptr);
