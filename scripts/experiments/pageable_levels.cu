@@ -10,7 +10,8 @@
 //            fresh host buffer
 // Output (CSV): mode,proc,epoch,dir,bytes,gbps  (mode carries the kind: registered/buffer, ...)
 // Build: nvcc -O3 -arch=sm_90 -o pageable_levels scripts/experiments/pageable_levels.cu
-// Run:   for p in 1 2; do for m in same buffer context; do ./pageable_levels $m $p 8 KIND; done; done
+// Run:   for p in 1 2; do for m in same buffer context; do ./pageable_levels $m $p 8 KIND; done;
+// done
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -21,14 +22,7 @@
 #include <thread>
 #include <vector>
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
+#include "check.cuh"
 
 namespace {
 

@@ -1,19 +1,14 @@
 // The busy kernel: spins on %globaltimer for a given time (include/gpuprobe/runtime/busy.hpp).
+#include "global_timer.cuh"
 #include "gpuprobe/runtime/busy.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 
 namespace gpuprobe::runtime {
 namespace {
 
-__device__ unsigned long long now_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 __global__ void busy_wait(unsigned long long nanoseconds) {
-  const unsigned long long start = now_ns();
-  while (now_ns() - start < nanoseconds) {
+  const unsigned long long start = global_ns();
+  while (global_ns() - start < nanoseconds) {
   }
 }
 

@@ -1,17 +1,12 @@
 // The spin kernel behind LaunchGate and the host side that arms and releases it.
 #include <atomic>
 
+#include "global_timer.cuh"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/gate.hpp"
 
 namespace gpuprobe::runtime {
 namespace {
-
-__device__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 __global__ void spin_until_released(const volatile int* flag, volatile int* expired,
                                     unsigned long long timeout_ns) {

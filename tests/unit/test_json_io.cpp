@@ -171,19 +171,24 @@ TEST(JsonRoundTrip, ValuesSurvive) {
   EXPECT_FALSE(back.results[2].device.has_value());
 }
 
-TEST(JsonRoundTrip, MetricCarriesSamplesByRoundAndRoundSpread) {
+// A report of one transfer result with one 4 KiB row that holds `metric`.
+RunReport one_metric_report(const Metric& metric) {
   RunReport report;
   ProbeResult r;
   r.probe = "transfer";
   r.device = 0;
   Row row;
   row.params = {{"bytes", std::int64_t{4096}, "B"}};
-  Metric m{"bandwidth", "GB/s", {}, {{10.0, 11.0}, {9.0}}};
-  m.stats.median = 10.0;
-  row.metrics = {m};
+  row.metrics = {metric};
   r.rows = {row};
   report.results = {r};
-  const auto j = to_json(report);
+  return report;
+}
+
+TEST(JsonRoundTrip, MetricCarriesSamplesByRoundAndRoundSpread) {
+  Metric m{"bandwidth", "GB/s", {}, {{10.0, 11.0}, {9.0}}};
+  m.stats.median = 10.0;
+  const auto j = to_json(one_metric_report(m));
   EXPECT_EQ(j["schema_version"], 3);
   const auto& mj = j["results"][0]["rows"][0]["metrics"]["bandwidth"];
   EXPECT_EQ(mj["samples"], nlohmann::ordered_json::parse("[[10.0, 11.0], [9.0]]"));
@@ -215,15 +220,7 @@ TEST(JsonRoundTrip, ParamUnitsComeBackToTheRowParams) {
 }
 
 TEST(JsonRead, SamplesThatAreNotRoundsOfNumbersAreMalformed) {
-  RunReport report;
-  ProbeResult r;
-  r.probe = "transfer";
-  r.device = 0;
-  Row row;
-  row.params = {{"bytes", std::int64_t{4096}, "B"}};
-  row.metrics = {{"time", "s", {}, {{1.0}}}};
-  r.rows = {row};
-  report.results = {r};
+  const RunReport report = one_metric_report({"time", "s", {}, {{1.0}}});
   for (const char* bad : {R"(3)", R"([1.0, 2.0])", R"([["x"]])", R"([[null]])"}) {
     auto j = to_json(report);
     j["results"][0]["rows"][0]["metrics"]["time"]["samples"] = nlohmann::ordered_json::parse(bad);
