@@ -58,31 +58,15 @@ std::vector<Param> row_params(const Point& p) {
           {"bytes", static_cast<std::int64_t>(p.bytes), "B"}};
 }
 
-// Host buffers of one memory kind; device buffers are shared across kinds. Operations read the
-// pointers at launch, so renew() may replace the buffers between rounds.
+// Host buffers of one memory kind; device buffers are shared across kinds.
 struct HostBuffers {
-  HostMemory kind;
-  std::size_t bytes;
   HostBuffer src;  // pattern kH2DSeed, source of H2D
   HostBuffer dst;  // destination of D2H
 
-  HostBuffers(HostMemory k, std::size_t b) : kind(k), bytes(b) { renew(); }
-  // Fresh allocations (new pages, a new registration or pinning), the source filled again.
-  void renew() {
-    dst = HostBuffer();  // free first: the old and new need not coexist
-    src = HostBuffer();
-    src = HostBuffer(kind, bytes);
-    dst = HostBuffer(kind, bytes);
+  HostBuffers(HostMemory kind, std::size_t bytes) : src(kind, bytes), dst(kind, bytes) {
     runtime::fill_pattern_host(src.get(), bytes, kH2DSeed);
   }
 };
-
-// Kinds whose buffers are renewed between rounds: registered small d2h copies held one level per
-// run, 8% apart between runs, with rounds within 0.5% (docs/method.md) — a level that renewing
-// the registration would turn into a difference between rounds if it belongs to the allocation.
-bool renewed_between_rounds(HostMemory kind) {
-  return kind == HostMemory::kRegistered;
-}
 
 runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::DeviceBuffer& dev_src,
                                   runtime::DeviceBuffer& dev_dst) {
@@ -96,7 +80,7 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
   const bool d2h = p.direction != "h2d";
   const std::uint64_t bytes = p.bytes;
   const HostMemory kind = p.kind;
-  const HostBuffers* hb = &host;  // read at launch: renew() may replace the buffers
+  const HostBuffers* hb = &host;
   void* dsrc = dev_src.get();
   void* ddst = dev_dst.get();
   if (h2d) {
@@ -230,11 +214,7 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& val
   std::vector<runtime::Operation> ops;
   for (const auto& p : sweep)
     ops.push_back(make_operation(p, host.at(p.kind), dev_src, dev_dst));
-  const std::vector<SampleSet> measured = ctx.measure_all(ops, [&host] {
-    for (auto& [kind, buffers] : host) {
-      if (renewed_between_rounds(kind)) buffers.renew();
-    }
-  });
+  const std::vector<SampleSet> measured = ctx.measure_all(ops);
   for (std::size_t i = 0; i < sweep.size(); ++i)
     result.rows.push_back(make_row(sweep[i], measured[i]));
   transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});

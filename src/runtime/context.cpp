@@ -54,10 +54,9 @@ ProbeContext::ProbeContext(const DeviceInfo& device, const MeasureOptions& optio
       probe_name_(std::move(probe_name)),
       planned_(planned_points) {}
 
-std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& ops,
-                                                 const std::function<void()>& renew) {
+std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& ops) {
   const TeardownAll teardown{ops};
-  std::vector<SampleSet> out = time_in_rounds(ops, renew);
+  std::vector<SampleSet> out = time_in_rounds(ops);
   if (!counter_pass_ || ops.empty()) return out;
   std::vector<CounterPoint> points;
   for (const Operation& op : ops) {
@@ -74,8 +73,7 @@ std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& o
   return out;
 }
 
-std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>& ops,
-                                                    const std::function<void()>& renew) {
+std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>& ops) {
   const MeasureOptions& options = measurer_.options();
   const std::size_t rounds = effective_rounds(options.rounds, options.rule);
   std::vector<Measurer::RoundState> states(ops.size());
@@ -84,7 +82,6 @@ std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>
   for (std::size_t round = 0; round < rounds; ++round) {
     const StoppingRule rule = options.rule.share(rounds, round);
     const bool last = round + 1 == rounds;
-    if (round > 0 && renew) renew();
     order = round_order(ops.size(), options.seed, batches_, round);
     for (const std::size_t i : order) {
       // Progress counts rounds of points; a probe may measure a point the plan does not list

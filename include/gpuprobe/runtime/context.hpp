@@ -50,18 +50,13 @@ class ProbeContext {
   // operations may share its buffers. Timing and counter ranges run inside the NVTX ranges
   // gpuprobe / <probe> / <op.label>, so `ncu --nvtx --nvtx-include "gpuprobe/<probe>/<label>/"`
   // or nsys can be scoped to one point.
-  // `renew`, when given, runs between rounds (before rounds 1..R-1): the probe may replace the
-  // buffers its operations use (they must read them through something that stays valid), so
-  // that a level tied to one allocation (its pages) shows as a difference between rounds.
-  std::vector<SampleSet> measure_all(const std::vector<Operation>& ops,
-                                     const std::function<void()>& renew = {});
+  std::vector<SampleSet> measure_all(const std::vector<Operation>& ops);
   // measure_all of one operation.
   SampleSet measure(const Operation& op);
   const MeasureOptions& options() const { return measurer_.options(); }
 
  private:
-  std::vector<SampleSet> time_in_rounds(const std::vector<Operation>& ops,
-                                        const std::function<void()>& renew);
+  std::vector<SampleSet> time_in_rounds(const std::vector<Operation>& ops);
 
   const DeviceInfo& device_;
   Measurer measurer_;
