@@ -258,6 +258,18 @@ Finding only_in(char side, const std::string& probe, const DevicePair& pair, Com
       {count_value("items", items.size()), count_value("unlisted", items.size() - listed.size())});
 }
 
+Finding outcome_changed(const std::string& probe, const DevicePair& pair,
+                        const std::vector<std::string>& items) {
+  std::vector<std::string> listed;
+  for (std::size_t i = 0; i < items.size() && i < kListed; ++i)
+    listed.push_back("[" + items[i] + "]");
+  std::vector<Param> params = pair_params(probe, pair);
+  params.push_back(text_param("listed", fmt::format("{}", fmt::join(listed, ", "))));
+  return note(
+      "compare_finding_outcome_changed", std::move(params),
+      {count_value("items", items.size()), count_value("unlisted", items.size() - listed.size())});
+}
+
 Finding work_differs(const std::string& probe, const DevicePair& pair, std::size_t rows,
                      std::size_t matched_rows, double ratio_min, double ratio_max) {
   return note("compare_work_differs", pair_params(probe, pair),
@@ -444,6 +456,13 @@ void add_skip_phrasings(Glossary& g) {
                          unlisted > 0 ? fmt::format(" and {} more", unlisted) : "");
     };
   };
+  g.add_phrasing("compare_finding_outcome_changed", [](const Finding& f) {
+    const std::size_t unlisted = count_of(f, "unlisted");
+    return fmt::format("{} on {}: {} finding(s) in both files decided otherwise in B: {}{}",
+                       param_text_of(f, "probe"), pair_text(pair_of(f)), count_of(f, "items"),
+                       param_text_of(f, "listed"),
+                       unlisted > 0 ? fmt::format(" and {} more", unlisted) : "");
+  });
   g.add_phrasing("compare_only_in_a", only_in_phrasing("A"));
   g.add_phrasing("compare_only_in_b", only_in_phrasing("B"));
   g.add_phrasing("compare_work_differs", [](const Finding& f) {

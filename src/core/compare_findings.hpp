@@ -43,6 +43,10 @@ Finding not_measured(const ProbeResult& result, char side);
 Finding outside_devices(std::size_t a_results, std::size_t b_results);
 Finding result_only_in(const ProbeResult& result, char side, const DevicePair& pair);
 Finding not_ok(const ProbeResult& a, const ProbeResult& b, const DevicePair& pair);
+// Findings matched in both files (same probe, id and params) whose outcome differs: the decision
+// changed, e.g. "coalescing_counter_dram: agreement agree -> differ". `items` are those lines.
+Finding outcome_changed(const std::string& probe, const DevicePair& pair,
+                        const std::vector<std::string>& items);
 Finding only_in(char side, const std::string& probe, const DevicePair& pair, ComparedPart part,
                 const std::vector<std::string>& items);
 Finding work_differs(const std::string& probe, const DevicePair& pair, std::size_t rows,

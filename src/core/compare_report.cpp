@@ -27,6 +27,27 @@ namespace cf = compare_findings;
 constexpr std::size_t kListedChanges = 3;       // slowdowns / improvements among the verdicts
 constexpr std::size_t kListedInconclusive = 5;  // inconclusive comparisons named, widest first
 
+// How a matched finding's decision changed from A to B ("agreement agree -> differ"), or "" when
+// it did not (is_decision_key: where an extreme lies is not a decision). An entry on one side
+// only counts as changed to or from "-".
+std::string outcome_change(const Finding& a, const Finding& b) {
+  std::vector<std::string> parts;
+  auto text = [](const std::vector<Param>& ps, const std::string& key) {
+    const Param* p = find_param(ps, key);
+    return p ? scalar_text(p->value) : std::string("-");
+  };
+  std::vector<std::string> keys;
+  for (const auto* side : {&a.outcome, &b.outcome})
+    for (const auto& p : *side)
+      if (is_decision_key(p.key) && std::find(keys.begin(), keys.end(), p.key) == keys.end())
+        keys.push_back(p.key);
+  for (const auto& key : keys) {
+    const std::string x = text(a.outcome, key), y = text(b.outcome, key);
+    if (x != y) parts.push_back(fmt::format("{} {} -> {}", key, x, y));
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
 const DeviceInfo* find_device(const RunReport& report, int index) {
   for (const auto& d : report.devices) {
     if (d.index == index) return &d;
@@ -450,8 +471,11 @@ void Comparer::compare_findings(const ResultPairing& pairing, ProbeTally& tally,
     return f.params.empty() ? f.id : f.id + " " + params_text(f.params);
   };
   const KeyMatch match = match_findings(ra.findings, rb.findings);
+  std::vector<std::string> changed;
   for (const auto& [i, j] : match.matched) {
     const Finding& x = ra.findings[i];
+    if (const std::string c = outcome_change(x, rb.findings[j]); !c.empty())
+      changed.push_back(item_text(x) + ": " + c);
     ++tally.findings;
     ++out_.matched_findings;
     std::vector<Param> row_params{{"finding", x.id, ""}};
@@ -466,6 +490,7 @@ void Comparer::compare_findings(const ResultPairing& pairing, ProbeTally& tally,
     only_b.push_back(item_text(rb.findings[j]));
   note_unmatched(pairing, ComparedPart::kFindings, 'A', only_a);
   note_unmatched(pairing, ComparedPart::kFindings, 'B', only_b);
+  if (!changed.empty()) notes_.push_back(cf::outcome_changed(ra.probe, pairing.devices, changed));
 }
 
 void Comparer::bootstrap_all(const std::vector<ResultPairing>& pairings) {

@@ -65,25 +65,20 @@ std::optional<Finding> CounterCheck::finding() const {
   if (compared_ == 0) return std::nullopt;
   const double tolerance = kCounterModelTolerance * 100;
   const double signed_deviation = (*worst_counter_ / *worst_model_ - 1) * 100;
-  if (off_ == 0) {
-    return verdict(id_ + "_agree", {},
-                   {{"rows_compared", "", static_cast<double>(compared_)},
-                    {"tolerance", "%", tolerance},
-                    {"max_deviation", "%", signed_deviation},
-                    {"counter", unit_, worst_counter_},
-                    {"model", unit_, worst_model_}},
-                   worst_params_);
-  }
-  // A warning: the model's columns of those rows (and what is computed from them) rest on a
-  // count the hardware contradicts, so they are less trustworthy; the measured timing is not.
-  return warning(id_ + "_differ", {},
-                 {{"rows_off", "", static_cast<double>(off_)},
-                  {"rows_compared", "", static_cast<double>(compared_)},
-                  {"tolerance", "%", tolerance},
-                  {"deviation", "%", signed_deviation},
-                  {"counter", unit_, worst_counter_},
-                  {"model", unit_, worst_model_}},
-                 worst_params_);
+  // One identity whatever the decision: whether the rows agree is the outcome (with the row that
+  // deviates most), so a quantity near the tolerance does not become another finding from run to
+  // run. Disagreement is a warning: the model's columns of those rows (and what is computed from
+  // them) rest on a count the hardware contradicts; the measured timing is not.
+  std::vector<Param> outcome = worst_params_;
+  outcome.push_back({"agreement", std::string(off_ == 0 ? "agree" : "differ"), ""});
+  std::vector<Quantity> values = {{"rows_off", "", static_cast<double>(off_)},
+                                  {"rows_compared", "", static_cast<double>(compared_)},
+                                  {"tolerance", "%", tolerance},
+                                  {"deviation", "%", signed_deviation},
+                                  {"counter", unit_, worst_counter_},
+                                  {"model", unit_, worst_model_}};
+  if (off_ == 0) return verdict(id_, {}, std::move(values), std::move(outcome));
+  return warning(id_, {}, std::move(values), std::move(outcome));
 }
 
 namespace {
@@ -96,21 +91,20 @@ std::string rows_text(double n) {
 
 void CounterCheck::add_phrasings(Glossary& g, const std::string& id, const std::string& what,
                                  std::function<std::string(const Finding&)> point) {
-  g.add_phrasing(id + "_agree", [what, point](const Finding& f) {
+  g.add_phrasing(id, [what, point](const Finding& f) {
     const double n = value_of(f, "rows_compared");
-    return fmt::format(
-        "counters: {} agree with the model within {:g}% on {} {} with counters (largest deviation "
-        "{:+.1f}%, at {}: {} measured vs {} model)",
-        what, value_of(f, "tolerance"), n == 1 ? "the" : "all", rows_text(n),
-        value_of(f, "max_deviation"), point(f), value_text(f, "counter"), value_text(f, "model"));
-  });
-  g.add_phrasing(id + "_differ", [what, point](const Finding& f) {
+    if (param_text_of(f, "agreement") == "agree") {
+      return fmt::format(
+          "counters: {} agree with the model within {:g}% on {} {} with counters (largest "
+          "deviation {:+.1f}%, at {}: {} measured vs {} model)",
+          what, value_of(f, "tolerance"), n == 1 ? "the" : "all", rows_text(n),
+          value_of(f, "deviation"), point(f), value_text(f, "counter"), value_text(f, "model"));
+    }
     return fmt::format(
         "counters: {} differ from the model by more than {:g}% on {:g} of {} (flag {}); worst "
         "at {}: {} measured vs {} model ({:+.1f}%)",
-        what, value_of(f, "tolerance"), value_of(f, "rows_off"),
-        rows_text(value_of(f, "rows_compared")), kCounterModelFlag, point(f),
-        value_text(f, "counter"), value_text(f, "model"), value_of(f, "deviation"));
+        what, value_of(f, "tolerance"), value_of(f, "rows_off"), rows_text(n), kCounterModelFlag,
+        point(f), value_text(f, "counter"), value_text(f, "model"), value_of(f, "deviation"));
   });
 }
 

@@ -101,4 +101,8 @@ std::string scalar_text(const Scalar& value) {
   return std::visit(Visitor{}, value);
 }
 
+bool is_decision_key(const std::string& key) {
+  return key == "agreement" || key == "outcome" || key == "holds";
+}
+
 }  // namespace gpuprobe

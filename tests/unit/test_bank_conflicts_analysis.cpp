@@ -606,16 +606,18 @@ TEST(BankConflictsAnalysis, LadderWavefrontsBesideTheModelAndAStoreBackgroundOve
   EXPECT_FALSE(find_quantity(copy.derived, "load_wavefronts_per_request_counter_vs_model")->value);
   EXPECT_FALSE(find_quantity(copy.model, "load_wavefronts_per_request")->value);
 
-  const Finding* loads = find_finding(r, "bank_counter_ladder_loads_agree");
+  const Finding* loads = find_finding(r, "bank_counter_ladder_loads");
   ASSERT_NE(loads, nullptr);
   EXPECT_EQ(value_of(*loads, "rows_compared"), 3);
   EXPECT_EQ(words().text(*loads),
             "counters: ladder shared-load wavefronts per instruction agree with the model within "
             "5% on all 3 rows with counters (largest deviation +3.3%, at padded: 1.033 wavefronts "
             "measured vs 1 wavefronts model)");
-  const Finding* stores = find_finding(r, "bank_counter_ladder_stores_differ");
+  const Finding* stores = find_finding(r, "bank_counter_ladder_stores");
   ASSERT_NE(stores, nullptr);
   EXPECT_EQ(stores->kind, FindingKind::kWarning);
+  EXPECT_EQ(param_text_of(*stores, "agreement"), "differ");
+  EXPECT_EQ(param_text_of(*loads, "agreement"), "agree");
   EXPECT_EQ(value_of(*stores, "rows_off"), 1);
   EXPECT_NEAR(value_of(*stores, "counter"), 1.0586, 1e-4);
   EXPECT_EQ(value_of(*stores, "model"), 1);
@@ -630,10 +632,10 @@ TEST(BankConflictsAnalysis, LadderWavefrontsBesideTheModelAndAStoreBackgroundOve
                         [&](const Finding& x) { return x.id == id; }) -
            r.findings.begin();
   };
-  EXPECT_LT(at("bank_stride_model_agreement"), at("bank_counter_ladder_loads_agree"));
-  EXPECT_LT(at("bank_counter_ladder_loads_agree"), at("bank_counter_ladder_stores_differ"));
-  EXPECT_LT(at("bank_counter_ladder_stores_differ"), at("bank_counter_stride_agree"));
-  EXPECT_LT(at("bank_counter_stride_agree"), at("bank_copy_repeat"));
+  EXPECT_LT(at("bank_stride_model_agreement"), at("bank_counter_ladder_loads"));
+  EXPECT_LT(at("bank_counter_ladder_loads"), at("bank_counter_ladder_stores"));
+  EXPECT_LT(at("bank_counter_ladder_stores"), at("bank_counter_stride"));
+  EXPECT_LT(at("bank_counter_stride"), at("bank_copy_repeat"));
 }
 
 TEST(BankConflictsAnalysis, StrideWavefrontsOfTheRowsOpBesideTheModel) {
@@ -647,10 +649,10 @@ TEST(BankConflictsAnalysis, StrideWavefrontsOfTheRowsOpBesideTheModel) {
   EXPECT_NEAR(value(st.derived, "wavefronts_per_request_counter"), (2048.0 * 32 + 32) / 2080,
               1e-12);
   EXPECT_EQ(find_quantity(st.derived, "load_wavefronts_per_request_counter"), nullptr);
-  const Finding* f = find_finding(r, "bank_counter_stride_agree");
+  const Finding* f = find_finding(r, "bank_counter_stride");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(value_of(*f, "rows_compared"), 48);
-  EXPECT_NEAR(value_of(*f, "max_deviation"), ((2048.0 * 32 + 32) / 2080 / 32 - 1) * 100, 1e-9);
+  EXPECT_NEAR(value_of(*f, "deviation"), ((2048.0 * 32 + 32) / 2080 / 32 - 1) * 100, 1e-9);
   EXPECT_EQ(words().text(*f),
             "counters: stride sweep shared wavefronts per instruction agree with the model within "
             "5% on all 48 rows with counters (largest deviation -1.5%, at 16 B stores stride 8: "
@@ -680,7 +682,7 @@ TEST(BankConflictsAnalysis, AStrideRowOffTheModelOrWithoutACounter) {
   const Row none = row_of(r, {{"op", "load"}, {"element_bytes", "4"}, {"stride", "0"}});
   EXPECT_FALSE(find_quantity(none.derived, "wavefronts_per_request_counter")->value);
   EXPECT_FALSE(flagged(none));
-  const Finding* f = find_finding(r, "bank_counter_stride_differ");
+  const Finding* f = find_finding(r, "bank_counter_stride");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(value_of(*f, "rows_off"), 1);
   EXPECT_EQ(value_of(*f, "rows_compared"), 47);

@@ -791,6 +791,41 @@ TEST_F(CompareFiles, ReadsWhatItWrote) {
   EXPECT_EQ(out.same, out.comparisons);
 }
 
+// One finding in both runs whose decision flipped (agree -> differ) and whose worst row moved:
+// compare matches it (no "only in"), reports the decision, and not the move of the extreme.
+TEST(CompareFindings, ADecisionThatChangedIsReportedAWorstRowThatMovedIsNot) {
+  auto run = [](const char* agreement, std::int64_t worst_offset) {
+    RunReport report;
+    ProbeResult r;
+    r.probe = "coalescing";
+    r.device = 0;
+    Row row;
+    row.params = {{"offset", std::int64_t{1}, ""}};
+    row.metrics = {{"bandwidth", "GB/s", {}, {}}};
+    row.metrics[0].stats.median = 100;
+    r.rows = {row};
+    r.findings = {
+        warning("coalescing_counter_dram", {}, {{"deviation", "%", 5.1}},
+                {{"offset", worst_offset, ""}, {"agreement", std::string(agreement), ""}})};
+    report.results = {r};
+    return report;
+  };
+  const CompareOutcome flipped = compare_reports(run("agree", 1), run("differ", 4), {});
+  const Finding* changed = nullptr;
+  for (const auto& res : flipped.report.results)
+    if (const Finding* f = find_finding(res, "compare_finding_outcome_changed")) changed = f;
+  ASSERT_NE(changed, nullptr);
+  EXPECT_EQ(param_text_of(*changed, "listed"),
+            "[coalescing_counter_dram: agreement agree -> differ]");
+  for (const auto& res : flipped.report.results) {
+    EXPECT_EQ(find_finding(res, "compare_only_in_a"), nullptr);
+    EXPECT_EQ(find_finding(res, "compare_only_in_b"), nullptr);
+  }
+  const CompareOutcome moved = compare_reports(run("differ", 1), run("differ", 4), {});
+  for (const auto& res : moved.report.results)
+    EXPECT_EQ(find_finding(res, "compare_finding_outcome_changed"), nullptr);
+}
+
 TEST(FindingKey, IsIdAndParamsNotValuesOrOutcome) {
   Finding a = verdict("x_worst", {{"element_bytes", std::int64_t{4}, "B"}}, {{"ratio", "x", 0.5}},
                       {{"worst_at", std::int64_t{1}, ""}});

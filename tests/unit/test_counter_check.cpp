@@ -68,10 +68,10 @@ TEST(CounterCheck, AgreementIsAVerdictWithTheLargestDeviation) {
   EXPECT_FALSE(flagged(b));
   const auto f = check.finding();
   ASSERT_TRUE(f.has_value());
-  EXPECT_EQ(f->id, "x_counter_sectors_agree");
+  EXPECT_EQ(f->id, "x_counter_sectors");
   EXPECT_EQ(f->kind, FindingKind::kVerdict);
   EXPECT_EQ(value_of(*f, "rows_compared"), 2);
-  EXPECT_NEAR(value_of(*f, "max_deviation"), 3.0, 1e-9);
+  EXPECT_NEAR(value_of(*f, "deviation"), 3.0, 1e-9);
   EXPECT_EQ(param_text_of(*f, "stride"), "32");
 
   EXPECT_EQ(
@@ -96,7 +96,7 @@ TEST(CounterCheck, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
   EXPECT_EQ(check.rows_off(), 2u);
   const auto f = check.finding();
   ASSERT_TRUE(f.has_value());
-  EXPECT_EQ(f->id, "x_counter_sectors_differ");
+  EXPECT_EQ(f->id, "x_counter_sectors");
   EXPECT_EQ(f->kind, FindingKind::kWarning);
   EXPECT_EQ(value_of(*f, "rows_off"), 2);
   EXPECT_EQ(value_of(*f, "rows_compared"), 3);
@@ -141,7 +141,7 @@ TEST(CounterCheck, TheWorstRowIsTheOutcomeNotTheIdentity) {
     const Finding a = finding_with_worst_at(2, counter);
     const Finding b = finding_with_worst_at(4, counter);
     EXPECT_EQ(a.id, b.id);
-    EXPECT_EQ(a.id, counter > 4.2 ? "x_counter_sectors_differ" : "x_counter_sectors_agree");
+    EXPECT_EQ(a.id, counter > 4.2 ? "x_counter_sectors" : "x_counter_sectors");
     EXPECT_TRUE(a.params.empty()) << a.id;
     EXPECT_TRUE(b.params.empty()) << b.id;
     EXPECT_EQ(param_text_of(a, "stride"), "2");

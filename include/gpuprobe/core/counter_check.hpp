@@ -40,14 +40,16 @@ void set_model_value(Row& row, Quantity value);
 // collected, no model for the row). Where both are known the row is compared, and flagged
 // kCounterModelFlag when they differ by more than kCounterModelTolerance.
 //
-// finding() gives, once rows were compared: "<id>_agree" (a verdict: every compared row within
-// the tolerance, with the largest deviation), or "<id>_differ" (a warning: the model columns of
-// those rows, and what is computed from them, rest on a count the hardware contradicts) with
-// the count of rows off and the worst row's params and both numbers. nullopt when no row was
-// compared (no counters, or none usable): then nothing is said.
+// finding() gives, once rows were compared, one finding "<id>" whatever the decision, so a
+// quantity near the tolerance keeps its identity from run to run: outcome `agreement` "agree"
+// (a verdict: every compared row within the tolerance) or "differ" (a warning: the model columns
+// of those rows, and what is computed from them, rest on a count the hardware contradicts), with
+// the row that deviates most (its params, in the outcome too); values: rows off, rows compared,
+// the tolerance, that row's signed deviation and both numbers. nullopt when no row was compared
+// (no counters, or none usable): then nothing is said.
 class CounterCheck {
  public:
-  // id: the finding id stem ("coalescing_counter_load_sectors"); unit: the quantity's unit.
+  // id: the finding id ("coalescing_counter_load_sectors"); unit: the quantity's unit.
   CounterCheck(std::string id, std::string unit);
 
   void add(Row& row, const std::string& name, std::optional<double> counter,
@@ -58,9 +60,9 @@ class CounterCheck {
   std::size_t rows_compared() const { return compared_; }
   std::size_t rows_off() const { return off_; }
 
-  // Registers the sentences of "<id>_agree" and "<id>_differ". `what` names the quantity in
-  // running text ("load sectors per request (l1tex)"); `point` says which row a finding's params
-  // are ("stride 32, 4 B").
+  // Registers the sentence of "<id>" (one for each agreement). `what` names the quantity in
+  // running text ("load sectors per request (l1tex)"); `point` says which row the outcome names
+  // ("stride 32, 4 B").
   static void add_phrasings(Glossary& glossary, const std::string& id, const std::string& what,
                             std::function<std::string(const Finding&)> point);
 

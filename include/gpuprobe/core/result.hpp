@@ -76,6 +76,11 @@ std::optional<FindingKind> finding_kind_from_name(const std::string& name);
 // decides goes into `values` (numbers) or `outcome` (where an extreme lies — the worst offset,
 // the highest row — or which way a comparison went), which a run may change without the finding
 // becoming another one.
+// The outcome entries that record a decision (how a tolerance or a comparison came out); the
+// others locate an extreme (the worst row). compare reports a matched finding whose decision
+// changed; where an extreme lies moves with noise and is not reported on its own.
+bool is_decision_key(const std::string& key);
+
 struct Finding {
   std::string id;
   FindingKind kind = FindingKind::kNote;
