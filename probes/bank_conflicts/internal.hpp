@@ -1,5 +1,5 @@
-// bank-conflicts' analysis internals (host-only): what analysis.cpp, findings.cpp and words.cpp
-// share: tolerances, the noise outcome, the ladder and the stride sweep as read from the rows.
+// bank-conflicts' analysis internals (host-only): what analysis.cpp and findings.cpp share:
+// tolerances, the noise outcome, the ladder and the stride sweep as read from the rows.
 #pragma once
 
 #include <cstdint>
