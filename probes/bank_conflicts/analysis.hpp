@@ -1,5 +1,6 @@
 // bank-conflicts' analysis (host-only, tested in CI): the model beside each row, measured rows ->
-// ratios to copy, slowdowns, cycles per request, summary rows and findings; and its words.
+// ratios to copy, slowdowns, cycles per request, summary rows and findings (analysis.cpp,
+// findings.cpp); and its words (words.cpp).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 // coalescing's analysis (host-only, tested in CI): measured rows -> model columns, relative and
-// implied DRAM bandwidth, summary rows per (pattern, width), findings; and its words.
+// implied DRAM bandwidth, summary rows per (pattern, width) (analysis.cpp), findings
+// (findings.cpp); and its words (words.cpp).
 #pragma once
 
 #include <cstdint>

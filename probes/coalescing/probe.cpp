@@ -7,6 +7,9 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "analysis.hpp"
 #include "gpuprobe/core/errors.hpp"
@@ -205,9 +208,9 @@ runtime::Operation make_operation(const Sized& s, void* dst, const void* src, in
   return op;
 }
 
-ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
-  ProbeResult result = skeleton();
-  const DeviceInfo& dev = ctx.device();
+// What the analysis needs from the device: its L2 (or a fallback), the DRAM model's fetch
+// block, the peak DRAM estimate; and the L2 multiple asked for.
+coalescing::RunFacts run_facts(const DeviceInfo& dev, const AxisValues& values) {
   coalescing::RunFacts facts;
   coalescing::Sizing& z = facts.sizing;
   z.l2_bytes = dev.l2_bytes;
@@ -215,104 +218,155 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& v
     z.l2_bytes = kFallbackL2;
     z.l2_assumed = true;
   }
-  const auto l2d = static_cast<double>(z.l2_bytes);
   z.l2_multiple = values.number("l2-multiple");
-
   // The DRAM model's fetch block. Optional query: a driver that does not report it gets the
   // sector (32 B) and a note.
   facts.reported_fetch = runtime::l2_fetch_granularity();
   facts.fetch_bytes = models::model_fetch_bytes(facts.reported_fetch.value_or(0));
   facts.peak_dram_gbps = dev.peak_dram_estimate_gbps;
+  return facts;
+}
 
-  // Default N per width: N x width >= l2_multiple x L2, a multiple of kElementQuantum.
-  auto default_elements = [&](int w) {
-    const auto n =
-        static_cast<std::uint64_t>(std::ceil(static_cast<double>(z.l2_multiple) * l2d / w));
-    return (n + kElementQuantum - 1) / kElementQuantum * kElementQuantum;
-  };
-  const runtime::MemoryInfo memory = runtime::device_memory();
+// Default N of a width: N x width >= l2_multiple x L2, a multiple of kElementQuantum.
+std::uint64_t default_elements(const coalescing::Sizing& z, int w) {
+  const auto l2d = static_cast<double>(z.l2_bytes);
+  const auto n =
+      static_cast<std::uint64_t>(std::ceil(static_cast<double>(z.l2_multiple) * l2d / w));
+  return (n + kElementQuantum - 1) / kElementQuantum * kElementQuantum;
+}
+
+// The memory cap, each width's default N, and the largest output.
+void size_defaults(coalescing::Sizing& z, const std::vector<int>& widths,
+                   const runtime::MemoryInfo& memory) {
   z.memory_cap = static_cast<std::uint64_t>(coalescing::kMemoryCapFraction *
                                             static_cast<double>(memory.free_bytes));
-  for (int w : widths_of(values)) {
-    z.default_elements.push_back({w, default_elements(w)});
-    z.out_bytes = std::max(z.out_bytes, default_elements(w) * static_cast<std::uint64_t>(w));
+  for (int w : widths) {
+    z.default_elements.push_back({w, default_elements(z, w)});
+    z.out_bytes = std::max(z.out_bytes, default_elements(z, w) * static_cast<std::uint64_t>(w));
   }
-  const std::uint64_t in_cap = z.memory_cap > z.out_bytes ? z.memory_cap - z.out_bytes : 0;
+}
 
-  // Size every point; clamp N for strides whose input span does not fit, drop what still fails.
-  std::vector<Sized> sized;
-  for (const auto& p : points(values)) {
-    Sized s{p};
-    const auto w = static_cast<std::uint64_t>(p.width);
-    s.elements = default_elements(p.width);
-    s.in_bytes = models::copy_input_elements(p.pattern, p.param, s.elements) * w;
-    if (s.in_bytes > in_cap) {
-      const bool is_baseline = p.param == baseline_param(p.pattern);
-      std::uint64_t n = 0;
-      if (p.pattern == CopyPattern::kStride && !is_baseline && in_cap / w > 0)
-        n = ((in_cap / w - 1) / p.param + 1) / kElementQuantum * kElementQuantum;
-      const double ws =
-          n ? static_cast<double>(models::copy_touched_bytes(p.pattern, p.width, p.param, n)) / l2d
-            : 0;
-      if (is_baseline) {
-        throw RunError(fmt::format(
-            "coalescing: {} {}-byte elements ({} in + out) do not fit in {:.0f}% of the free "
-            "device memory ({} of {} free)",
-            s.elements, p.width, format_bytes(static_cast<double>(s.in_bytes + z.out_bytes)),
-            coalescing::kMemoryCapFraction * 100,
-            format_bytes(static_cast<double>(memory.free_bytes)),
-            format_bytes(static_cast<double>(memory.total_bytes))));
-      }
-      if (n == 0 || ws < coalescing::kClampedMinWorkingSet) {
-        z.dropped.push_back({p.pattern, p.width, p.param});
-        continue;
-      }
-      s.elements = n;
-      s.in_bytes = models::copy_input_elements(p.pattern, p.param, n) * w;
-      s.clamped = true;
-      z.clamped.push_back({p.width, p.param, n});
+// The N a stride point that does not fit runs with instead: the largest multiple of
+// kElementQuantum whose input span fits `in_cap`; 0 when none does, or when its working set
+// would fall below kClampedMinWorkingSet x L2 (then the point is dropped).
+std::uint64_t clamped_elements(const Point& p, const coalescing::Sizing& z, std::uint64_t in_cap) {
+  const auto w = static_cast<std::uint64_t>(p.width);
+  std::uint64_t n = 0;
+  if (p.pattern == CopyPattern::kStride && in_cap / w > 0)
+    n = ((in_cap / w - 1) / p.param + 1) / kElementQuantum * kElementQuantum;
+  if (n == 0) return 0;
+  const double ws =
+      static_cast<double>(models::copy_touched_bytes(p.pattern, p.width, p.param, n)) /
+      static_cast<double>(z.l2_bytes);
+  return ws < coalescing::kClampedMinWorkingSet ? 0 : n;
+}
+
+// A baseline whose input span does not fit the memory cap ends the run.
+[[noreturn]] void throw_too_big(const Sized& s, const coalescing::Sizing& z,
+                                const runtime::MemoryInfo& memory) {
+  throw RunError(fmt::format(
+      "coalescing: {} {}-byte elements ({} in + out) do not fit in {:.0f}% of the free "
+      "device memory ({} of {} free)",
+      s.elements, s.point.width, format_bytes(static_cast<double>(s.in_bytes + z.out_bytes)),
+      coalescing::kMemoryCapFraction * 100, format_bytes(static_cast<double>(memory.free_bytes)),
+      format_bytes(static_cast<double>(memory.total_bytes))));
+}
+
+// Sizes one point: its width's default N, or a clamped N for a stride whose input span does not
+// fit `in_cap`; nullopt when it is dropped (recorded in `z`, as is a clamp).
+std::optional<Sized> size_point(const Point& p, coalescing::Sizing& z, std::uint64_t in_cap,
+                                const runtime::MemoryInfo& memory) {
+  Sized s{p};
+  const auto w = static_cast<std::uint64_t>(p.width);
+  s.elements = default_elements(z, p.width);
+  s.in_bytes = models::copy_input_elements(p.pattern, p.param, s.elements) * w;
+  if (s.in_bytes > in_cap) {
+    if (p.param == baseline_param(p.pattern)) throw_too_big(s, z, memory);
+    const std::uint64_t n = clamped_elements(p, z, in_cap);
+    if (n == 0) {
+      z.dropped.push_back({p.pattern, p.width, p.param});
+      return std::nullopt;
     }
-    s.working_set_over_l2 =
-        static_cast<double>(models::copy_touched_bytes(p.pattern, p.width, p.param, s.elements)) /
-        l2d;
-    sized.push_back(s);
+    s.elements = n;
+    s.in_bytes = models::copy_input_elements(p.pattern, p.param, n) * w;
+    s.clamped = true;
+    z.clamped.push_back({p.width, p.param, n});
   }
+  s.working_set_over_l2 =
+      static_cast<double>(models::copy_touched_bytes(p.pattern, p.width, p.param, s.elements)) /
+      static_cast<double>(z.l2_bytes);
+  return s;
+}
 
+// Size every point; clamp N for strides whose input span does not fit, drop what still fails.
+std::vector<Sized> size_points(const std::vector<Point>& all, coalescing::Sizing& z,
+                               const runtime::MemoryInfo& memory) {
+  const std::uint64_t in_cap = z.memory_cap > z.out_bytes ? z.memory_cap - z.out_bytes : 0;
+  std::vector<Sized> sized;
+  for (const auto& p : all) {
+    if (auto s = size_point(p, z, in_cap, memory)) sized.push_back(*s);
+  }
+  return sized;
+}
+
+// The input and output buffer sizes every sized point fits in.
+std::pair<std::uint64_t, std::uint64_t> buffer_bytes(const std::vector<Sized>& sized) {
   std::uint64_t in_bytes = 0, out_bytes = 0;
   for (const auto& s : sized) {
     in_bytes = std::max(in_bytes, s.in_bytes);
     out_bytes = std::max(out_bytes, s.elements * static_cast<std::uint64_t>(s.point.width));
   }
-  runtime::DeviceBuffer in(in_bytes);
-  runtime::DeviceBuffer out(out_bytes);
-  runtime::fill_pattern_device(in.get(), in_bytes, kSeed, ctx.stream());
-  GP_CUDA(cudaStreamSynchronize(ctx.stream()));
+  return {in_bytes, out_bytes};
+}
 
+// One operation per sized point, all sharing `src` and `dst`, each (pattern, width) with its grid.
+std::vector<runtime::Operation> make_operations(const std::vector<Sized>& sized, void* dst,
+                                                const void* src, int sm_count,
+                                                cudaStream_t check_stream) {
   std::map<std::pair<CopyPattern, int>, int> blocks;
   for (const auto& s : sized) {
     const auto key = std::make_pair(s.point.pattern, s.point.width);
     if (!blocks.count(key))
       blocks[key] =
-          coalescing::copy_grid_blocks(kernel_kind(s.point.pattern), s.point.width, dev.sm_count);
+          coalescing::copy_grid_blocks(kernel_kind(s.point.pattern), s.point.width, sm_count);
   }
-
-  std::vector<runtime::Operation> ops;  // all share `in` and `out`
+  std::vector<runtime::Operation> ops;
   for (const auto& s : sized)
-    ops.push_back(make_operation(s, out.get(), in.get(), blocks[{s.point.pattern, s.point.width}],
-                                 ctx.stream()));
-  const std::vector<SampleSet> measured = ctx.measure_all(ops);
-  for (std::size_t i = 0; i < sized.size(); ++i) {
-    const auto& s = sized[i];
-    const SampleSet& samples = measured[i];
-    const Row planned = planned_row(s.point);
-    Row row = measured_row(planned.params, samples);
-    row.model = planned.model;
-    row.derived = planned.derived;
-    row.derived.push_back({"working_set_over_l2", "x", s.working_set_over_l2});
-    row.flags.insert(row.flags.end(), planned.flags.begin(), planned.flags.end());
-    if (s.clamped) row.flags.push_back("clamped");
-    result.rows.push_back(std::move(row));
-  }
+    ops.push_back(
+        make_operation(s, dst, src, blocks[{s.point.pattern, s.point.width}], check_stream));
+  return ops;
+}
+
+// The row of a measured point: its planned params, model, derived and flags, its working set.
+Row row_of(const Sized& s, const SampleSet& samples) {
+  const Row planned = planned_row(s.point);
+  Row row = measured_row(planned.params, samples);
+  row.model = planned.model;
+  row.derived = planned.derived;
+  row.derived.push_back({"working_set_over_l2", "x", s.working_set_over_l2});
+  row.flags.insert(row.flags.end(), planned.flags.begin(), planned.flags.end());
+  if (s.clamped) row.flags.push_back("clamped");
+  return row;
+}
+
+ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
+  ProbeResult result = skeleton();
+  const DeviceInfo& dev = ctx.device();
+  coalescing::RunFacts facts = run_facts(dev, values);
+  const runtime::MemoryInfo memory = runtime::device_memory();
+  size_defaults(facts.sizing, widths_of(values), memory);
+  const std::vector<Sized> sized = size_points(points(values), facts.sizing, memory);
+
+  const auto [in_bytes, out_bytes] = buffer_bytes(sized);
+  runtime::DeviceBuffer in(in_bytes);
+  runtime::DeviceBuffer out(out_bytes);
+  runtime::fill_pattern_device(in.get(), in_bytes, kSeed, ctx.stream());
+  GP_CUDA(cudaStreamSynchronize(ctx.stream()));
+
+  const std::vector<SampleSet> measured =
+      ctx.measure_all(make_operations(sized, out.get(), in.get(), dev.sm_count, ctx.stream()));
+  for (std::size_t i = 0; i < sized.size(); ++i)
+    result.rows.push_back(row_of(sized[i], measured[i]));
   coalescing::analyse(result, facts);
   return result;
 }

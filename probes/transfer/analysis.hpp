@@ -1,5 +1,5 @@
 // transfer's analysis (host-only, tested in CI): measured rows -> latency/bandwidth fits, the
-// fit beside every row, pinned/pageable ratios, findings; and its words.
+// fit beside every row, pinned/pageable ratios, findings (analysis.cpp); and its words (words.cpp).
 #pragma once
 
 #include <string>
