@@ -17,11 +17,11 @@ namespace {
 
 using models::CopyPrediction;
 
-std::int64_t int_param(const std::vector<Param>& params, const std::string& key) {
-  const Param* p = find_param(params, key);
-  if (!p || !std::holds_alternative<std::int64_t>(p->value))
+std::int64_t required_int(const Row& row, std::string_view key) {
+  const auto value = int_param_of(row, key);
+  if (!value)
     throw std::invalid_argument(fmt::format("coalescing row without integer param '{}'", key));
-  return std::get<std::int64_t>(p->value);
+  return *value;
 }
 
 // ---- Counters ------------------------------------------------------------------------------
@@ -244,8 +244,8 @@ Key row_key(const Row& row) {
   const Param* p = find_param(row.params, "pattern");
   if (!p) throw std::invalid_argument("coalescing row without param 'pattern'");
   const CopyPattern pattern = pattern_from_name(scalar_text(p->value));
-  return {pattern, static_cast<int>(int_param(row.params, "element_bytes")),
-          static_cast<std::uint64_t>(int_param(row.params, pattern_name(pattern)))};
+  return {pattern, static_cast<int>(required_int(row, "element_bytes")),
+          static_cast<std::uint64_t>(required_int(row, pattern_name(pattern)))};
 }
 
 std::string join_numbers(const std::vector<std::uint64_t>& values) {

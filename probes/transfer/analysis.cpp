@@ -37,11 +37,6 @@ struct Point {
   double median_s;
 };
 
-std::string text_param(const Row& row, const char* key) {
-  const Param* p = find_param(row.params, key);
-  return p ? scalar_text(p->value) : std::string();
-}
-
 std::vector<Param> curve_params(const Curve& c) {
   return {{"memory", c.memory, ""}, {"direction", c.direction, ""}};
 }
@@ -107,7 +102,8 @@ Curves collect_curves(ProbeResult& result) {
     const Metric* time = find_metric(row, "time");
     const Param* bytes = find_param(row.params, "bytes");
     if (!bw || !time || !bytes) continue;  // a planned row
-    const Curve c{text_param(row, "memory"), text_param(row, "direction")};
+    const Curve c{text_param_of(row, "memory").value_or(""),
+                  text_param_of(row, "direction").value_or("")};
     if (!curves.points.count(c)) curves.order.push_back(c);
     const double b = static_cast<double>(std::get<std::int64_t>(bytes->value));
     curves.points[c].push_back(
@@ -206,8 +202,8 @@ std::vector<Finding> link_findings(Curves& curves) {
                               {"large_rows", "", static_cast<double>(large.rows)},
                               {"large_min", "x", of_large(large.min)},
                               {"large_max", "x", of_large(large.max)}},
-                             {{"memory", text_param(top, "memory"), ""},
-                              {"direction", text_param(top, "direction"), ""},
+                             {{"memory", text_param_of(top, "memory").value_or(""), ""},
+                              {"direction", text_param_of(top, "direction").value_or(""), ""},
                               {"bytes", static_cast<std::int64_t>(all.highest->bytes), "B"}}));
   return findings;
 }
