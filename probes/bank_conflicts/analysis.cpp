@@ -42,14 +42,6 @@ double model_slowdown(AccessOp op, std::uint64_t stride, int width) {
 
 // ---- Counters ------------------------------------------------------------------------------
 
-// The shared-memory counters the probe collects (its counter_metrics(), full CUPTI names), over
-// one launch of the row's kernel.
-constexpr std::string_view kLoadInstructions = "smsp__inst_executed_op_shared_ld.sum";
-constexpr std::string_view kStoreInstructions = "smsp__inst_executed_op_shared_st.sum";
-constexpr std::string_view kLoadWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
-constexpr std::string_view kStoreWavefronts =
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
-
 // Wavefronts per warp instruction of one op over the launch: null when either counter is
 // missing or the kernel ran no such instruction (copy, naive).
 std::optional<double> wavefronts_per_instruction(const Row& row, AccessOp op) {

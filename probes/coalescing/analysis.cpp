@@ -26,16 +26,6 @@ std::int64_t required_int(const Row& row, std::string_view key) {
 
 // ---- Counters ------------------------------------------------------------------------------
 
-// Counters the probe collects (its counter_metrics(), full CUPTI names), over one launch of the
-// row's copy kernel (N elements read, N written).
-constexpr std::string_view kLoadRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
-constexpr std::string_view kLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
-constexpr std::string_view kStoreRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
-constexpr std::string_view kStoreSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
-constexpr std::string_view kL2ReadSectors = "lts__t_sectors_srcunit_tex_op_read.sum";
-constexpr std::string_view kDramRead = "dram__bytes_read.sum";
-constexpr std::string_view kDramWrite = "dram__bytes_write.sum";
-
 // N of a row's launch, as the probe sized it: the clamped N of a clamped stride, else the
 // width's default; nullopt when the sizing does not say (then no DRAM bytes per useful byte).
 std::optional<std::uint64_t> elements_of(const Sizing& z, const Measured& m) {

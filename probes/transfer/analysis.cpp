@@ -46,9 +46,6 @@ double per_direction(const Curve& c) {
   return c.direction == "bidir" ? 0.5 : 1.0;
 }
 
-// PCIe counters (device-wide) over one repetition: one cudaMemcpyAsync per lane.
-constexpr std::string_view kPcieRead = "pcie__read_bytes.sum";    // the GPU read host memory
-constexpr std::string_view kPcieWrite = "pcie__write_bytes.sum";  // the GPU wrote host memory
 // From this size on, fixed per-copy traffic on the link is far below the 5% the findings of
 // other probes use; the link-bytes verdict states these rows on their own.
 constexpr double kLargeCopy = 64.0 * 1024 * 1024;
