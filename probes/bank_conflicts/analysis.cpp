@@ -40,27 +40,7 @@ double model_slowdown(AccessOp op, std::uint64_t stride, int width) {
          models::predict_stride_access(1, width, op).wavefronts;
 }
 
-std::optional<std::string> text_param(const Row& row, const char* key) {
-  const Param* p = find_param(row.params, key);
-  if (!p || !std::holds_alternative<std::string>(p->value)) return std::nullopt;
-  return std::get<std::string>(p->value);
-}
-
-std::optional<std::int64_t> int_param(const Row& row, const char* key) {
-  const Param* p = find_param(row.params, key);
-  if (!p || !std::holds_alternative<std::int64_t>(p->value)) return std::nullopt;
-  return std::get<std::int64_t>(p->value);
-}
-
 // ---- Counters ------------------------------------------------------------------------------
-
-// The shared-memory counters the probe collects (its counter_metrics(), full CUPTI names), over
-// one launch of the row's kernel.
-constexpr std::string_view kLoadInstructions = "smsp__inst_executed_op_shared_ld.sum";
-constexpr std::string_view kStoreInstructions = "smsp__inst_executed_op_shared_st.sum";
-constexpr std::string_view kLoadWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
-constexpr std::string_view kStoreWavefronts =
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 
 // Wavefronts per warp instruction of one op over the launch: null when either counter is
 // missing or the kernel ran no such instruction (copy, naive).
@@ -79,12 +59,12 @@ bool any_counters(const std::vector<Row*>& rows) {
 Ladder collect_ladder(ProbeResult& result) {
   Ladder l;
   for (auto& row : result.rows) {
-    const auto kernel = text_param(row, "kernel");
+    const auto kernel = text_param_of(row, "kernel");
     const Metric* bw = find_metric(row, "bandwidth");
     if (!kernel || !bw) continue;  // a stride row, or a planned one
     l.bandwidth[*kernel] = bw;
     l.rows.push_back(&row);
-    l.size = int_param(row, "size").value_or(0);
+    l.size = int_param_of(row, "size").value_or(0);
   }
   return l;
 }
@@ -94,8 +74,8 @@ void add_ladder_ratios(ProbeResult& result, const Ladder& l) {
   const Metric* copy = l.of("copy");
   if (copy) {
     for (Row* row : l.rows)
-      row->derived.push_back({"relative_to_copy", "x",
-                              find_metric(*row, "bandwidth")->stats.median / copy->stats.median});
+      row->derived.push_back(
+          {"relative_to_copy", "x", *metric_median(*row, "bandwidth") / copy->stats.median});
   }
   const std::pair<const char*, const char*> ratios[] = {{"padded", "tiled"},
                                                         {"padded", "copy"},
@@ -119,7 +99,7 @@ void check_ladder_counters(const Ladder& l, std::vector<Finding>& checks) {
   CounterCheck stores{"bank_counter_ladder_stores", "wavefronts"};
   for (Row* row : l.rows) {
     if (!row->counters) continue;
-    const auto layout = layout_of(text_param(*row, "kernel").value_or(""));
+    const auto layout = layout_of(text_param_of(*row, "kernel").value_or(""));
     const auto model = [&](models::TileAccess access) -> std::optional<double> {
       if (!layout) return std::nullopt;
       return models::predict_tile_access(*layout, access).wavefronts;
@@ -170,9 +150,9 @@ void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>&
 Sweep collect_sweep(ProbeResult& result, const Inputs& in) {
   Sweep sweep;
   for (auto& row : result.rows) {
-    const auto op = text_param(row, "op");
-    const auto width = int_param(row, "element_bytes");
-    const auto stride = int_param(row, "stride");
+    const auto op = text_param_of(row, "op");
+    const auto width = int_param_of(row, "element_bytes");
+    const auto stride = int_param_of(row, "stride");
     const Metric* time = find_metric(row, "time_per_instruction");
     const Metric* bw = find_metric(row, "bandwidth");
     if (!op || !width || !stride || !time || !bw) continue;

@@ -3,15 +3,33 @@
 // findings.cpp); and its words (words.cpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe::bank {
+
+// The shared-memory counters the probe collects (full CUPTI names), over one launch of the row's
+// kernel. kCounterMetrics lists them in the order asked for; the analysis reads the named ones.
+inline constexpr std::string_view kLoadInstructions = "smsp__inst_executed_op_shared_ld.sum";
+inline constexpr std::string_view kStoreInstructions = "smsp__inst_executed_op_shared_st.sum";
+inline constexpr std::string_view kLoadWavefronts =
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+inline constexpr std::string_view kStoreWavefronts =
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+inline constexpr std::string_view kLoadBankConflicts =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+inline constexpr std::string_view kStoreBankConflicts =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+inline constexpr std::array<std::string_view, 6> kCounterMetrics = {
+    kLoadInstructions, kStoreInstructions, kLoadWavefronts,
+    kStoreWavefronts,  kLoadBankConflicts, kStoreBankConflicts};
 
 // The transpose ladder, in the order it is measured (`kernel` param of the ladder rows).
 inline constexpr const char* kLadderKernels[] = {"copy", "naive", "tiled", "padded", "swizzled"};

@@ -137,12 +137,7 @@ class BankConflictsProbe final : public Probe {
   // Shared load/store instructions, the wavefronts they took and the bank conflicts counted
   // (wavefronts beyond the minimum). 1 replay pass on GH100.
   std::vector<std::string> counter_metrics() const override {
-    return {"smsp__inst_executed_op_shared_ld.sum",
-            "smsp__inst_executed_op_shared_st.sum",
-            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"};
+    return std::vector<std::string>(bank::kCounterMetrics.begin(), bank::kCounterMetrics.end());
   }
 
   ProbeResult plan(const AxisValues& v) const override {

@@ -17,24 +17,14 @@ namespace {
 
 using models::CopyPrediction;
 
-std::int64_t int_param(const std::vector<Param>& params, const std::string& key) {
-  const Param* p = find_param(params, key);
-  if (!p || !std::holds_alternative<std::int64_t>(p->value))
+std::int64_t required_int(const Row& row, std::string_view key) {
+  const auto value = int_param_of(row, key);
+  if (!value)
     throw std::invalid_argument(fmt::format("coalescing row without integer param '{}'", key));
-  return std::get<std::int64_t>(p->value);
+  return *value;
 }
 
 // ---- Counters ------------------------------------------------------------------------------
-
-// Counters the probe collects (its counter_metrics(), full CUPTI names), over one launch of the
-// row's copy kernel (N elements read, N written).
-constexpr std::string_view kLoadRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
-constexpr std::string_view kLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
-constexpr std::string_view kStoreRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
-constexpr std::string_view kStoreSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
-constexpr std::string_view kL2ReadSectors = "lts__t_sectors_srcunit_tex_op_read.sum";
-constexpr std::string_view kDramRead = "dram__bytes_read.sum";
-constexpr std::string_view kDramWrite = "dram__bytes_write.sum";
 
 // N of a row's launch, as the probe sized it: the clamped N of a clamped stride, else the
 // width's default; nullopt when the sizing does not say (then no DRAM bytes per useful byte).
@@ -244,8 +234,8 @@ Key row_key(const Row& row) {
   const Param* p = find_param(row.params, "pattern");
   if (!p) throw std::invalid_argument("coalescing row without param 'pattern'");
   const CopyPattern pattern = pattern_from_name(scalar_text(p->value));
-  return {pattern, static_cast<int>(int_param(row.params, "element_bytes")),
-          static_cast<std::uint64_t>(int_param(row.params, pattern_name(pattern)))};
+  return {pattern, static_cast<int>(required_int(row, "element_bytes")),
+          static_cast<std::uint64_t>(required_int(row, pattern_name(pattern)))};
 }
 
 std::string join_numbers(const std::vector<std::uint64_t>& values) {

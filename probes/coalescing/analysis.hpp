@@ -3,9 +3,11 @@
 // (findings.cpp); and its words (words.cpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,6 +18,24 @@
 namespace gpuprobe::coalescing {
 
 using models::CopyPattern;
+
+// The counters the probe collects (full CUPTI names), over one launch of the row's copy kernel
+// (N elements read, N written). kCounterMetrics lists them in the order asked for; the analysis
+// reads the named ones.
+inline constexpr std::string_view kLoadRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr std::string_view kLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr std::string_view kStoreRequests =
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
+inline constexpr std::string_view kStoreSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+inline constexpr std::string_view kL2ReadSectors = "lts__t_sectors_srcunit_tex_op_read.sum";
+inline constexpr std::string_view kL2WriteSectors = "lts__t_sectors_srcunit_tex_op_write.sum";
+inline constexpr std::string_view kDramRead = "dram__bytes_read.sum";
+inline constexpr std::string_view kDramWrite = "dram__bytes_write.sum";
+inline constexpr std::string_view kLoadBytesPerSector =
+    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct";
+inline constexpr std::array<std::string_view, 9> kCounterMetrics = {
+    kLoadRequests,   kLoadSectors, kStoreRequests, kStoreSectors,      kL2ReadSectors,
+    kL2WriteSectors, kDramRead,    kDramWrite,     kLoadBytesPerSector};
 
 // Sizing rules shared by the probe (which applies them) and the findings (which state them).
 inline constexpr double kMemoryCapFraction = 0.25;    // of free device memory, inputs + output

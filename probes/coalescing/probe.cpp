@@ -143,15 +143,8 @@ class CoalescingProbe final : public Probe {
   // Global load/store requests and the sectors they touched (sectors per request), L2 sectors
   // requested by L1, DRAM bytes, useful bytes per sector. 4 replay passes on GH100.
   std::vector<std::string> counter_metrics() const override {
-    return {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-            "lts__t_sectors_srcunit_tex_op_read.sum",
-            "lts__t_sectors_srcunit_tex_op_write.sum",
-            "dram__bytes_read.sum",
-            "dram__bytes_write.sum",
-            "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"};
+    return std::vector<std::string>(coalescing::kCounterMetrics.begin(),
+                                    coalescing::kCounterMetrics.end());
   }
 
   ProbeResult plan(const AxisValues& values) const override {

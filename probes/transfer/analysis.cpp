@@ -37,11 +37,6 @@ struct Point {
   double median_s;
 };
 
-std::string text_param(const Row& row, const char* key) {
-  const Param* p = find_param(row.params, key);
-  return p ? scalar_text(p->value) : std::string();
-}
-
 std::vector<Param> curve_params(const Curve& c) {
   return {{"memory", c.memory, ""}, {"direction", c.direction, ""}};
 }
@@ -51,9 +46,6 @@ double per_direction(const Curve& c) {
   return c.direction == "bidir" ? 0.5 : 1.0;
 }
 
-// PCIe counters (device-wide) over one repetition: one cudaMemcpyAsync per lane.
-constexpr std::string_view kPcieRead = "pcie__read_bytes.sum";    // the GPU read host memory
-constexpr std::string_view kPcieWrite = "pcie__write_bytes.sum";  // the GPU wrote host memory
 // From this size on, fixed per-copy traffic on the link is far below the 5% the findings of
 // other probes use; the link-bytes verdict states these rows on their own.
 constexpr double kLargeCopy = 64.0 * 1024 * 1024;
@@ -107,7 +99,8 @@ Curves collect_curves(ProbeResult& result) {
     const Metric* time = find_metric(row, "time");
     const Param* bytes = find_param(row.params, "bytes");
     if (!bw || !time || !bytes) continue;  // a planned row
-    const Curve c{text_param(row, "memory"), text_param(row, "direction")};
+    const Curve c{text_param_of(row, "memory").value_or(""),
+                  text_param_of(row, "direction").value_or("")};
     if (!curves.points.count(c)) curves.order.push_back(c);
     const double b = static_cast<double>(std::get<std::int64_t>(bytes->value));
     curves.points[c].push_back(
@@ -206,8 +199,8 @@ std::vector<Finding> link_findings(Curves& curves) {
                               {"large_rows", "", static_cast<double>(large.rows)},
                               {"large_min", "x", of_large(large.min)},
                               {"large_max", "x", of_large(large.max)}},
-                             {{"memory", text_param(top, "memory"), ""},
-                              {"direction", text_param(top, "direction"), ""},
+                             {{"memory", text_param_of(top, "memory").value_or(""), ""},
+                              {"direction", text_param_of(top, "direction").value_or(""), ""},
                               {"bytes", static_cast<std::int64_t>(all.highest->bytes), "B"}}));
   return findings;
 }

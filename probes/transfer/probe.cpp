@@ -168,7 +168,8 @@ class TransferProbe final : public Probe {
   // write = the GPU wrote host memory (d2h). Device-wide counters (they also count other traffic
   // on the link), so CUPTI collects them in a configuration of their own.
   std::vector<std::string> counter_metrics() const override {
-    return {"pcie__read_bytes.sum", "pcie__write_bytes.sum"};
+    return std::vector<std::string>(transfer::kCounterMetrics.begin(),
+                                    transfer::kCounterMetrics.end());
   }
 
   ProbeResult plan(const AxisValues& values) const override {

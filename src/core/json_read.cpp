@@ -5,10 +5,12 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "device_fields.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/json_io.hpp"
 
@@ -117,33 +119,24 @@ HostInfo host_from(const ojson& h, const std::string& origin) {
   return host;
 }
 
+// Reads one field of a device: integers range-checked (integer_or), text, booleans and reals as
+// nlohmann's value(); an absent field keeps the default.
+struct DeviceFieldReader {
+  const ojson& d;
+  const std::string& origin;
+  template <typename T>
+  void operator()(const char* key, T& field) const {
+    if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> ||
+                  std::is_same_v<T, double>)
+      field = d.value(key, field);
+    else
+      field = integer_or(d, key, field, origin);
+  }
+};
+
 DeviceInfo device_from(const ojson& d, const std::string& origin) {
   DeviceInfo info;
-  info.index = integer_or(d, "index", 0, origin);
-  info.name = d.value("name", "");
-  info.uuid = d.value("uuid", "");
-  info.pci_bus_id = d.value("pci_bus_id", "");
-  info.compute_capability = d.value("compute_capability", "");
-  info.sm_count = integer_or(d, "sm_count", 0, origin);
-  info.sm_clock_khz = integer_or(d, "sm_clock_khz", std::int64_t{0}, origin);
-  info.memory_clock_khz = integer_or(d, "memory_clock_khz", std::int64_t{0}, origin);
-  info.memory_bus_width_bits = integer_or(d, "memory_bus_width_bits", 0, origin);
-  info.total_memory_bytes = integer_or(d, "total_memory_bytes", std::uint64_t{0}, origin);
-  info.l2_bytes = integer_or(d, "l2_bytes", std::uint64_t{0}, origin);
-  info.persisting_l2_max_bytes = integer_or(d, "persisting_l2_max_bytes", std::uint64_t{0}, origin);
-  info.access_policy_max_window_bytes =
-      integer_or(d, "access_policy_max_window_bytes", std::uint64_t{0}, origin);
-  info.shared_memory_per_sm_bytes =
-      integer_or(d, "shared_memory_per_sm_bytes", std::uint64_t{0}, origin);
-  info.shared_memory_per_block_optin_bytes =
-      integer_or(d, "shared_memory_per_block_optin_bytes", std::uint64_t{0}, origin);
-  info.async_engine_count = integer_or(d, "async_engine_count", 0, origin);
-  info.can_map_host_memory = d.value("can_map_host_memory", false);
-  info.integrated = d.value("integrated", false);
-  info.ecc_enabled = d.value("ecc_enabled", false);
-  info.pcie_link_gts = d.value("pcie_link_gts", 0.0);
-  info.pcie_link_width = integer_or(d, "pcie_link_width", 0, origin);
-  info.peak_dram_estimate_gbps = d.value("peak_dram_estimate_gbps", 0.0);
+  for_each_device_field(info, DeviceFieldReader{d, origin});
   return info;
 }
 

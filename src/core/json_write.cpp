@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "device_fields.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/samples.hpp"
@@ -144,28 +145,9 @@ ojson optional_int(const std::optional<int>& v) {
 }
 
 ojson device_json(const DeviceInfo& d) {
-  return {{"index", d.index},
-          {"name", d.name},
-          {"uuid", d.uuid},
-          {"pci_bus_id", d.pci_bus_id},
-          {"compute_capability", d.compute_capability},
-          {"sm_count", d.sm_count},
-          {"sm_clock_khz", d.sm_clock_khz},
-          {"memory_clock_khz", d.memory_clock_khz},
-          {"memory_bus_width_bits", d.memory_bus_width_bits},
-          {"total_memory_bytes", d.total_memory_bytes},
-          {"l2_bytes", d.l2_bytes},
-          {"persisting_l2_max_bytes", d.persisting_l2_max_bytes},
-          {"access_policy_max_window_bytes", d.access_policy_max_window_bytes},
-          {"shared_memory_per_sm_bytes", d.shared_memory_per_sm_bytes},
-          {"shared_memory_per_block_optin_bytes", d.shared_memory_per_block_optin_bytes},
-          {"async_engine_count", d.async_engine_count},
-          {"can_map_host_memory", d.can_map_host_memory},
-          {"integrated", d.integrated},
-          {"ecc_enabled", d.ecc_enabled},
-          {"pcie_link_gts", d.pcie_link_gts},
-          {"pcie_link_width", d.pcie_link_width},
-          {"peak_dram_estimate_gbps", d.peak_dram_estimate_gbps}};
+  ojson out = ojson::object();
+  for_each_device_field(d, [&out](const char* key, const auto& value) { out[key] = value; });
+  return out;
 }
 
 ojson tool_json(const ToolInfo& tool) {

@@ -90,6 +90,44 @@ const Finding* find_finding(const ProbeResult& result, const std::string& id) {
   return nullptr;
 }
 
+namespace {
+
+const Scalar* param_value(const Row& row, std::string_view key) {
+  for (const auto& p : row.params) {
+    if (p.key == key) return &p.value;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> int_param_of(const Row& row, std::string_view key) {
+  const Scalar* v = param_value(row, key);
+  if (!v || !std::holds_alternative<std::int64_t>(*v)) return std::nullopt;
+  return std::get<std::int64_t>(*v);
+}
+
+std::optional<std::string> text_param_of(const Row& row, std::string_view key) {
+  const Scalar* v = param_value(row, key);
+  if (!v || !std::holds_alternative<std::string>(*v)) return std::nullopt;
+  return std::get<std::string>(*v);
+}
+
+std::optional<double> number_param_of(const Row& row, std::string_view key) {
+  const Scalar* v = param_value(row, key);
+  if (v && std::holds_alternative<std::int64_t>(*v))
+    return static_cast<double>(std::get<std::int64_t>(*v));
+  if (v && std::holds_alternative<double>(*v)) return std::get<double>(*v);
+  return std::nullopt;
+}
+
+std::optional<double> metric_median(const Row& row, std::string_view name) {
+  for (const auto& m : row.metrics) {
+    if (m.name == name) return m.stats.median;
+  }
+  return std::nullopt;
+}
+
 std::string scalar_text(const Scalar& value) {
   struct Visitor {
     std::string operator()(std::monostate) const { return ""; }

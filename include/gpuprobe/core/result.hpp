@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -200,6 +201,15 @@ const Param* find_param(const std::vector<Param>& params, const std::string& key
 const Metric* find_metric(const Row& row, const std::string& name);
 const Quantity* find_quantity(const std::vector<Quantity>& values, const std::string& name);
 const Finding* find_finding(const ProbeResult& result, const std::string& id);
+
+// Typed readers of a row's params and metrics, for analyses. Each returns nullopt when the entry
+// is absent or holds another type; int_param_of reads integers only, text_param_of text only,
+// number_param_of an integer or a real (as a double). metric_median is the median of a metric's
+// statistics. (The `_of` names read; Param builders elsewhere are named without it.)
+std::optional<std::int64_t> int_param_of(const Row& row, std::string_view key);
+std::optional<std::string> text_param_of(const Row& row, std::string_view key);
+std::optional<double> number_param_of(const Row& row, std::string_view key);
+std::optional<double> metric_median(const Row& row, std::string_view name);
 
 // Renders a scalar for a person ("pinned", "64", "0.5", "true", "" for null).
 std::string scalar_text(const Scalar& value);

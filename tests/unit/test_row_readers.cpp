@@ -1,0 +1,64 @@
+// Unit tests for the typed row readers: params by type, numbers from integers and reals, medians.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "gpuprobe/core/result.hpp"
+
+namespace gpuprobe {
+namespace {
+
+Row sample_row() {
+  Row row;
+  row.params = {{"size", std::int64_t{4096}, "B"},
+                {"kernel", std::string("padded"), ""},
+                {"ratio", 0.5, ""},
+                {"flag", true, ""},
+                {"none", std::monostate{}, ""}};
+  Metric bw{"bandwidth", "GB/s", {}, {}};
+  bw.stats.median = 812.5;
+  row.metrics.push_back(bw);
+  return row;
+}
+
+TEST(RowReaders, IntParamReadsIntegersOnly) {
+  const Row row = sample_row();
+  EXPECT_EQ(int_param_of(row, "size"), std::int64_t{4096});
+  EXPECT_FALSE(int_param_of(row, "ratio").has_value());
+  EXPECT_FALSE(int_param_of(row, "kernel").has_value());
+  EXPECT_FALSE(int_param_of(row, "flag").has_value());
+  EXPECT_FALSE(int_param_of(row, "missing").has_value());
+}
+
+TEST(RowReaders, TextParamReadsTextOnly) {
+  const Row row = sample_row();
+  EXPECT_EQ(text_param_of(row, "kernel"), std::string("padded"));
+  EXPECT_FALSE(text_param_of(row, "size").has_value());
+  EXPECT_FALSE(text_param_of(row, "none").has_value());
+  EXPECT_FALSE(text_param_of(row, "missing").has_value());
+}
+
+TEST(RowReaders, NumberParamReadsIntegersAndReals) {
+  const Row row = sample_row();
+  EXPECT_EQ(number_param_of(row, "size"), 4096.0);
+  EXPECT_EQ(number_param_of(row, "ratio"), 0.5);
+  EXPECT_FALSE(number_param_of(row, "kernel").has_value());
+  EXPECT_FALSE(number_param_of(row, "flag").has_value());
+  EXPECT_FALSE(number_param_of(row, "missing").has_value());
+}
+
+TEST(RowReaders, MetricMedianByName) {
+  const Row row = sample_row();
+  EXPECT_EQ(metric_median(row, "bandwidth"), 812.5);
+  EXPECT_FALSE(metric_median(row, "time").has_value());
+  EXPECT_FALSE(metric_median(Row{}, "bandwidth").has_value());
+}
+
+TEST(RowReaders, FirstParamOfAKeyWins) {
+  Row row;
+  row.params = {{"n", std::int64_t{1}, ""}, {"n", std::int64_t{2}, ""}};
+  EXPECT_EQ(int_param_of(row, "n"), std::int64_t{1});
+}
+
+}  // namespace
+}  // namespace gpuprobe
