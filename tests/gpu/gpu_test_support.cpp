@@ -50,4 +50,35 @@ const Row* find_row(const ProbeResult& result,
   return nullptr;
 }
 
+namespace {
+
+double quantity_of(const std::vector<Quantity>& values, const std::string& name) {
+  const Quantity* q = find_quantity(values, name);
+  EXPECT_NE(q, nullptr) << name;
+  EXPECT_TRUE(q && q->value.has_value()) << name << " is null";
+  return q && q->value ? *q->value : -1;
+}
+
+}  // namespace
+
+double median_of(const Row& row, const std::string& metric) {
+  const Metric* m = find_metric(row, metric);
+  EXPECT_NE(m, nullptr) << metric;
+  return m ? m->stats.median : 0;
+}
+
+double noise_of(const Row& row, const std::string& metric) {
+  const Metric* m = find_metric(row, metric);
+  EXPECT_NE(m, nullptr) << metric;
+  return m ? m->stats.rel_noise : 0;
+}
+
+double model_of(const Row& row, const std::string& name) {
+  return quantity_of(row.model, name);
+}
+
+double derived_of(const Row& row, const std::string& name) {
+  return quantity_of(row.derived, name);
+}
+
 }  // namespace gpuprobe::testing

@@ -1,4 +1,4 @@
-// Support for GPU tests: skip visibly without a GPU, run a probe with CLI arguments.
+// Support for GPU tests: skip visibly without a GPU, run a probe with CLI arguments, read rows.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -21,6 +21,15 @@ bool gpu_available();
 // `counters`: whether the runner's counter pass runs (as --counters / --no-counters).
 ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples = 5,
                       bool counters = true);
+
+// A row's metric median and relative noise (stdev / mean); the test fails (and 0 comes back)
+// when the row has no such metric.
+double median_of(const Row& row, const std::string& metric);
+double noise_of(const Row& row, const std::string& metric);
+// A row's model or derived value by name; the test fails (and -1 comes back) when it is absent or
+// null.
+double model_of(const Row& row, const std::string& name);
+double derived_of(const Row& row, const std::string& name);
 
 // Finds the row whose params match all of `match` (key -> text as scalar_text prints it).
 const Row* find_row(const ProbeResult& result,

@@ -13,14 +13,11 @@ namespace gpuprobe {
 namespace {
 
 double median(const Row& row, const char* metric) {
-  const Metric* m = find_metric(row, metric);
-  EXPECT_NE(m, nullptr) << metric;
-  return m ? m->stats.median : 0;
+  return testing::median_of(row, metric);
 }
 
 double noise(const Row& row, const char* metric) {
-  const Metric* m = find_metric(row, metric);
-  return m ? m->stats.rel_noise : 0;
+  return testing::noise_of(row, metric);
 }
 
 TEST(BankConflictsGpu, LadderVerifiedAndPaddingBeatsTiled) {

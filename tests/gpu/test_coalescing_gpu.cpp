@@ -13,24 +13,19 @@ namespace gpuprobe {
 namespace {
 
 double median_bandwidth(const Row& row) {
-  return find_metric(row, "bandwidth")->stats.median;
+  return testing::median_of(row, "bandwidth");
 }
 
 double noise(const Row& row) {
-  return find_metric(row, "bandwidth")->stats.rel_noise;
+  return testing::noise_of(row, "bandwidth");
 }
 
 double model(const Row& row, const char* name) {
-  const Quantity* q = find_quantity(row.model, name);
-  EXPECT_NE(q, nullptr) << name;
-  return q && q->value ? *q->value : -1;
+  return testing::model_of(row, name);
 }
 
 double relative(const Row& row) {
-  const Quantity* q = find_quantity(row.derived, "relative_bandwidth");
-  EXPECT_NE(q, nullptr);
-  EXPECT_TRUE(q && q->value.has_value());
-  return q && q->value ? *q->value : 0;
+  return testing::derived_of(row, "relative_bandwidth");
 }
 
 TEST(CoalescingGpu, AlignedOffsetIsNoSlowerThanMisaligned) {

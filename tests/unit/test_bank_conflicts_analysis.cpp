@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "fixtures.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -21,15 +23,7 @@ const std::string kPrefixStores = "stores, slowdown vs stride 1 measured (model)
 // The bank-conflicts result of the fixture, as that run wrote it (schema 1: stride rows' metric
 // still named `time`; its verdict and notes lines are findings with text only).
 const ProbeResult& recorded() {
-  static const ProbeResult r = [] {
-    const std::string path = std::string(GPUPROBE_FIXTURES_DIR) + "/schema1/h100-all.json";
-    const RunReport report = report_from_json(read_json_file(path), path);
-    for (const auto& result : report.results) {
-      if (result.probe == "bank-conflicts") return result;
-    }
-    throw std::runtime_error("no bank-conflicts result in " + path);
-  }();
-  return r;
+  return testing::fixture_result("schema1/h100-all.json", "bank-conflicts");
 }
 
 bool is_stride_row(const Row& row) {

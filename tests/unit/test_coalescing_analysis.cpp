@@ -3,6 +3,8 @@
 // checked against the file's own numbers and its old prose verdict; and the edge cases.
 #include <gtest/gtest.h>
 
+#include "fixtures.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -17,15 +19,7 @@ using coalescing::RunFacts;
 
 // The coalescing result of the fixture as written (with what the old probe derived).
 const ProbeResult& original() {
-  static const ProbeResult result = [] {
-    const std::string path = std::string(GPUPROBE_FIXTURES_DIR) + "/schema1/h100-all.json";
-    const RunReport report = report_from_json(read_json_file(path), path);
-    for (const auto& r : report.results) {
-      if (r.probe == "coalescing") return r;
-    }
-    throw std::runtime_error("no coalescing result in " + path);
-  }();
-  return result;
+  return testing::fixture_result("schema1/h100-all.json", "coalescing");
 }
 
 // The measured rows only: params, metrics, flags and the sizing's working_set_over_l2.
@@ -492,8 +486,8 @@ TEST(CoalescingAnalysis, PlannedRowsGetTheSectorModelAndPlanNotes) {
 // ---- Counters ------------------------------------------------------------------------------
 
 // What one launch of a 4-byte stride copy (N = 52428800, the fixture's sizing) counts on an
-// H100, from the geometry and the l1tex/lts counts measured on it: lane l loads element 32k*s + l*s,
-// so a warp load touches min(32, 4s) sectors (32 at stride 32, as measured) and every sector
+// H100, from the geometry and the l1tex/lts counts measured on it: lane l loads element 32k*s +
+// l*s, so a warp load touches min(32, 4s) sectors (32 at stride 32, as measured) and every sector
 // goes on to L2 (no two warps share one); DRAM moves a 64-B block per sector touched once a
 // lane owns its block (stride >= 16: exactly 2x the L2 sectors, as measured), plus the N x 4 B
 // written by unit-stride stores (4 sectors per request).
@@ -583,9 +577,9 @@ TEST(CoalescingAnalysis, CountersBesideTheModelAgreeOnTheStrides) {
     EXPECT_FALSE(has_flag(rw, "ctr-vs-model"));
 
   EXPECT_EQ(counter_finding_ids(r),
-            (std::vector<std::string>{
-                "coalescing_counter_load_sectors", "coalescing_counter_store_sectors",
-                "coalescing_counter_l2_sectors", "coalescing_counter_dram"}));
+            (std::vector<std::string>{"coalescing_counter_load_sectors",
+                                      "coalescing_counter_store_sectors",
+                                      "coalescing_counter_l2_sectors", "coalescing_counter_dram"}));
   const Finding* load = find_finding(r, "coalescing_counter_load_sectors");
   EXPECT_EQ(load->kind, FindingKind::kVerdict);
   EXPECT_EQ(value_of(*load, "rows_compared"), 6);
@@ -642,8 +636,7 @@ TEST(CoalescingAnalysis, AMissingCounterOrSizeGivesNullValuesAndIsNotCompared) {
   EXPECT_DOUBLE_EQ(value(s2.derived, "store_sectors_per_request_counter"), 4);
   EXPECT_FALSE(find_quantity(s2.derived, "dram_bytes_per_useful_byte_counter")->value.has_value());
   EXPECT_EQ(find_finding(r, "coalescing_counter_dram"), nullptr);
-  EXPECT_EQ(value_of(*find_finding(r, "coalescing_counter_load_sectors"), "rows_compared"),
-            5);
+  EXPECT_EQ(value_of(*find_finding(r, "coalescing_counter_load_sectors"), "rows_compared"), 5);
 
   // A sizing that does not give the width's N: no useful bytes, no DRAM ratio.
   RunFacts facts = h100_facts();

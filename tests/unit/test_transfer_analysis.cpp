@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "fixtures.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -14,11 +16,7 @@ namespace gpuprobe {
 namespace {
 
 const ProbeResult& h100_transfer() {
-  static const RunReport report = [] {
-    const std::string path = std::string(GPUPROBE_FIXTURES_DIR) + "/schema1/h100-all.json";
-    return report_from_json(read_json_file(path), path);
-  }();
-  return report.results.at(0);
+  return testing::fixture_result("schema1/h100-all.json", "transfer");
 }
 
 // The run's measured rows only: what the analysis adds is taken away.
