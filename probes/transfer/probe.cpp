@@ -1,6 +1,7 @@
 // The `transfer` probe: host<->device copy bandwidth by host memory kind, direction and size.
 // Axes and operations here; the fits, ratios and findings in analysis.cpp (host-only).
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -124,6 +125,33 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
   return op;
 }
 
+// The batches of the sweep, as indices into it: every point in one batch when every memory kind's
+// two host buffers fit in a quarter of the host's memory at once — the rounds then spread each
+// point's samples over the whole sweep, not over one kind's stretch of it (host copies' speed
+// moves over seconds on a busy host; docs/method.md) — else one batch per kind, as large sweeps
+// need. Points stay in sweep order, so rows do too.
+std::vector<std::vector<std::size_t>> batches(const std::vector<Point>& sweep,
+                                              std::uint64_t max_bytes) {
+  std::vector<HostMemory> kinds;
+  for (const auto& p : sweep) {
+    if (std::find(kinds.begin(), kinds.end(), p.kind) == kinds.end()) kinds.push_back(p.kind);
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  const double host =
+      pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+  const double all_at_once =
+      2.0 * static_cast<double>(max_bytes) * static_cast<double>(kinds.size());
+  const bool together = host > 0 && all_at_once <= host / 4;
+  std::vector<std::vector<std::size_t>> out;
+  for (std::size_t i = 0; i < sweep.size(); ++i) {
+    if (out.empty() || (!together && sweep[i].kind != sweep[out.back().back()].kind))
+      out.emplace_back();
+    out.back().push_back(i);
+  }
+  return out;
+}
+
 Row make_row(const Point& p, const SampleSet& samples) {
   Row row = measured_row(row_params(p), samples);
   if (p.direction == "bidir") {
@@ -205,19 +233,18 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& val
   GP_CUDA(cudaStreamSynchronize(ctx.stream()));
 
   const auto sweep = points(values);
-  // Every memory kind's host buffers at once, and every point in one batch: the rounds then
-  // spread each point's samples over the whole sweep, not over one kind's stretch of it (host
-  // copies' speed moves over seconds on a busy host; docs/method.md).
-  std::map<HostMemory, HostBuffers> host;  // nodes stay put: operations point into them
-  for (const auto& p : sweep) {
-    if (!host.count(p.kind)) host.try_emplace(p.kind, p.kind, max_bytes);
+  for (const auto& batch : batches(sweep, max_bytes)) {
+    std::map<HostMemory, HostBuffers> host;  // nodes stay put: operations point into them
+    std::vector<runtime::Operation> ops;
+    for (const std::size_t i : batch) {
+      const Point& p = sweep[i];
+      if (!host.count(p.kind)) host.try_emplace(p.kind, p.kind, max_bytes);
+      ops.push_back(make_operation(p, host.at(p.kind), dev_src, dev_dst));
+    }
+    const std::vector<SampleSet> measured = ctx.measure_all(ops);
+    for (std::size_t k = 0; k < batch.size(); ++k)
+      result.rows.push_back(make_row(sweep[batch[k]], measured[k]));
   }
-  std::vector<runtime::Operation> ops;
-  for (const auto& p : sweep)
-    ops.push_back(make_operation(p, host.at(p.kind), dev_src, dev_dst));
-  const std::vector<SampleSet> measured = ctx.measure_all(ops);
-  for (std::size_t i = 0; i < sweep.size(); ++i)
-    result.rows.push_back(make_row(sweep[i], measured[i]));
   transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});
   return result;
 }

@@ -149,6 +149,26 @@ struct SideFile {
   const RunReport* run = nullptr;
 };
 
+// How many of a side's files hold this row's metric with samples (the runs pooled into it): the
+// same probe on the same device, a row with the same params, the metric with samples.
+std::size_t runs_holding(const std::vector<SideFile>& files, const ProbeResult& result,
+                         const Row& row, const std::string& metric) {
+  const std::string key = params_key(row.params);
+  std::size_t n = 0;
+  for (const auto& f : files) {
+    bool found = false;
+    for (const auto& r : f.run->results) {
+      if (found || r.probe != result.probe || r.device != result.device) continue;
+      for (const auto& other : r.rows) {
+        const Metric* m = find_metric(other, metric);
+        if (m && !m->samples.empty() && params_key(other.params) == key) found = true;
+      }
+    }
+    n += found;
+  }
+  return std::max<std::size_t>(n, 1);
+}
+
 class Comparer {
  public:
   // a and b: each side's report (pooled when it has several files); a_files, b_files: the files
@@ -499,24 +519,23 @@ void Comparer::bootstrap_all(const std::vector<ResultPairing>& pairings) {
                                                  name) != options_.metrics.end();
   };
   std::vector<std::pair<const Metric*, const Metric*>> keys;
+  std::vector<RatioTask> tasks;
   for (const auto& p : pairings) {
     if (p.a->status != Status::kOk || p.b->status != Status::kOk) continue;
     for (const auto& [i, j] : match_rows(p.a->rows, p.b->rows).matched) {
       for (const auto& ma : p.a->rows[i].metrics) {
         const Metric* mb = find_metric(p.b->rows[j], ma.name);
-        if (wanted(ma.name) && mb && mb->unit == ma.unit && !ma.samples.empty() &&
-            !mb->samples.empty())
-          keys.emplace_back(&ma, mb);
+        if (!wanted(ma.name) || !mb || mb->unit != ma.unit || ma.samples.empty() ||
+            mb->samples.empty())
+          continue;
+        keys.emplace_back(&ma, mb);
+        tasks.push_back({&ma.samples, &mb->samples,
+                         runs_holding(a_files_, *p.a, p.a->rows[i], ma.name),
+                         runs_holding(b_files_, *p.b, p.b->rows[j], ma.name)});
       }
     }
   }
-  std::vector<RatioTask> tasks;
-  for (const auto& [ma, mb] : keys)
-    tasks.push_back({&ma->samples, &mb->samples});
-  BootstrapOptions bootstrap;
-  bootstrap.a_runs = std::max<std::size_t>(a_files_.size(), 1);
-  bootstrap.b_runs = std::max<std::size_t>(b_files_.size(), 1);
-  const auto intervals = bootstrap_ratios(tasks, bootstrap);
+  const auto intervals = bootstrap_ratios(tasks);
   for (std::size_t k = 0; k < keys.size(); ++k)
     intervals_[keys[k]] = intervals[k];
 }

@@ -242,14 +242,19 @@ double quantile(std::vector<double>& values, double p) {
 }
 
 // One task, drawing a new plan only when its shape differs from the last one.
+// The runs behind one side of a task: the task's own count, else the options'.
+std::size_t runs_of(std::size_t task_runs, std::size_t option_runs) {
+  return std::max<std::size_t>(task_runs > 0 ? task_runs : option_runs, 1);
+}
+
 std::optional<RatioInterval> bootstrap_one(const RatioTask& task, const BootstrapOptions& options,
                                            Plan& plan) {
   if (!task.a || !task.b || options.resamples == 0) return std::nullopt;
   const auto a = sort_values(*task.a, 0.0, /*strict=*/true);
   const auto b = sort_values(*task.b, 0.0, /*strict=*/false);
   if (!a || !b) return std::nullopt;
-  Shape shape{round_sizes(*task.a), round_sizes(*task.b), std::max<std::size_t>(options.a_runs, 1),
-              std::max<std::size_t>(options.b_runs, 1)};
+  Shape shape{round_sizes(*task.a), round_sizes(*task.b), runs_of(task.a_runs, options.a_runs),
+              runs_of(task.b_runs, options.b_runs)};
   if (!plan.drawn || !(plan.shape == shape)) make_plan(shape, options, plan);
   RatioInterval out;
   out.a_median = sorted_median(*a);
@@ -310,7 +315,8 @@ std::vector<std::optional<RatioInterval>> bootstrap_ratios(std::span<const Ratio
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     Shape shape;
     if (tasks[i].a && tasks[i].b)
-      shape = {round_sizes(*tasks[i].a), round_sizes(*tasks[i].b), options.a_runs, options.b_runs};
+      shape = {round_sizes(*tasks[i].a), round_sizes(*tasks[i].b),
+               runs_of(tasks[i].a_runs, options.a_runs), runs_of(tasks[i].b_runs, options.b_runs)};
     if (i == 0 || !(shape == last) || i - starts.back() >= most) starts.push_back(i);
     last = std::move(shape);
   }
@@ -329,8 +335,13 @@ std::vector<std::optional<RatioInterval>> bootstrap_ratios(std::span<const Ratio
     }
   };
   std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t)
-    pool.emplace_back(work, t);
+  try {
+    for (std::size_t t = 1; t < threads; ++t)
+      pool.emplace_back(work, t);
+  } catch (...) {
+    // No thread could be started: the ones that were run to the end of the jobs; join them
+    // (a std::thread destroyed unjoined would terminate the program), then do the rest here.
+  }
   work(0);
   for (auto& th : pool)
     th.join();

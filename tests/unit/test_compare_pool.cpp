@@ -188,6 +188,35 @@ TEST(CompareSides, PoolingNarrowsTheInterval) {
                                   << "]";
 }
 
+// A row that only one of a side's files holds is one run's worth of evidence: its run-level term
+// is that of one run, not the mean over every file of the side (which would narrow it).
+TEST(CompareSides, ARowInOneFileOfASideCountsAsOneRun) {
+  // Rounds at two levels, so the run-level term is wide.
+  const SampleRounds levels = {{50, 50.1}, {55, 55.1}, {45, 45.1}, {50, 50.2}};
+  const Metric m = metric_of("bandwidth", "GB/s", levels);
+  const RunReport with_row = run_of("r1", {row_of("h2d", {m})});
+  const RunReport other_row = run_of("r2", {row_of("d2h", {m})});  // no h2d row
+  const CompareSide one{{"a.json"}, {with_row}};
+  const CompareSide two{{"a1.json", "a2.json"}, {with_row, other_row}};
+  const CompareSide b{{"b.json"}, {with_row}};
+  const auto h2d_ci = [](const CompareOutcome& out) {
+    for (const auto& res : out.report.results) {
+      for (const auto& row : res.rows) {
+        const Param* dir = find_param(row.params, "direction");
+        if (dir && scalar_text(dir->value) == "h2d")
+          return std::pair{*find_quantity(row.derived, "ci_low")->value,
+                           *find_quantity(row.derived, "ci_high")->value};
+      }
+    }
+    return std::pair{0.0, 0.0};
+  };
+  const auto alone = h2d_ci(compare_sides(one, b, {}));
+  const auto pooled = h2d_ci(compare_sides(two, b, {}));
+  EXPECT_DOUBLE_EQ(pooled.first, alone.first);
+  EXPECT_DOUBLE_EQ(pooled.second, alone.second);
+  EXPECT_LT(alone.first, 0.95);  // the term is there to be counted wrongly
+}
+
 TEST(CompareSides, ASideNeedsARunPerFile) {
   EXPECT_THROW(compare_sides({{}, {}}, {{"b.json"}, {run_at("r4", 45)}}, {}),
                std::invalid_argument);

@@ -146,7 +146,7 @@ TEST(MedianUncertainty, IsRobustToAFewOutliersUnlikeStdevOverMean) {
   EXPECT_LT(median_uncertainty(s), 0.01);
   EXPECT_GT(statistics_of(s).rel_noise, 0.15);
   EXPECT_EQ(median_uncertainty(steady(7)), 0.0);
-  // Five samples or fewer: the interval is the whole range.
+  // Ten samples or fewer: the interval is the whole range.
   EXPECT_DOUBLE_EQ(median_uncertainty(Samples{1.0, 2.0, 3.0}), (3.0 - 1.0) / (2 * 2.0));
 }
 

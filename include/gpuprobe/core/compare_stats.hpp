@@ -69,6 +69,10 @@ std::optional<RatioInterval> bootstrap_ratio(const SampleRounds& a, const Sample
 struct RatioTask {
   const SampleRounds* a = nullptr;
   const SampleRounds* b = nullptr;
+  // Runs pooled into each side's samples of this metric (0: options.a_runs / b_runs). A row
+  // that only some of a side's files hold counts only those.
+  std::size_t a_runs = 0;
+  std::size_t b_runs = 0;
 };
 std::vector<std::optional<RatioInterval>> bootstrap_ratios(std::span<const RatioTask> tasks,
                                                            const BootstrapOptions& options = {});

@@ -31,7 +31,7 @@ Statistics statistics_of_mapped(std::span<const double> samples, F f);
 // confidence interval (the order statistics at ranks n/2 -/+ 0.98 sqrt(n), clamped to the
 // sample), relative to the median. Robust to a few outliers, unlike stdev / mean: a stretch of
 // slow samples widens it only when it moves the middle of the sample. 0 for identical samples,
-// the whole relative range for five samples or fewer. Throws like statistics_of.
+// the whole relative range for ten samples or fewer. Throws like statistics_of.
 double median_uncertainty(std::span<const double> samples);
 
 // When to stop taking samples. Either a fixed count (deterministic, for CI) or adaptive:

@@ -58,8 +58,8 @@ class Measurer {
   // VerificationError on wrong data.
   void measure_round(const Operation& op, RoundState& state, std::uint32_t round,
                      const StoppingRule& rule, bool last);
-  // After an operation's last round: its samples with their flags (noisy over all samples,
-  // gate-timeout) and stop reason.
+  // After an operation's last round: its samples with their flags: noisy (the median over all
+  // samples not known to within the rule's max_noise), gate-timeout.
   SampleSet finish(const Operation& op, RoundState&& state);
   // One round under the whole rule, then finish. Throws VerificationError on wrong data and
   // RunError on CUDA failures.
