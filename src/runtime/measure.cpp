@@ -294,10 +294,4 @@ SampleSet Measurer::finish(const Operation& op, RoundState&& state) {
   return out;
 }
 
-SampleSet Measurer::measure(const Operation& op) {
-  RoundState state;
-  measure_round(op, state, 0, options_.rule, true);
-  return finish(op, std::move(state));
-}
-
 }  // namespace gpuprobe::runtime

@@ -61,9 +61,6 @@ class Measurer {
   // After an operation's last round: its samples with their flags: noisy (the median over all
   // samples not known to within the rule's max_noise), gate-timeout.
   SampleSet finish(const Operation& op, RoundState&& state);
-  // One round under the whole rule, then finish. Throws VerificationError on wrong data and
-  // RunError on CUDA failures.
-  SampleSet measure(const Operation& op);
 
   // The steps of one pass of `op` (prepare and reset_pass, cache state, one repetition of every
   // lane and a
