@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuprobe/core/compare.hpp"
+#include "gpuprobe/core/decide.hpp"
 #include "gpuprobe/models/bank_conflict_model.hpp"
 #include "internal.hpp"
 
@@ -22,9 +22,7 @@ std::vector<Param> group_params(const std::string& op, int width) {
 }  // namespace
 
 std::string outcome(const Metric& b, const Metric& a) {
-  const double noise = std::max(std::fabs(a.stats.rel_noise), std::fabs(b.stats.rel_noise));
-  return change_name(
-      compare_values(a.stats.median, b.stats.median, a.unit, noise, 3.0, std::nullopt).change);
+  return change_name(order_of(b, a));
 }
 
 void ladder_verdicts(const Ladder& l, std::vector<Finding>& verdicts) {
@@ -60,8 +58,13 @@ void ladder_verdicts(const Ladder& l, std::vector<Finding>& verdicts) {
   if (copy && naive && tiled) {
     const double naive_rel = *l.ratio("naive", "copy");
     const double tiled_rel = *l.ratio("tiled", "copy");
-    const bool holds =
-        std::fabs(naive_rel - 1) <= kClaimBand && std::fabs(tiled_rel - 1) <= kClaimBand;
+    // Holds when both ratios lie inside the band beyond noise, fails when either lies outside
+    // it beyond noise, and is undecided when the noise straddles the band's edge.
+    const BandDecision naive_in = band_decision(*naive, *copy, kClaimBand);
+    const BandDecision tiled_in = band_decision(*tiled, *copy, kClaimBand);
+    std::string holds = "straddles";
+    if (naive_in == BandDecision::kOutside || tiled_in == BandDecision::kOutside) holds = "no";
+    if (naive_in == BandDecision::kInside && tiled_in == BandDecision::kInside) holds = "yes";
     verdicts.push_back(verdict("bank_source_claim", {size},
                                {{"naive_over_copy", "x", naive_rel},
                                 {"tiled_over_copy", "x", tiled_rel},

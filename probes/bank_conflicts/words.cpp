@@ -14,7 +14,15 @@ namespace {
 std::string outcome_words(const std::string& outcome) {
   if (outcome == "faster" || outcome == "slower") return outcome;
   if (outcome == "same") return "the same within noise";
+  if (outcome == "inconclusive") return "not told apart by the noise (inconclusive)";
   return "not comparable";
+}
+
+// The source claim's decision: "yes", "no" or "straddles" (the noise reaches across the band).
+std::string claim_words(const std::string& holds) {
+  if (holds == "yes") return "holds";
+  if (holds == "no") return "does not hold";
+  return "undecided: the noise reaches across the band's edge";
 }
 
 // "1.00x (1)" for a slowdown and its model.
@@ -94,7 +102,7 @@ void add_ladder_phrasings(Glossary& g) {
         "source claim \"the first three (copy, naive, tiled) are basically the same\": naive "
         "{:.0f}%, tiled {:.0f}% of copy — {} on this GPU (measured, +-{:g}% band)",
         100 * value_of(f, "naive_over_copy"), 100 * value_of(f, "tiled_over_copy"),
-        param_text_of(f, "holds") == "true" ? "holds" : "does not hold", value_of(f, "band"));
+        claim_words(param_text_of(f, "holds")), value_of(f, "band"));
   });
   g.add_phrasing("bank_copy_repeat", [](const Finding& f) {
     std::string repeat = "copy was not measured again";

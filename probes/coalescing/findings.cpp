@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "gpuprobe/core/decide.hpp"
 #include "internal.hpp"
 
 namespace gpuprobe::coalescing {
@@ -136,6 +137,44 @@ void add_point_params(std::vector<Param>& params, const std::string& prefix, con
   params.push_back({prefix + "_element_bytes", static_cast<std::int64_t>(m.width), "B"});
 }
 
+// The highest and lowest points of one measured quantity, each as the set of points alike to it
+// within noise (alike_to_extreme, in sweep order), and the extreme medians.
+struct Extremes {
+  std::vector<std::size_t> high, low;
+  double high_value = 0, low_value = 0;
+};
+Extremes extremes_of(const std::vector<Metric>& metrics) {
+  std::vector<const Metric*> ptrs;
+  for (const auto& m : metrics)
+    ptrs.push_back(&m);
+  Extremes e;
+  e.high = alike_to_extreme(ptrs, Extreme::kHighest);
+  e.low = alike_to_extreme(ptrs, Extreme::kLowest);
+  e.high_value = e.low_value = metrics.front().stats.median;
+  for (const auto& m : metrics) {
+    e.high_value = std::max(e.high_value, m.stats.median);
+    e.low_value = std::min(e.low_value, m.stats.median);
+  }
+  return e;
+}
+
+// An extreme's params (in the outcome): the first point of its alike set in sweep order names
+// it, so points the noise cannot tell apart do not take turns; with more than one, the others as
+// "<prefix>_alike_with" ("offset 16, 16 B; stride 1, 16 B").
+void add_extreme_params(std::vector<Param>& params, const std::string& prefix,
+                        const std::vector<Measured>& measured,
+                        const std::vector<std::size_t>& alike) {
+  add_point_params(params, prefix, measured[alike.front()]);
+  if (alike.size() < 2) return;
+  std::string others;
+  for (std::size_t i = 1; i < alike.size(); ++i) {
+    const Measured& m = measured[alike[i]];
+    others += fmt::format("{}{} {}, {} B", others.empty() ? "" : "; ", pattern_name(m.pattern),
+                          m.param, m.width);
+  }
+  params.push_back({prefix + "_alike_with", others, ""});
+}
+
 // The notes on the L2 size and fetch granularity the driver did (not) report.
 void device_findings(const RunFacts& facts, std::vector<Finding>& out) {
   const Sizing& z = facts.sizing;
@@ -218,43 +257,46 @@ Finding no_baseline_warning(CopyPattern pattern, int w) {
 void extreme_findings(const std::vector<Measured>& measured, const RunFacts& facts,
                       std::vector<Finding>& out) {
   if (measured.empty()) return;
-  const Measured* best = &measured.front();
-  const Measured* worst = best;
-  const Measured* hi = best;
-  const Measured* lo = best;
+  // Bandwidths, and the DRAM traffic each implies under the DRAM model (flat where it holds).
+  std::vector<Metric> bandwidth, implied;
   std::optional<double> base_lo, base_hi;
   for (const auto& m : measured) {
-    if (m.median_gbps > best->median_gbps) best = &m;
-    if (m.median_gbps < worst->median_gbps) worst = &m;
-    const double g = implied_dram_gbps(m);
-    if (g > implied_dram_gbps(*hi)) hi = &m;
-    if (g < implied_dram_gbps(*lo)) lo = &m;
+    const Metric* b = find_metric(*m.row, "bandwidth");
+    bandwidth.push_back(b ? *b : Metric{"bandwidth", "GB/s", {}, {}});
+    bandwidth.back().stats.median = m.median_gbps;
+    implied.push_back(
+        scaled_metric(bandwidth.back(), implied_dram_gbps(m) / m.median_gbps, "GB/s"));
     if (m.param == baseline_param(m.pattern)) {
-      base_lo = std::min(base_lo.value_or(kInf), g);
-      base_hi = std::max(base_hi.value_or(0), g);
+      base_lo = std::min(base_lo.value_or(kInf), implied_dram_gbps(m));
+      base_hi = std::max(base_hi.value_or(0), implied_dram_gbps(m));
     }
   }
-  if (best != worst) {
+  const Extremes bw = extremes_of(bandwidth);
+  if (measured.size() > 1) {
     std::vector<Param> params;
-    add_point_params(params, "worst", *worst);
-    add_point_params(params, "best", *best);
+    add_extreme_params(params, "worst", measured, bw.low);
+    add_extreme_params(params, "best", measured, bw.high);
     out.push_back(verdict("coalescing_worst_best", {},
-                          {{"worst_bandwidth", "GB/s", worst->median_gbps},
-                           {"best_bandwidth", "GB/s", best->median_gbps},
-                           {"ratio", "x", worst->median_gbps / best->median_gbps}},
+                          {{"worst_bandwidth", "GB/s", bw.low_value},
+                           {"best_bandwidth", "GB/s", bw.high_value},
+                           {"ratio", "x", bw.low_value / bw.high_value},
+                           {"worst_alike", "points", static_cast<double>(bw.low.size())},
+                           {"best_alike", "points", static_cast<double>(bw.high.size())}},
                           std::move(params)));
   }
-  // The DRAM traffic rate each point implies under the DRAM model: flat where the model holds.
+  const Extremes dram = extremes_of(implied);
   std::vector<Param> params;
-  add_point_params(params, "highest", *hi);
-  add_point_params(params, "lowest", *lo);
+  add_extreme_params(params, "highest", measured, dram.high);
+  add_extreme_params(params, "lowest", measured, dram.low);
   out.push_back(verdict(
       "coalescing_implied_dram", {},
       {{"fetch_bytes", "B", static_cast<double>(facts.fetch_bytes)},
        {"baseline_min", "GB/s", base_lo},
        {"baseline_max", "GB/s", base_hi},
-       {"highest", "GB/s", implied_dram_gbps(*hi)},
-       {"lowest", "GB/s", implied_dram_gbps(*lo)},
+       {"highest", "GB/s", dram.high_value},
+       {"lowest", "GB/s", dram.low_value},
+       {"highest_alike", "points", static_cast<double>(dram.high.size())},
+       {"lowest_alike", "points", static_cast<double>(dram.low.size())},
        {"peak_estimate", "GB/s",
         facts.peak_dram_gbps > 0 ? std::optional<double>(facts.peak_dram_gbps) : std::nullopt}},
       std::move(params)));

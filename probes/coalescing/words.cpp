@@ -6,14 +6,21 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/compare_classify.hpp"
 #include "gpuprobe/core/counter_check.hpp"
 
 namespace gpuprobe::coalescing {
 namespace {
 
+// "offset 4, 4 B", and the points alike to it within noise when there are any.
 std::string point_text(const Finding& f, const std::string& prefix) {
-  return fmt::format("{} {}, {}", param_text_of(f, prefix + "_pattern"),
-                     param_text_of(f, prefix + "_at"), param_text_of(f, prefix + "_element_bytes"));
+  const std::string alike =
+      find_param(f.outcome, prefix + "_alike_with") ? param_text_of(f, prefix + "_alike_with") : "";
+  return fmt::format("{} {}, {}{}", param_text_of(f, prefix + "_pattern"),
+                     param_text_of(f, prefix + "_at"), param_text_of(f, prefix + "_element_bytes"),
+                     alike.empty() ? ""
+                                   : fmt::format("; alike within noise or {:g}%: {}",
+                                                 kDefaultSameWithin * 100, alike));
 }
 
 // "1 line", "2 lines".

@@ -246,7 +246,7 @@ TEST(BankConflictsAnalysis, LadderFindingsCarryTheNumbersAndReadAsBefore) {
 
   const Finding* claim = find_finding(r, "bank_source_claim");
   ASSERT_NE(claim, nullptr);
-  EXPECT_EQ(param_text_of(*claim, "holds"), "false");
+  EXPECT_EQ(param_text_of(*claim, "holds"), "no");
   EXPECT_NEAR(value_of(*claim, "naive_over_copy"), 0.1609223063334366, 1e-12);
   EXPECT_NEAR(value_of(*claim, "tiled_over_copy"), 0.5407295636665979, 1e-12);
   EXPECT_EQ(value_of(*claim, "band"), 10.0);
