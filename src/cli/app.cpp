@@ -22,8 +22,9 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit codes: 0 success; 1 a probe failed at run time (CUDA error, out of memory, wrong "
     "result); 2 usage error (bad option or value, unreadable input); 3 no usable GPU, or the "
-    "probe is unsupported on this GPU; 4 a compare check failed (--fail-on-regression found a "
-    "regression beyond its threshold, or --fail-on-inconclusive an inconclusive comparison).";
+    "probe is unsupported on this GPU; 4 a check failed (an --expect bound, or compare's "
+    "--fail-on-regression found a regression beyond its threshold, or --fail-on-inconclusive an "
+    "inconclusive comparison).";
 
 void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_option("-d,--device", o.device, "GPU index, list (0,2) or 'all'")->default_str("0");
@@ -72,6 +73,17 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
          "with a '.' lists full names with their rollups)")
       ->expected(0, 1)
       ->type_name("[FILTER]");
+  app.add_option("--expect", o.expect,
+                 "a bound the run must meet, e.g. 'transfer[memory=pinned,bytes>=64MiB].bandwidth "
+                 ">= 50GB/s' (repeatable; exit 4 when one fails; README \"Expectations\")")
+      ->type_name("EXPR")
+      ->expected(1)
+      ->take_all();
+  app.add_option("--expect-file", o.expect_files,
+                 "expectations from FILE, one per line ('#' comments); repeatable")
+      ->type_name("FILE")
+      ->expected(1)
+      ->take_all();
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/expect.hpp"
 #include "gpuprobe/core/rounds.hpp"
 #include "gpuprobe/runner/runner.hpp"
 #include "gpuprobe/runtime/context.hpp"
@@ -37,6 +38,54 @@ runtime::ProgressFn progress_printer(const GlobalOptions& o) {
 
 void clear_progress(const GlobalOptions& o) {
   if (!o.quiet && ::isatty(STDERR_FILENO)) std::cerr << "\r\033[K" << std::flush;
+}
+
+// The run's expectations (--expect, --expect-file), parsed and checked against the probes' plan
+// before any GPU work: a bad expression or a selector matching no planned row is a usage error.
+std::vector<Expectation> load_expectations(const GlobalOptions& o,
+                                           const std::vector<SelectedProbe>& probes,
+                                           const Glossary& glossary) {
+  std::vector<Expectation> out;
+  for (const auto& text : o.expect)
+    out.push_back(parse_expectation(text, "--expect"));
+  for (const auto& file : o.expect_files) {
+    auto more = read_expectation_file(file);
+    out.insert(out.end(), more.begin(), more.end());
+  }
+  if (out.empty()) return out;
+  RunReport plan;
+  for (const auto& p : probes)
+    plan.results.push_back(runner::plan_probe(*p.probe, p.values, glossary));
+  check_against_plan(out, plan);
+  return out;
+}
+
+// The exit code of a finished run, its messages on stderr: 1 when a probe failed, 3 when an
+// explicitly asked probe is unsupported, 4 when an expectation failed, else 0.
+int run_exit_code(const RunReport& report, bool explicit_probe) {
+  int code = 0;
+  for (const auto& r : report.results) {
+    if (r.status == Status::kFailed) {
+      std::cerr << fmt::format("gpuprobe: {} failed on GPU {}: {}\n", r.probe,
+                               r.device.value_or(-1), r.reason);
+      code = static_cast<int>(ExitCode::kRunFailure);
+    }
+  }
+  if (code != 0) return code;
+  for (const auto& r : report.results) {
+    if (r.status == Status::kSkipped && explicit_probe) {
+      std::cerr << fmt::format("gpuprobe: {} is not supported on GPU {}: {}\n", r.probe,
+                               r.device.value_or(-1), r.reason);
+      return static_cast<int>(ExitCode::kNoDevice);
+    }
+  }
+  for (const auto& e : report.expectations) {
+    if (!expectation_failed(e)) continue;
+    for (const auto& line : expectation_failure_lines(e))
+      std::cerr << "gpuprobe: " << line << "\n";
+    code = static_cast<int>(ExitCode::kCheckFailed);
+  }
+  return code;
 }
 
 }  // namespace
@@ -73,6 +122,7 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
     p.probe->check(p.values);
   if (!options.metrics.empty() && !options.counters)
     throw UsageError("--metrics needs the counter pass: drop --no-counters");
+  const std::vector<Expectation> expectations = load_expectations(options, probes, glossary);
   check_outputs(options);
   (void)runtime::parse_device_spec(options.device);  // a typo is exit 2 before CUDA starts
   RunReport report = new_report(command);
@@ -94,25 +144,9 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   const auto progress = progress_printer(options);
   report.results = runner::run_on_devices(probes, report.devices, measure, counters, progress,
                                           glossary, [&options] { clear_progress(options); });
+  report.expectations = evaluate_expectations(expectations, report);
   write_outputs(options, report, glossary);
-
-  int code = 0;
-  for (const auto& r : report.results) {
-    if (r.status == Status::kFailed) {
-      std::cerr << fmt::format("gpuprobe: {} failed on GPU {}: {}\n", r.probe,
-                               r.device.value_or(-1), r.reason);
-      code = static_cast<int>(ExitCode::kRunFailure);
-    }
-  }
-  if (code != 0) return code;
-  for (const auto& r : report.results) {
-    if (r.status == Status::kSkipped && explicit_probe) {
-      std::cerr << fmt::format("gpuprobe: {} is not supported on GPU {}: {}\n", r.probe,
-                               r.device.value_or(-1), r.reason);
-      return static_cast<int>(ExitCode::kNoDevice);
-    }
-  }
-  return 0;
+  return run_exit_code(report, explicit_probe);
 }
 
 }  // namespace gpuprobe::cli

@@ -26,6 +26,8 @@ struct GlobalOptions {
   bool counters = true;                     // --counters / --no-counters
   std::vector<std::string> metrics;         // --metrics a,b,c: more counters for every probe
   std::optional<std::string> list_metrics;  // --list-metrics [FILTER]: "" lists everything
+  std::vector<std::string> expect;          // --expect EXPR (repeatable)
+  std::vector<std::string> expect_files;    // --expect-file FILE (repeatable)
 };
 
 // The stopping rule from the flags (defaults are the probe defaults or `all`'s quick ones).

@@ -182,6 +182,33 @@ ojson sides_json(const std::vector<ComparedSide>& sides) {
   return out;
 }
 
+// --expect's outcomes: {expression, origin, relation, state, reason, checks[]} each.
+ojson expectations_json(const std::vector<ExpectationResult>& results) {
+  ojson out = ojson::array();
+  for (const auto& e : results) {
+    ojson checks = ojson::array();
+    for (const auto& c : e.checks) {
+      checks.push_back({{"probe", c.probe},
+                        {"device", c.device ? ojson(*c.device) : ojson(nullptr)},
+                        {"params", params_json(c.params)},
+                        {"name", c.name},
+                        {"unit", c.unit},
+                        {"measured", c.measured},
+                        {"low", optional_number(c.low)},
+                        {"high", optional_number(c.high)},
+                        {"bound", c.bound},
+                        {"state", expect_state_name(c.state)}});
+    }
+    out.push_back({{"expression", e.expression},
+                   {"origin", e.origin},
+                   {"relation", relation_text(e.relation)},
+                   {"state", expect_state_name(e.state)},
+                   {"reason", e.reason},
+                   {"checks", checks}});
+  }
+  return out;
+}
+
 }  // namespace
 
 ojson to_json(const RunReport& report) {
@@ -197,6 +224,7 @@ ojson to_json(const RunReport& report) {
   for (const auto& r : report.results)
     results.push_back(result_json(r));
   out["results"] = results;
+  if (!report.expectations.empty()) out["expectations"] = expectations_json(report.expectations);
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "gpuprobe/core/expect.hpp"
 #include "gpuprobe/core/render.hpp"
 #include "render_layout.hpp"
 
@@ -49,6 +50,22 @@ void append_section(std::string& out, const render_detail::Section& section,
     legend.push_back(fmt::format("`{}` {}", c.legend.substr(0, eq), c.legend.substr(eq + 3)));
   }
   if (!legend.empty()) out += fmt::format("{}\n\n", fmt::join(legend, " · "));
+}
+
+}  // namespace
+
+namespace {
+
+// --expect's outcomes after the results: a list item each, failed values beneath.
+void append_expectations(std::string& out, const RunReport& report) {
+  if (report.expectations.empty()) return;
+  out += "\n## Expectations\n\n";
+  for (const auto& e : report.expectations) {
+    out += fmt::format("- {}\n", escape_cell(expectation_summary(e)));
+    if (e.state != ExpectState::kFail) continue;
+    for (const auto& line : expectation_failure_lines(e))
+      out += fmt::format("  - {}\n", escape_cell(line));
+  }
 }
 
 }  // namespace
@@ -110,6 +127,7 @@ std::string render_markdown(const RunReport& report, const Glossary& glossary,
       }
     }
   }
+  append_expectations(out, report);
   return out;
 }
 

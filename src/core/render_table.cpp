@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "gpuprobe/core/expect.hpp"
 #include "gpuprobe/core/render.hpp"
 #include "render_layout.hpp"
 
@@ -181,6 +182,21 @@ void append_finding(std::string& out, const TableStyle& style, const Finding& f)
 
 }  // namespace
 
+namespace {
+
+// --expect's outcomes after the results: one line each, then each failed value's line.
+void append_expectations(std::string& out, const TableStyle& style, const RunReport& report) {
+  if (report.expectations.empty()) return;
+  out += "\n" + styled(style, "== expectations", fmt::emphasis::bold) + "\n";
+  for (const auto& e : report.expectations) {
+    append_prose(out, style, "  ", expectation_summary(e));
+    for (const auto& line : expectation_failure_lines(e))
+      if (e.state == ExpectState::kFail) append_prose(out, style, "    ", line);
+  }
+}
+
+}  // namespace
+
 std::string render_table(const RunReport& report, const TableStyle& style,
                          const Glossary& glossary) {
   std::string out;
@@ -249,6 +265,7 @@ std::string render_table(const RunReport& report, const TableStyle& style,
       append_finding(out, style, f);
     }
   }
+  append_expectations(out, style, report);
   return out;
 }
 

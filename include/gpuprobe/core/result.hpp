@@ -182,6 +182,42 @@ struct ComparedSide {
   std::vector<DeviceInfo> devices;
 };
 
+// Expectations (--expect; evaluated by core/expect.hpp).
+// A comparison: in selectors all six, in bounds the four orderings.
+enum class Relation { kLess, kLessEqual, kGreater, kGreaterEqual, kEqual, kNotEqual };
+const char* relation_text(Relation relation) noexcept;  // "<", "<=", ">", ">=", "=", "!="
+
+enum class ExpectState { kPass, kInconclusive, kFail, kUnmatched, kError };
+const char* expect_state_name(ExpectState state) noexcept;  // "pass", ..., "unmatched", "error"
+
+// One value checked against its bound.
+struct ExpectCheck {
+  std::string probe;
+  std::optional<int> device;
+  std::vector<Param> params;  // the row's, summary row's or finding's params
+  std::string name;
+  std::string unit;
+  double measured = 0;                     // a metric's median, or the value
+  std::optional<double> low;               // a metric with samples: the 95% interval of its median
+  std::optional<double> high;              // (compare's bootstrap, the run-level term included)
+  double bound = 0;                        // in `unit`
+  ExpectState state = ExpectState::kPass;  // pass, inconclusive or fail
+};
+
+// How one expectation went: fail when a checked value is beyond its bound (for a metric with
+// samples: its median beyond it and the whole interval too; a median beyond it with the interval
+// reaching it is inconclusive, not a failure); unmatched when nothing in the run matched (a probe
+// skipped or failed); error when the bound cannot be formed (no such value, units that do not
+// convert, a reference matching several values). Checks: every value checked.
+struct ExpectationResult {
+  std::string expression;
+  std::string origin;
+  Relation relation = Relation::kGreaterEqual;  // value RELATION bound
+  ExpectState state = ExpectState::kPass;
+  std::string reason;  // unmatched and error: why
+  std::vector<ExpectCheck> checks;
+};
+
 struct RunReport {
   // The schema this report was written in (3 for reports made by this build; 1 and 2 for older
   // files read back: schema 1 findings are prose only, schema 1 and 2 metrics have no samples).
@@ -194,6 +230,8 @@ struct RunReport {
   // compare's output only: the two sides compared (headers show both); empty otherwise.
   std::vector<ComparedSide> sides;
   std::vector<ProbeResult> results;
+  // The run's expectations and how each went (--expect, --expect-file); empty without them.
+  std::vector<ExpectationResult> expectations;
 };
 
 // Lookups used by probes, renderers and tests. Return nullptr when absent.

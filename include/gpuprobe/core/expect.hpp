@@ -1,0 +1,86 @@
+// Expectations (--expect, --expect-file): bounds on a run's values written as text, checked
+// against the plan before any GPU work and evaluated on the results with their noise (host-only).
+//
+//   transfer[memory=pinned,direction=h2d,bytes>=64MiB].bandwidth >= 50GB/s
+//   coalescing.summary[element_bytes=4].baseline_bandwidth >= 0.8 * device.peak_dram_estimate_gbps
+//   transfer.findings.transfer_pinned_fit[direction=h2d].latency < 10us
+//
+// The grammar is in README "Expectations".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuprobe/core/result.hpp"
+
+namespace gpuprobe {
+
+// A condition on a param of the rows (summary rows, findings) a reference selects:
+// "memory=pinned", "bytes>=64MiB". Numbers compare as numbers (sizes in bytes), text as text.
+struct Selector {
+  std::string key;
+  Relation relation = Relation::kEqual;
+  std::string text;              // the value as written
+  std::optional<double> number;  // its number (bytes for a size) when it is one
+};
+
+// Where a value comes from.
+enum class Source {
+  kRows,        // probe[selectors].name: a metric (its median), derived, model or counter value
+  kSummary,     // probe.summary[selectors].name
+  kFinding,     // probe.findings.id[selectors].name
+  kConditions,  // probe.conditions.name
+  kDevice,      // device.name: a field of the device the subject was measured on
+  kConstant,    // 50GB/s, 10us, 64MiB, 80%, 1.5
+};
+
+struct Reference {
+  Source source = Source::kConstant;
+  std::string probe;
+  std::string finding_id;
+  std::vector<Selector> selectors;
+  std::string name;
+  double constant = 0;  // kConstant: the number, in `unit`
+  std::string unit;     // kConstant: the unit as written ("GB/s", "us", "B" for sizes, "" bare)
+};
+
+struct Expectation {
+  std::string text;    // as given
+  std::string origin;  // "--expect" or "FILE:LINE"
+  Reference subject;   // what is checked: never a constant, never the device
+  Relation bound = Relation::kGreaterEqual;
+  double factor = 1;  // the bound is factor x reference
+  Reference reference;
+};
+
+// Parses one expression. Throws UsageError naming the origin and the offending token.
+Expectation parse_expectation(std::string_view text, const std::string& origin);
+// An expectation file: one expression per line; '#' starts a comment. Throws UsageError
+// (unreadable file, or a bad line, named FILE:LINE).
+std::vector<Expectation> read_expectation_file(const std::string& path);
+
+// Checks each subject (and a probe reference) against a plan (rows with params, no metrics):
+// its probe must be planned, and row selectors must match a planned row. Throws UsageError naming
+// the expectation and what matched nothing.
+void check_against_plan(const std::vector<Expectation>& expectations, const RunReport& plan);
+
+// `value` in `from` expressed in `to`: the same unit, a bare number (taken in `to`), or units of
+// one family (GB/s MB/s TB/s kB/s B/s; s ms us ns; B for sizes). nullopt when they do not convert.
+std::optional<double> convert_unit(double value, const std::string& from, const std::string& to);
+// A unit a constant may carry besides sizes: "" (bare), a rate, a time, "B", "%" or "x".
+bool known_constant_unit(const std::string& unit);
+
+std::vector<ExpectationResult> evaluate_expectations(const std::vector<Expectation>& expectations,
+                                                     const RunReport& report);
+
+// True when a result makes the run fail its expectations (fail, unmatched, error).
+bool expectation_failed(const ExpectationResult& result);
+// The lines a failed expectation prints: one per failed check ("what, expected, measured"), or
+// one saying why it is unmatched or in error.
+std::vector<std::string> expectation_failure_lines(const ExpectationResult& result);
+// One line for the table and Markdown: "fail (1 of 2 values): EXPR [ORIGIN]".
+std::string expectation_summary(const ExpectationResult& result);
+
+}  // namespace gpuprobe

@@ -1,0 +1,345 @@
+// Evaluates expectations on a run's results: the values they select, their bounds, and the
+// decision with the noise of each metric (compare's bootstrap interval of the median).
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "device_fields.hpp"
+#include "gpuprobe/core/compare_stats.hpp"
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/expect.hpp"
+#include "gpuprobe/core/units.hpp"
+
+namespace gpuprobe {
+namespace {
+
+enum class Family { kRate, kTime, kBytes, kOther };
+
+// A unit's family and its size in the family's base (GB/s, s, B); kOther for anything else.
+std::pair<Family, double> unit_scale(const std::string& unit) {
+  static const std::pair<const char*, double> kRates[] = {
+      {"B/s", 1e-9}, {"kB/s", 1e-6}, {"KB/s", 1e-6}, {"MB/s", 1e-3}, {"GB/s", 1}, {"TB/s", 1e3}};
+  static const std::pair<const char*, double> kTimes[] = {
+      {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+  for (const auto& [u, s] : kRates)
+    if (unit == u) return {Family::kRate, s};
+  for (const auto& [u, s] : kTimes)
+    if (unit == u) return {Family::kTime, s};
+  if (unit == "B") return {Family::kBytes, 1};
+  return {Family::kOther, 1};
+}
+
+// A value a reference selected, where it came from, and the metric behind it (rows only).
+struct Item {
+  const ProbeResult* result = nullptr;
+  std::vector<Param> params;
+  std::string name;
+  std::string unit;
+  double value = 0;
+  const Metric* metric = nullptr;
+};
+
+bool holds(double a, Relation r, double b) {
+  switch (r) {
+    case Relation::kLess:
+      return a < b;
+    case Relation::kLessEqual:
+      return a <= b;
+    case Relation::kGreater:
+      return a > b;
+    case Relation::kGreaterEqual:
+      return a >= b;
+    case Relation::kEqual:
+      return a == b;
+    case Relation::kNotEqual:
+      return a != b;
+  }
+  return false;
+}
+
+std::optional<double> number_of(const Scalar& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&v)) return *d;
+  return std::nullopt;
+}
+
+bool matches(const std::vector<Param>& params, const std::vector<Selector>& selectors) {
+  for (const auto& s : selectors) {
+    const Param* p = find_param(params, s.key);
+    if (!p) return false;
+    const auto n = number_of(p->value);
+    if (s.number && n) {
+      if (!holds(*n, s.relation, *s.number)) return false;
+    } else if (s.relation == Relation::kEqual || s.relation == Relation::kNotEqual) {
+      if ((scalar_text(p->value) == s.text) != (s.relation == Relation::kEqual)) return false;
+    } else {
+      return false;  // an ordering on text
+    }
+  }
+  return true;
+}
+
+void add_quantity(std::vector<Item>& out, const ProbeResult& r, const std::vector<Param>& params,
+                  const std::vector<Quantity>& values, const std::string& name) {
+  const Quantity* q = find_quantity(values, name);
+  if (q && q->value) out.push_back({&r, params, name, q->unit, *q->value, nullptr});
+}
+
+// A row's value by name: a metric's median, else a derived, model or counter value.
+void add_row_value(std::vector<Item>& out, const ProbeResult& r, const Row& row,
+                   const std::string& name) {
+  if (const Metric* m = find_metric(row, name)) {
+    out.push_back({&r, row.params, name, m->unit, m->stats.median, m});
+    return;
+  }
+  for (const auto* values : {&row.derived, &row.model}) {
+    if (find_quantity(*values, name)) return add_quantity(out, r, row.params, *values, name);
+  }
+  if (row.counters) add_quantity(out, r, row.params, *row.counters, name);
+}
+
+// The device's field `name` as a number, with the unit its name implies.
+void add_device_value(std::vector<Item>& out, const ProbeResult& r, const RunReport& report,
+                      const std::string& name);
+
+std::vector<Item> collect(const Reference& ref, const RunReport& report,
+                          std::optional<int> device_of_subject) {
+  std::vector<Item> out;
+  for (const auto& r : report.results) {
+    if (device_of_subject && r.device != device_of_subject) continue;
+    if (ref.source == Source::kDevice) {
+      add_device_value(out, r, report, ref.name);
+      break;  // one device
+    }
+    if (r.probe != ref.probe || r.status != Status::kOk) continue;
+    if (ref.source == Source::kRows) {
+      for (const auto& row : r.rows)
+        if (matches(row.params, ref.selectors)) add_row_value(out, r, row, ref.name);
+    } else if (ref.source == Source::kSummary) {
+      for (const auto& s : r.summary)
+        if (matches(s.params, ref.selectors)) add_quantity(out, r, s.params, s.values, ref.name);
+    } else if (ref.source == Source::kFinding) {
+      for (const auto& f : r.findings)
+        if (f.id == ref.finding_id && matches(f.params, ref.selectors))
+          add_quantity(out, r, f.params, f.values, ref.name);
+    } else if (ref.source == Source::kConditions) {
+      add_quantity(out, r, {}, r.conditions, ref.name);
+    }
+  }
+  return out;
+}
+
+void add_device_value(std::vector<Item>& out, const ProbeResult& r, const RunReport& report,
+                      const std::string& name) {
+  for (const auto& d : report.devices) {
+    if (!r.device || d.index != *r.device) continue;
+    std::optional<double> v;
+    auto pick = [&](const char* key, const auto& field) {
+      using T = std::decay_t<decltype(field)>;
+      if (name != key) return;
+      if constexpr (std::is_arithmetic_v<T>) {
+        v = static_cast<double>(field);
+      } else if constexpr (requires {
+                             field.has_value();
+                             *field + 0;
+                           }) {
+        if (field) v = static_cast<double>(*field);
+      }
+    };
+    for_each_device_field(d, pick);
+    const std::string unit = name.ends_with("_bytes") ? "B" : name.ends_with("_gbps") ? "GB/s" : "";
+    if (v) out.push_back({&r, {}, name, unit, *v, nullptr});
+  }
+}
+
+// The bound for one subject value: factor x the reference, in the subject's unit; or why not.
+std::optional<double> bound_for(const Expectation& e, const Item& subject, const RunReport& report,
+                                std::string& why) {
+  double ref = 0;
+  std::string unit;
+  if (e.reference.source == Source::kConstant) {
+    ref = e.reference.constant;
+    unit = e.reference.unit;
+  } else {
+    const auto items = collect(e.reference, report, subject.result->device);
+    if (items.size() != 1) {
+      why = fmt::format("the bound's reference matched {} values on GPU {} (needs one)",
+                        items.size(), subject.result->device.value_or(-1));
+      return std::nullopt;
+    }
+    ref = items[0].value;
+    unit = items[0].unit;
+  }
+  const auto v = convert_unit(e.factor * ref, unit, subject.unit);
+  if (!v) why = fmt::format("the bound is in '{}', the value in '{}'", unit, subject.unit);
+  return v;
+}
+
+ExpectCheck check_of(const Item& item, Relation relation, double bound) {
+  ExpectCheck c{
+      item.result->probe, item.result->device, item.params,  item.name, item.unit,
+      item.value,         std::nullopt,        std::nullopt, bound,     ExpectState::kPass};
+  if (item.metric && !item.metric->samples.empty()) {
+    if (const auto i = bootstrap_ratio({{1.0}}, item.metric->samples)) {
+      c.low = i->low;
+      c.high = i->high;
+    }
+  }
+  if (holds(c.measured, relation, bound)) return c;
+  const bool reaches =
+      c.low && c.high && (holds(*c.low, relation, bound) || holds(*c.high, relation, bound));
+  c.state = reaches ? ExpectState::kInconclusive : ExpectState::kFail;
+  return c;
+}
+
+ExpectationResult evaluate(const Expectation& e, const RunReport& report) {
+  ExpectationResult out{e.text, e.origin, e.bound, ExpectState::kPass, "", {}};
+  const auto items = collect(e.subject, report, std::nullopt);
+  if (items.empty()) {
+    out.state = ExpectState::kUnmatched;
+    out.reason =
+        fmt::format("no value '{}' of {} matched in this run", e.subject.name, e.subject.probe);
+    return out;
+  }
+  for (const auto& item : items) {
+    std::string why;
+    const auto bound = bound_for(e, item, report, why);
+    if (!bound) {
+      out.state = ExpectState::kError;
+      out.reason = why;
+      return out;
+    }
+    out.checks.push_back(check_of(item, e.bound, *bound));
+    const ExpectState s = out.checks.back().state;
+    if (s == ExpectState::kFail ||
+        (s == ExpectState::kInconclusive && out.state == ExpectState::kPass))
+      out.state = s;
+  }
+  return out;
+}
+
+std::string params_text(const std::vector<Param>& params) {
+  std::string out;
+  for (const auto& p : params) {
+    const auto n = number_of(p.value);
+    const std::string v = p.unit == "B" && n ? format_bytes(*n) : scalar_text(p.value);
+    out += fmt::format("{}{}={}", out.empty() ? "" : ",", p.key, v);
+  }
+  return out;
+}
+
+std::string value_text(double v, const std::string& unit) {
+  if (unit == "B") return format_bytes(v);
+  if (unit == "s") return format_seconds(v);
+  return fmt::format("{} {}", format_number(v), unit);
+}
+
+}  // namespace
+
+void check_against_plan(const std::vector<Expectation>& expectations, const RunReport& plan) {
+  for (const auto& e : expectations) {
+    for (const Reference* ref : {&e.subject, &e.reference}) {
+      if (ref->source == Source::kConstant || ref->source == Source::kDevice) continue;
+      const ProbeResult* planned = nullptr;
+      for (const auto& r : plan.results)
+        if (r.probe == ref->probe) planned = &r;
+      if (!planned)
+        throw UsageError(fmt::format("{}: bad expectation '{}': '{}' is not a probe of this run",
+                                     e.origin, e.text, ref->probe));
+      if (ref->source != Source::kRows) continue;
+      bool any = false;
+      for (const auto& row : planned->rows)
+        any = any || matches(row.params, ref->selectors);
+      if (!any)
+        throw UsageError(fmt::format(
+            "{}: bad expectation '{}': no planned {} row matches its selectors (params: {})",
+            e.origin, e.text, ref->probe,
+            planned->rows.empty() ? std::string("none") : params_text(planned->rows[0].params)));
+    }
+  }
+}
+
+std::optional<double> convert_unit(double value, const std::string& from, const std::string& to) {
+  if (from.empty() || from == to) return value;
+  const auto [ff, fs] = unit_scale(from);
+  const auto [tf, ts] = unit_scale(to);
+  if (ff != tf || ff == Family::kOther) return std::nullopt;
+  return value * fs / ts;
+}
+
+bool known_constant_unit(const std::string& unit) {
+  return unit.empty() || unit == "%" || unit == "x" || unit_scale(unit).first != Family::kOther;
+}
+
+const char* expect_state_name(ExpectState state) noexcept {
+  switch (state) {
+    case ExpectState::kPass:
+      return "pass";
+    case ExpectState::kInconclusive:
+      return "inconclusive";
+    case ExpectState::kFail:
+      return "fail";
+    case ExpectState::kUnmatched:
+      return "unmatched";
+    case ExpectState::kError:
+      return "error";
+  }
+  return "error";
+}
+
+std::vector<ExpectationResult> evaluate_expectations(const std::vector<Expectation>& expectations,
+                                                     const RunReport& report) {
+  std::vector<ExpectationResult> out;
+  for (const auto& e : expectations)
+    out.push_back(evaluate(e, report));
+  return out;
+}
+
+bool expectation_failed(const ExpectationResult& result) {
+  return result.state == ExpectState::kFail || result.state == ExpectState::kUnmatched ||
+         result.state == ExpectState::kError;
+}
+
+std::vector<std::string> expectation_failure_lines(const ExpectationResult& result) {
+  std::vector<std::string> lines;
+  const std::string head =
+      fmt::format("expectation failed ({}): {}", result.origin, result.expression);
+  if (result.state == ExpectState::kUnmatched || result.state == ExpectState::kError) {
+    lines.push_back(fmt::format("{}: {}", head, result.reason));
+    return lines;
+  }
+  for (const auto& c : result.checks) {
+    if (c.state != ExpectState::kFail) continue;
+    std::string interval;
+    if (c.low && c.high)
+      interval = fmt::format(" (95% interval {} to {})", value_text(*c.low, c.unit),
+                             value_text(*c.high, c.unit));
+    lines.push_back(fmt::format("{}: {}[{}] on GPU {}: {} measured {}{}, expected {} {}", head,
+                                c.probe, params_text(c.params), c.device.value_or(-1), c.name,
+                                value_text(c.measured, c.unit), interval,
+                                relation_text(result.relation), value_text(c.bound, c.unit)));
+  }
+  return lines;
+}
+
+std::string expectation_summary(const ExpectationResult& result) {
+  std::size_t beyond = 0, unsure = 0;
+  for (const auto& c : result.checks) {
+    beyond += c.state == ExpectState::kFail;
+    unsure += c.state == ExpectState::kInconclusive;
+  }
+  std::string detail;
+  if (result.state == ExpectState::kUnmatched || result.state == ExpectState::kError)
+    detail = result.reason;
+  else if (beyond > 0)
+    detail = fmt::format("{} of {} values beyond the bound", beyond, result.checks.size());
+  else if (unsure > 0)
+    detail = fmt::format("{} of {} values: the median misses, its interval reaches the bound",
+                         unsure, result.checks.size());
+  else
+    detail = fmt::format("{} value{}", result.checks.size(), result.checks.size() == 1 ? "" : "s");
+  return fmt::format("{} ({}): {} [{}]", expect_state_name(result.state), detail, result.expression,
+                     result.origin);
+}
+
+}  // namespace gpuprobe
