@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 #include "axis_options.hpp"
@@ -25,6 +26,18 @@ constexpr const char* kExitCodes =
     "probe is unsupported on this GPU; 4 a check failed (an --expect bound, or compare's "
     "--fail-on-regression found a regression beyond its threshold, or --fail-on-inconclusive an "
     "inconclusive comparison).";
+
+constexpr const char* kCheckFooter =
+    "check runs what `all` runs and evaluates this GPU's reference expectations "
+    "(expectations/<gpu name>.txt, made from committed runs of that GPU with margins from their "
+    "measured spread; generic.txt with physical bounds for any other GPU) and every --expect and "
+    "--expect-file. A metric fails only when its median and the whole 95% interval of the median "
+    "lie beyond the bound; when the interval reaches the bound it is 'inconclusive', reported, "
+    "not a failure. Each failure is one line on stderr (what, measured, expected); exit 4.\n"
+    "Examples:\n"
+    "  gpuprobe check\n"
+    "  gpuprobe check --expect 'transfer[memory=pinned,bytes>=64MiB].bandwidth >= 50GB/s'\n"
+    "  gpuprobe check run.json            # saved results, no GPU";
 
 void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_option("-d,--device", o.device, "GPU index, list (0,2) or 'all'")->default_str("0");
@@ -103,8 +116,16 @@ int run(int argc, char** argv) {
   auto* all_cmd = app.add_subcommand("all", "run every probe with quick defaults");
   auto* compare_cmd = app.add_subcommand(
       "compare", "compare two JSON result files, or several runs per side (no GPU needed)");
-  for (auto* c : {list_cmd, info_cmd, all_cmd, compare_cmd})
+  auto* check_cmd = app.add_subcommand(
+      "check",
+      "health check: every probe (quick) against this GPU's reference expectations; "
+      "with result files, check those instead (no GPU needed)");
+  for (auto* c : {list_cmd, info_cmd, all_cmd, compare_cmd, check_cmd})
     c->fallthrough();
+  std::vector<std::string> check_files_given;
+  check_cmd->add_option("files", check_files_given, "saved results (gpuprobe --json output)")
+      ->type_name("[RUN.json...]");
+  check_cmd->footer(std::string(kCheckFooter) + "\n\n" + kExitCodes);
   CompareArgs compare_args;
   add_compare_options(*compare_cmd, compare_args);
   compare_cmd->footer(compare_cmd->get_footer() + "\n\n" + kExitCodes);
@@ -149,7 +170,13 @@ int run(int argc, char** argv) {
   if (info_cmd->parsed()) return show_info(options, command);
   const Glossary glossary = make_glossary(probes);
   if (compare_cmd->parsed()) return compare_runs(options, command, compare_args, glossary);
-  if (all_cmd->parsed()) {
+  if (check_cmd->parsed()) {
+    if (std::find(options.expect_files.begin(), options.expect_files.end(), "auto") ==
+        options.expect_files.end())
+      options.expect_files.push_back("auto");
+    if (!check_files_given.empty()) return check_files(options, check_files_given, glossary);
+  }
+  if (all_cmd->parsed() || check_cmd->parsed()) {
     // `all` takes no probe flags: every probe runs with its quick defaults.
     std::vector<SelectedProbe> selected;
     for (auto& pc : probe_cmds)

@@ -6,6 +6,7 @@
 
 #include <iostream>
 
+#include "expectations.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/expect.hpp"
 #include "gpuprobe/core/rounds.hpp"
@@ -38,26 +39,6 @@ runtime::ProgressFn progress_printer(const GlobalOptions& o) {
 
 void clear_progress(const GlobalOptions& o) {
   if (!o.quiet && ::isatty(STDERR_FILENO)) std::cerr << "\r\033[K" << std::flush;
-}
-
-// The run's expectations (--expect, --expect-file), parsed and checked against the probes' plan
-// before any GPU work: a bad expression or a selector matching no planned row is a usage error.
-std::vector<Expectation> load_expectations(const GlobalOptions& o,
-                                           const std::vector<SelectedProbe>& probes,
-                                           const Glossary& glossary) {
-  std::vector<Expectation> out;
-  for (const auto& text : o.expect)
-    out.push_back(parse_expectation(text, "--expect"));
-  for (const auto& file : o.expect_files) {
-    auto more = read_expectation_file(file);
-    out.insert(out.end(), more.begin(), more.end());
-  }
-  if (out.empty()) return out;
-  RunReport plan;
-  for (const auto& p : probes)
-    plan.results.push_back(runner::plan_probe(*p.probe, p.values, glossary));
-  check_against_plan(out, plan);
-  return out;
 }
 
 // The exit code of a finished run, its messages on stderr: 1 when a probe failed, 3 when an
@@ -122,7 +103,9 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
     p.probe->check(p.values);
   if (!options.metrics.empty() && !options.counters)
     throw UsageError("--metrics needs the counter pass: drop --no-counters");
-  const std::vector<Expectation> expectations = load_expectations(options, probes, glossary);
+  std::vector<Expectation> expectations = named_expectations(options);
+  if (!expectations.empty() || wants_reference_expectations(options))
+    check_against_plan(expectations, plan_of(probes, glossary));
   check_outputs(options);
   (void)runtime::parse_device_spec(options.device);  // a typo is exit 2 before CUDA starts
   RunReport report = new_report(command);
@@ -140,6 +123,11 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   for (int index : devices)
     report.devices.push_back(runtime::query_device(index));
   check_metrics(options, devices);
+  if (wants_reference_expectations(options)) {
+    const auto reference = applicable_to_plan(
+        reference_expectations_for(report.devices, options.quiet), plan_of(probes, glossary));
+    expectations.insert(expectations.end(), reference.begin(), reference.end());
+  }
   const runner::CounterOptions counters{options.counters, options.metrics};
   const auto progress = progress_printer(options);
   report.results = runner::run_on_devices(probes, report.devices, measure, counters, progress,

@@ -32,6 +32,11 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
                const std::vector<SelectedProbe>& probes, bool quick, bool explicit_probe,
                const Glossary& glossary);
 
+// `gpuprobe check RUN.json...`: the expectations (--expect, --expect-file and each GPU's
+// reference file) on saved results, no GPU used; 4 when one fails.
+int check_files(const GlobalOptions& options, const std::vector<std::string>& files,
+                const Glossary& glossary);
+
 // `gpuprobe compare A.json B.json` (or `A1.json A2.json vs B1.json`): its arguments as given,
 // checked by compare_runs.
 struct CompareArgs {

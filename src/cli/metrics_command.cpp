@@ -44,8 +44,9 @@ int list_metrics(const GlobalOptions& options, const std::string& filter) {
       // (or the first rollup's when it has no .sum).
       const auto rollups = catalog.submetrics(name);
       const auto sum = std::find(rollups.begin(), rollups.end(), ".sum");
-      const std::string example =
-          name + (sum != rollups.end() ? *sum : rollups.empty() ? "" : rollups.front());
+      const std::string example = name + (sum != rollups.end() ? *sum
+                                          : rollups.empty()    ? ""
+                                                               : rollups.front());
       const auto p = catalog.properties(example);
       std::cout << fmt::format("{:<{}}  {:<10}  {:<10}  {}\n", name, width,
                                counters::metric_kind_name(p.kind), p.unit, p.description);

@@ -194,7 +194,7 @@ ExpectCheck check_of(const Item& item, Relation relation, double bound) {
 
 ExpectationResult evaluate(const Expectation& e, const RunReport& report) {
   ExpectationResult out{e.text, e.origin, e.bound, ExpectState::kPass, "", {}};
-  const auto items = collect(e.subject, report, std::nullopt);
+  const auto items = collect(e.subject, report, e.device);
   if (items.empty()) {
     out.state = ExpectState::kUnmatched;
     out.reason =
@@ -257,6 +257,20 @@ void check_against_plan(const std::vector<Expectation>& expectations, const RunR
             planned->rows.empty() ? std::string("none") : params_text(planned->rows[0].params)));
     }
   }
+}
+
+std::vector<Expectation> applicable_to_plan(const std::vector<Expectation>& expectations,
+                                            const RunReport& plan) {
+  std::vector<Expectation> out;
+  for (const auto& e : expectations) {
+    try {
+      check_against_plan({e}, plan);
+      out.push_back(e);
+    } catch (const UsageError&) {
+      // not for this run
+    }
+  }
+  return out;
 }
 
 std::optional<double> convert_unit(double value, const std::string& from, const std::string& to) {

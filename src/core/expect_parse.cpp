@@ -255,4 +255,32 @@ std::vector<Expectation> read_expectation_file(const std::string& path) {
   return out;
 }
 
+std::string expectation_file_name(const std::string& device_name) {
+  std::string out;
+  for (char c : device_name) {
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
+  }
+  while (!out.empty() && out.back() == '-')
+    out.pop_back();
+  return out + ".txt";
+}
+
+std::vector<Expectation> reference_expectations(const DeviceInfo& device, const std::string& dir,
+                                                std::string& file) {
+  file = dir + "/" + expectation_file_name(device.name);
+  if (!std::ifstream(file)) file = dir + "/generic.txt";
+  if (!std::ifstream(file))
+    throw UsageError(
+        fmt::format("--expect-file auto: no reference expectations in '{}' (neither "
+                    "{} nor generic.txt)",
+                    dir, expectation_file_name(device.name)));
+  auto out = read_expectation_file(file);
+  for (auto& e : out)
+    e.device = device.index;
+  return out;
+}
+
 }  // namespace gpuprobe

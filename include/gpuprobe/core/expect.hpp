@@ -53,6 +53,7 @@ struct Expectation {
   Relation bound = Relation::kGreaterEqual;
   double factor = 1;  // the bound is factor x reference
   Reference reference;
+  std::optional<int> device;  // only this GPU's results (a GPU's reference file); nullopt: all
 };
 
 // Parses one expression. Throws UsageError naming the origin and the offending token.
@@ -61,10 +62,23 @@ Expectation parse_expectation(std::string_view text, const std::string& origin);
 // (unreadable file, or a bad line, named FILE:LINE).
 std::vector<Expectation> read_expectation_file(const std::string& path);
 
+// A GPU's reference expectations: `dir`/<name as a file name>.txt ("NVIDIA H100 80GB HBM3" ->
+// "nvidia-h100-80gb-hbm3.txt") when it exists, else `dir`/generic.txt (physical bounds for any
+// GPU), restricted to the GPU's results. `file` is set to the path read. Throws UsageError when
+// neither exists or a line is bad.
+std::string expectation_file_name(const std::string& device_name);
+std::vector<Expectation> reference_expectations(const DeviceInfo& device, const std::string& dir,
+                                                std::string& file);
+
 // Checks each subject (and a probe reference) against a plan (rows with params, no metrics):
 // its probe must be planned, and row selectors must match a planned row. Throws UsageError naming
 // the expectation and what matched nothing.
 void check_against_plan(const std::vector<Expectation>& expectations, const RunReport& plan);
+
+// The expectations check_against_plan accepts, in order (a reference file's bounds on probes or
+// rows this run does not have are left out).
+std::vector<Expectation> applicable_to_plan(const std::vector<Expectation>& expectations,
+                                            const RunReport& plan);
 
 // `value` in `from` expressed in `to`: the same unit, a bare number (taken in `to`), or units of
 // one family (GB/s MB/s TB/s kB/s B/s; s ms us ns; B for sizes). nullopt when they do not convert.
