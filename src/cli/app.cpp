@@ -25,7 +25,7 @@ constexpr const char* kExitCodes =
     "result); 2 usage error (bad option or value, unreadable input); 3 no usable GPU, or the "
     "probe is unsupported on this GPU; 4 a check failed (an --expect bound, or compare's "
     "--fail-on-regression found a regression beyond its threshold, or --fail-on-inconclusive an "
-    "inconclusive comparison).";
+    "inconclusive comparison, or fleet --fail-on-outlier an outlier).";
 
 constexpr const char* kCheckFooter =
     "check runs what `all` runs and evaluates this GPU's reference expectations "
@@ -120,8 +120,15 @@ int run(int argc, char** argv) {
       "check",
       "health check: every probe (quick) against this GPU's reference expectations; "
       "with result files, check those instead (no GPU needed)");
-  for (auto* c : {list_cmd, info_cmd, all_cmd, compare_cmd, check_cmd})
+  auto* fleet_cmd = app.add_subcommand(
+      "fleet",
+      "many nodes' result files: per row the fleet median, spread and the GPUs beyond "
+      "it (no GPU needed)");
+  for (auto* c : {list_cmd, info_cmd, all_cmd, compare_cmd, check_cmd, fleet_cmd})
     c->fallthrough();
+  FleetArgs fleet_args;
+  add_fleet_options(*fleet_cmd, fleet_args);
+  fleet_cmd->footer(fleet_cmd->get_footer() + "\n\n" + kExitCodes);
   std::vector<std::string> check_files_given;
   check_cmd->add_option("files", check_files_given, "saved results (gpuprobe --json output)")
       ->type_name("[RUN.json...]");
@@ -170,6 +177,7 @@ int run(int argc, char** argv) {
   if (info_cmd->parsed()) return show_info(options, command);
   const Glossary glossary = make_glossary(probes);
   if (compare_cmd->parsed()) return compare_runs(options, command, compare_args, glossary);
+  if (fleet_cmd->parsed()) return fleet_runs(options, command, fleet_args, glossary);
   if (check_cmd->parsed()) {
     if (std::find(options.expect_files.begin(), options.expect_files.end(), "auto") ==
         options.expect_files.end())

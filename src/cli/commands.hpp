@@ -37,6 +37,19 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
 int check_files(const GlobalOptions& options, const std::vector<std::string>& files,
                 const Glossary& glossary);
 
+// `gpuprobe fleet DIR|FILES...`: the fleet's median, spread and outliers per row (no GPU used);
+// 4 with --fail-on-outlier when some GPU lies beyond the fleet.
+struct FleetArgs {
+  std::vector<std::string> inputs;
+  double k = 4;
+  std::string min_deviation = "3";  // percent
+  std::vector<std::string> metrics;
+  bool fail_on_outlier = false;
+};
+void add_fleet_options(CLI::App& command, FleetArgs& args);
+int fleet_runs(const GlobalOptions& options, const std::vector<std::string>& command,
+               const FleetArgs& args, const Glossary& glossary);
+
 // `gpuprobe compare A.json B.json` (or `A1.json A2.json vs B1.json`): its arguments as given,
 // checked by compare_runs.
 struct CompareArgs {

@@ -1,5 +1,6 @@
 // The glossary: finding phrasings and column terms, with the builders phrasings use.
 #include "gpuprobe/core/glossary.hpp"
+#include "gpuprobe/core/fleet.hpp"
 
 #include <fmt/format.h>
 
@@ -173,6 +174,7 @@ Glossary core_glossary() {
   g.add_term("", "bytes", {"bytes", "bytes moved per operation"});
   g.add_term("", "element_bytes", {"elem", "bytes per element"});
   g.merge(compare_glossary());
+  g.merge(fleet_glossary());
   return g;
 }
 

@@ -1,0 +1,126 @@
+// `gpuprobe fleet DIR|FILES...`: many nodes' result files side by side — per row the fleet's
+// median and spread and the GPUs beyond it; never uses CUDA.
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "commands.hpp"
+#include "compare_args.hpp"
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/fleet.hpp"
+#include "gpuprobe/core/json_io.hpp"
+#include "gpuprobe/version.hpp"
+#include "output.hpp"
+#include "validators.hpp"
+
+namespace gpuprobe::cli {
+namespace {
+
+constexpr const char* kFleetFooter =
+    "Each file is one node's (or GPU's) run of the same probes (gpuprobe --json output); a "
+    "folder stands for the .json files in it. Rows are matched by probe and params; a node's "
+    "several GPUs are several members. Per row and metric (default: bandwidth where a row has "
+    "it, else every metric): the fleet median of the members' medians, the spread (1.4826 x the "
+    "median absolute deviation, relative), min, max. A member is an outlier when it lies more "
+    "than K robust sigmas from the median and more than --min-deviation of it (rows with fewer "
+    "than 3 members are not judged); each outlier is a finding naming host, GPU and file.\n"
+    "Examples:\n"
+    "  gpuprobe fleet results/                      # every node's all.json in one folder\n"
+    "  gpuprobe fleet node*.json --fail-on-outlier --md fleet.md";
+
+// The files named: each argument a file, or a folder standing for the .json files in it.
+std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(in, ec)) {
+      files.push_back(in);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& e : std::filesystem::directory_iterator(in, ec))
+      if (e.path().extension() == ".json" && e.is_regular_file(ec)) found.push_back(e.path());
+    if (ec) throw UsageError(fmt::format("fleet: cannot read the folder '{}'", in));
+    if (found.empty()) throw UsageError(fmt::format("fleet: no .json files in '{}'", in));
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+// Reads the files on several threads; the first error in file order is the one reported.
+std::vector<FleetMember> read_members(const std::vector<std::string>& files) {
+  std::vector<FleetMember> members(files.size());
+  std::vector<std::exception_ptr> errors(files.size());
+  const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+  auto work = [&](std::size_t first) {
+    for (std::size_t i = first; i < files.size(); i += threads) {
+      try {
+        members[i] = {files[i], read_report_file(files[i])};
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t)
+    pool.emplace_back(work, t);
+  work(0);
+  for (auto& t : pool)
+    t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return members;
+}
+
+}  // namespace
+
+void add_fleet_options(CLI::App& command, FleetArgs& args) {
+  command.add_option("inputs", args.inputs, "result files, or folders of them (one per node)")
+      ->required()
+      ->type_name("DIR|FILES...");
+  command
+      .add_option("--outlier-k", args.k, "an outlier lies beyond K robust sigmas (1.4826 x MAD)")
+      ->default_str("4")
+      ->check(finite_number())
+      ->check(CLI::Range(0.5, 1000.0));
+  command
+      .add_option("--min-deviation", args.min_deviation,
+                  "... and beyond PCT percent of the fleet median (3 or 3%)")
+      ->default_str("3")
+      ->type_name("PCT");
+  command.add_option("--metric", args.metrics, "metric(s) compared (default: bandwidth)")
+      ->delimiter(',')
+      ->type_name("NAME[,NAME...]");
+  command.add_flag("--fail-on-outlier", args.fail_on_outlier, "exit 4 when some GPU is an outlier");
+  command.footer(kFleetFooter);
+}
+
+int fleet_runs(const GlobalOptions& options, const std::vector<std::string>& command,
+               const FleetArgs& args, const Glossary& glossary) {
+  FleetOptions fleet;
+  fleet.k = args.k;
+  fleet.min_deviation = parse_percent("--min-deviation", args.min_deviation) / 100.0;
+  fleet.metrics = args.metrics;
+  check_outputs(options);
+  const auto files = expand_inputs(args.inputs);
+  RunReport report = fleet_report(read_members(files), fleet);
+  report.tool.version = kToolVersion;
+  report.tool.git = kToolGit;
+  report.command = command;
+  report.started_at = utc_timestamp();
+  write_outputs(options, report, glossary);
+  const std::size_t outliers = fleet_outlier_count(report);
+  if (!args.fail_on_outlier || outliers == 0) return 0;
+  std::cerr << fmt::format(
+      "gpuprobe: fleet: {} GPU(s) beyond the fleet in some probe, among {} file(s)\n", outliers,
+      files.size());
+  return static_cast<int>(ExitCode::kCheckFailed);
+}
+
+}  // namespace gpuprobe::cli
