@@ -154,8 +154,11 @@ void analyse(ProbeResult& result, bool timeline_text) {
     add_row_values(result, *p, buffer_bytes);
     pipelines.push_back(std::move(*p));
   }
+  // Stage times first, then the timeline the probe recorded.
+  std::vector<SummaryRow> summary;
   for (const auto& p : pipelines)
-    result.summary.push_back(stage_summary(p));
+    summary.push_back(stage_summary(p));
+  result.summary.insert(result.summary.begin(), summary.begin(), summary.end());
   add_findings(result, pipelines);
   if (timeline_text) add_timeline_findings(result);
 }

@@ -51,7 +51,9 @@ double deviation(const Staged& s) {
 }
 
 // The staged runs of 2..16 streams against the concurrent-rate model.
+// Pageable copies are synchronous: no pipeline model applies to them (the pageable verdict).
 std::optional<Finding> model_fit(const Pipeline& p) {
+  if (p.memory == "pageable") return std::nullopt;
   const Staged* worst = nullptr;
   for (const Staged* s : staged_only(p)) {
     if (s->streams < kModelRangeLow || s->streams > kModelRangeHigh) continue;
@@ -74,6 +76,7 @@ std::optional<Finding> model_fit(const Pipeline& p) {
 // The largest stream count beyond the model's range: how far it departs, and the share of its
 // time that the measured per-chunk costs explain (n chunks times the largest stage's cost).
 std::optional<Finding> large_n(const Pipeline& p) {
+  if (p.memory == "pageable") return std::nullopt;
   const Staged* largest = nullptr;
   for (const Staged* s : staged_only(p)) {
     if (s->streams <= kModelRangeHigh) continue;
@@ -141,19 +144,26 @@ std::optional<Finding> pageable(const Pipeline& p) {
                   {"order", best->order, ""}});
 }
 
-// H2D and D2H at once against each alone (once per memory kind).
+// H2D and D2H at once against each alone (once per memory kind): whether the two directions
+// overlap (both done sooner than one after the other) and whether each is slower than alone.
 Finding copy_concurrency(const Pipeline& p) {
   const double h2d = p.both.h2d / p.solo.h2d;
   const double d2h = p.both.d2h / p.solo.d2h;
+  const double at_once = std::max(p.both.h2d, p.both.d2h);
+  const double one_after = p.solo.h2d + p.solo.d2h;
+  const bool overlap = at_once < one_after * (1 - kDiffer);
   const bool slow = std::max(h2d, d2h) > 1 + kDiffer;
   return verdict("overlap_copy_concurrency", {{"memory", p.memory, ""}},
                  {{"h2d", "s", p.solo.h2d},
                   {"d2h", "s", p.solo.d2h},
                   {"h2d_concurrent", "s", p.both.h2d},
                   {"d2h_concurrent", "s", p.both.d2h},
+                  {"at_once", "s", at_once},
+                  {"one_after_other", "s", one_after},
                   {"h2d_slowdown", "x", h2d},
                   {"d2h_slowdown", "x", d2h}},
-                 {{"outcome", std::string(slow ? "slow each other" : "independent"), ""}});
+                 {{"outcome", std::string(overlap ? "overlap" : "no overlap"), ""},
+                  {"slowdown", std::string(slow ? "slower" : "as alone"), ""}});
 }
 
 }  // namespace

@@ -486,11 +486,6 @@ ProbeResult OverlapProbe::run(runtime::ProbeContext& ctx, const AxisValues& valu
   for (std::size_t k = 0; k < sweep.size(); ++k)
     result.rows.push_back(make_row(sweep[k], measured[k]));
 
-  for (const auto& [workload, iterations] : setup.iterations) {
-    if (!values.has_choice("workload", workload)) continue;
-    result.summary.push_back(
-        {{{"workload", workload, ""}}, {{"iterations", "", static_cast<double>(iterations)}}});
-  }
   if (const auto p = timeline_point(values)) {
     for (auto& row : record_timeline(*p, setup))
       result.summary.push_back(std::move(row));
@@ -498,6 +493,10 @@ ProbeResult OverlapProbe::run(runtime::ProbeContext& ctx, const AxisValues& valu
   result.conditions.push_back({"buffer_bytes", "B", static_cast<double>(setup.bytes)});
   result.conditions.push_back({"async_engine_count", "", static_cast<double>(engines)});
   if (setup.tuned_h2d > 0) result.conditions.push_back({"tuned_h2d_time", "s", setup.tuned_h2d});
+  for (const auto& [workload, iterations] : setup.iterations) {
+    if (values.has_choice("workload", workload))
+      result.conditions.push_back({workload + "_iterations", "", static_cast<double>(iterations)});
+  }
   overlap::analyse(result, values.on("timeline"));
   return result;
 }

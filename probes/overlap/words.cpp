@@ -96,23 +96,28 @@ std::string issue_order_text(const Finding& f) {
 std::string pageable_text(const Finding& f) {
   const bool overlaps = param_text_of(f, "outcome") == "overlaps";
   return fmt::format(
-      "{}: pageable copies {} — best staged speed-up {:.2f}x [{:.2f}, {:.2f}] at {} streams "
-      "({}){}",
-      pipeline_text(f), overlaps ? "overlap partly (measured)" : "do not overlap (measured)",
+      "{}: staging pageable memory {} — best staged speed-up {:.2f}x [{:.2f}, {:.2f}] at {} "
+      "streams ({}); {}",
+      pipeline_text(f), overlaps ? "gains (measured)" : "gains nothing (measured)",
       value_of(f, "speedup"), value_of(f, "speedup_low"), value_of(f, "speedup_high"),
       param_text_of(f, "streams"), param_text_of(f, "order"),
-      overlaps ? "" : fmt::format(": no gain beyond {}", value_text(f, "margin")));
+      overlaps ? "the copies are staged by the host one after another, only kernels run beside "
+                 "them"
+               : fmt::format("no gain beyond {}: pageable copies are staged synchronously",
+                             value_text(f, "margin")));
 }
 
 std::string copies_text(const Finding& f) {
+  const bool overlap = param_text_of(f, "outcome") == "overlap";
+  const bool slower = param_text_of(f, "slowdown") == "slower";
   return fmt::format(
-      "{} copies: h2d {} and d2h {} alone, {} and {} at once ({:.2f}x and {:.2f}x) — the two "
-      "directions {}",
+      "{} copies: h2d {} and d2h {} alone; started together both are done after {} vs {} one "
+      "after the other — the directions {}{} (each at once: {:.2f}x and {:.2f}x its time alone)",
       param_text_of(f, "memory"), value_text(f, "h2d"), value_text(f, "d2h"),
-      value_text(f, "h2d_concurrent"), value_text(f, "d2h_concurrent"), value_of(f, "h2d_slowdown"),
-      value_of(f, "d2h_slowdown"),
-      param_text_of(f, "outcome") == "independent" ? "do not slow each other"
-                                                   : "slow each other when they run at once");
+      value_text(f, "at_once"), value_text(f, "one_after_other"),
+      overlap ? "overlap" : "do not overlap (measured)",
+      overlap && slower ? ", but slow each other" : "", value_of(f, "h2d_slowdown"),
+      value_of(f, "d2h_slowdown"));
 }
 
 // One stream of the timeline as a bar: H, K, D where the stage ran, '.' where nothing did.
@@ -132,8 +137,9 @@ std::string timeline_text(const Finding& f) {
     for (std::size_t i = cell(*q.value); i < std::max(cell(*q.value) + 1, cell(*end)); ++i)
       if (i < kWidth) bar[i] = mark;
   }
-  return fmt::format("timeline stream {:>2} |{}| {} (H h2d, K kernel, D d2h)",
-                     param_text_of(f, "stream"), bar, value_text(f, "span"));
+  return fmt::format(
+      "timeline stream {:>2} |{}| {} (H h2d, K kernel, D d2h, from when the stream reached it)",
+      param_text_of(f, "stream"), bar, value_text(f, "span"));
 }
 
 }  // namespace
