@@ -248,44 +248,54 @@ runtime::Operation make_operation(const Point& p, const Setup& setup) {
   return op;
 }
 
-// Seconds of `enqueue` on the stream: the median of three event-timed runs after one warm-up.
+// Seconds of one `enqueue` on the stream, event-timed: the median of three runs after a warm-up
+// run (`fastest`: the fastest run of as many as fit in kFastestSeconds, at least three).
+constexpr double kFastestSeconds = 0.1;
+
 template <typename F>
-double event_seconds(cudaStream_t stream, F enqueue) {
+double event_seconds(cudaStream_t stream, F enqueue, bool fastest = false) {
   runtime::Event start, stop;
-  std::array<double, 3> t{};
+  std::vector<double> t;
+  double spent = 0;
   enqueue(stream);
-  for (double& x : t) {
+  while (t.size() < 3 || (fastest && spent < kFastestSeconds)) {
     start.record(stream);
     enqueue(stream);
     stop.record(stream);
     stop.synchronize();
-    x = stop.seconds_since(start);
+    t.push_back(stop.seconds_since(start));
+    spent += t.back();
   }
   std::sort(t.begin(), t.end());
-  return t[1];
+  return fastest ? t.front() : t[t.size() / 2];
 }
 
-// The balanced workload's iterations: the kernel time grows linearly with them, so two kernel
-// times give the count whose kernel lasts as long as the whole-buffer H2D copy.
+// The balanced workload's iterations: the kernel time grows linearly with them, so the count
+// whose kernel lasts as long as the whole-buffer H2D copy lies between the last two counts of a
+// doubling search, where it is interpolated. The H2D time is the fastest of many copies: the
+// link has slow stretches (a fresh pinned buffer's first copies, other traffic), which only ever
+// make a copy slower. Kernel times are steady (the median of three).
 void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
   Buffers b = setup.buffers(memory, "");
   const overlap::Chunk all{0, b.words};
   const double h2d = event_seconds(
-      stream, [&](cudaStream_t s) { overlap::enqueue_stage(b, Stage::kH2D, all, s); });
+      stream, [&](cudaStream_t s) { overlap::enqueue_stage(b, Stage::kH2D, all, s); }, true);
   const auto kernel = [&](std::uint32_t iterations) {
     b.iterations = iterations;
     return event_seconds(
         stream, [&](cudaStream_t s) { overlap::enqueue_stage(b, Stage::kKernel, all, s); });
   };
-  constexpr std::uint32_t kLow = 64, kHigh = 1024;
-  const double low = kernel(kLow), high = kernel(kHigh);
-  if (!(high > low))
-    throw RunError(
-        fmt::format("overlap: the transform does not slow with its iterations "
-                    "({} s at {}, {} s at {}): cannot tune the compute stage",
-                    low, kLow, high, kHigh));
-  const double per_iteration = (high - low) / (kHigh - kLow);
-  const double balanced = kLow + (h2d - low) / per_iteration;
+  std::uint32_t low = 0, high = 64;
+  double t_low = 0, t_high = kernel(high);
+  while (t_high < h2d && high < kMaxIterations) {
+    low = high;
+    t_low = t_high;
+    high = std::min(2 * high, kMaxIterations);
+    t_high = kernel(high);
+  }
+  double balanced = high;  // the kernel does not grow with its iterations: the largest tried
+  if (low == 0) balanced = high * h2d / t_high;  // the first count already lasts long enough
+  if (low > 0 && t_high > t_low) balanced = low + (h2d - t_low) * (high - low) / (t_high - t_low);
   setup.tuned_memory = memory;
   setup.tuned_h2d = h2d;
   setup.iterations["balanced"] =
