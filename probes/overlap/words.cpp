@@ -96,14 +96,15 @@ std::string issue_order_text(const Finding& f) {
 std::string pageable_text(const Finding& f) {
   const bool overlaps = param_text_of(f, "outcome") == "overlaps";
   return fmt::format(
-      "{}: staging pageable memory {} — best staged speed-up {:.2f}x [{:.2f}, {:.2f}] at {} "
-      "streams ({}); {}",
-      pipeline_text(f), overlaps ? "gains (measured)" : "gains nothing (measured)",
-      value_of(f, "speedup"), value_of(f, "speedup_low"), value_of(f, "speedup_high"),
-      param_text_of(f, "streams"), param_text_of(f, "order"),
-      overlaps ? "the copies are staged by the host one after another, only kernels run beside "
-                 "them"
-               : fmt::format("no gain beyond {}: pageable copies are staged synchronously",
+      "{}: staging pageable memory — best staged speed-up {:.2f}x [{:.2f}, {:.2f}] at {} streams "
+      "({}): {}",
+      pipeline_text(f), value_of(f, "speedup"), value_of(f, "speedup_low"),
+      value_of(f, "speedup_high"), param_text_of(f, "streams"), param_text_of(f, "order"),
+      overlaps ? fmt::format("a gain beyond {} (measured); the host stages the copies one after "
+                             "another, only kernels run beside them",
+                             value_text(f, "margin"))
+               : fmt::format("no gain beyond {} that the interval supports (measured); pageable "
+                             "copies are staged synchronously",
                              value_text(f, "margin")));
 }
 

@@ -1,8 +1,8 @@
-// Unit tests for overlap's analysis on real H100 rows (tests/fixtures/overlap.json: `gpuprobe
-// overlap --memory pinned,pageable --timeline --json overlap.json` on an H100 80GB HBM3 (PCIe),
-// Release build of this branch; the commit is in the file's tool.git): the stage times, models,
-// speed-ups and findings are recomputed from the measured rows alone and checked against that
-// run and against hand computations.
+// Unit tests for overlap's analysis on real H100 rows. The fixture tests/fixtures/overlap.json is
+// `gpuprobe overlap --memory pinned,pageable --timeline --json overlap.json` on an H100 80GB HBM3
+// (PCIe gen 5, VM), Release build of commit e22dab580b4d (the same file as
+// examples/results/h100/overlap.json). The stage times, models, speed-ups and findings are
+// recomputed from the measured rows alone and checked against that run and hand computations.
 #include "overlap/analysis.hpp"
 
 #include <gtest/gtest.h>
