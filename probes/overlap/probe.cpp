@@ -1,0 +1,518 @@
+// The `overlap` probe: H2D -> kernel -> D2H staged over n chunks on n streams, against the
+// sequential run and the solo stage times. Axes and operations here; the model columns, speed-ups
+// and findings in analysis.cpp (host-only).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "analysis.hpp"
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/units.hpp"
+#include "gpuprobe/probe.hpp"
+#include "gpuprobe/runtime/buffers.hpp"
+#include "gpuprobe/runtime/context.hpp"
+#include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/pattern.hpp"
+#include "gpuprobe/runtime/stream.hpp"
+#include "kernels.hpp"
+#include "registry.hpp"
+
+namespace gpuprobe {
+namespace {
+
+using overlap::Buffers;
+using overlap::Order;
+using overlap::Stage;
+using runtime::HostMemory;
+
+constexpr std::uint32_t kInSeed = 0x0F1E2D3Cu;   // the pipeline's input
+constexpr std::uint32_t kOutSeed = 0x5A6B7C8Du;  // what the solo D2H copies out
+constexpr std::uint64_t kMaxBufferBytes = 16ull << 30;
+constexpr std::uint32_t kMaxIterations = 1u << 22;
+
+// Iterations per element of the balanced workload over those of the others.
+constexpr double kCopyBoundShare = 0.25;
+constexpr double kComputeBoundShare = 4.0;
+
+HostMemory kind_of(const std::string& token) {
+  return token == "pageable" ? HostMemory::kPageable : HostMemory::kPinned;
+}
+
+Order order_of(const std::string& token) {
+  return token == "batched" ? Order::kBatched : Order::kDepthFirst;
+}
+
+const char* stage_name(Stage s) {
+  return s == Stage::kH2D ? "h2d" : s == Stage::kKernel ? "kernel" : "d2h";
+}
+
+// One measured configuration, as its row's params say it.
+struct Point {
+  std::string memory;    // "" for the kernel, which touches no host memory
+  std::string workload;  // "" for the copies, which do not depend on it
+  std::string run;       // h2d, d2h, h2d+d2h, kernel, <stage>-chunked, sequential, staged
+  std::string order;     // staged only
+  std::size_t streams = 1;
+  std::size_t chunks = 1;
+};
+
+std::vector<Param> row_params(const Point& p) {
+  return {{"memory", p.memory, ""},
+          {"workload", p.workload, ""},
+          {"run", p.run, ""},
+          {"order", p.order, ""},
+          {"streams", static_cast<std::int64_t>(p.streams), ""},
+          {"chunks", static_cast<std::int64_t>(p.chunks), ""}};
+}
+
+std::vector<std::size_t> staged_counts(const AxisValues& v) {
+  std::vector<std::size_t> out;
+  for (const auto n : v.list("streams"))
+    if (n > 1) out.push_back(static_cast<std::size_t>(n));
+  return out;
+}
+
+// The chunk count of the chunked solo runs (per-chunk costs): the largest staged count.
+std::size_t chunked_count(const AxisValues& v) {
+  const auto counts = staged_counts(v);
+  return counts.empty() ? 1 : *std::max_element(counts.begin(), counts.end());
+}
+
+std::vector<Point> points(const AxisValues& v) {
+  std::vector<Point> out;
+  const std::size_t most = chunked_count(v);
+  for (const auto& m : v.choices("memory")) {
+    for (const char* run : {"h2d", "d2h", "h2d+d2h"})
+      out.push_back({m, "", run, "", 1, 1});
+    if (most > 1) {
+      out.push_back({m, "", "h2d-chunked", "", 1, most});
+      out.push_back({m, "", "d2h-chunked", "", 1, most});
+    }
+  }
+  for (const auto& w : v.choices("workload")) {
+    out.push_back({"", w, "kernel", "", 1, 1});
+    if (most > 1) out.push_back({"", w, "kernel-chunked", "", 1, most});
+  }
+  for (const auto& m : v.choices("memory")) {
+    for (const auto& w : v.choices("workload")) {
+      out.push_back({m, w, "sequential", "", 1, 1});
+      for (const auto n : staged_counts(v))
+        for (const auto& o : v.choices("order"))
+          out.push_back({m, w, "staged", o, n, n});
+    }
+  }
+  return out;
+}
+
+// The host side of one memory kind: the pipeline's input (pattern kInSeed) and output.
+struct HostSide {
+  runtime::HostBuffer in;
+  runtime::HostBuffer out;
+  HostSide(HostMemory kind, std::size_t bytes) : in(kind, bytes), out(kind, bytes) {
+    runtime::fill_pattern_host(in.get(), bytes, kInSeed);
+  }
+};
+
+// Words of out[0, words) that differ from the transform of the input pattern.
+std::uint64_t count_untransformed(const std::uint32_t* out, std::uint64_t words,
+                                  std::uint32_t iterations) {
+  const overlap::Affine f = overlap::composed_steps(iterations);
+  std::uint64_t bad = 0;
+  for (std::uint64_t i = 0; i < words; ++i)
+    bad += out[i] != f(runtime::pattern_word(i, kInSeed)) ? 1 : 0;
+  return bad;
+}
+
+std::string mismatch_text(const char* what, std::uint64_t bad, std::uint64_t words) {
+  return bad ? fmt::format("{}: {} of {} words wrong; ", what, bad, words) : std::string();
+}
+
+// What an operation writes, so prepare poisons it and verify checks it.
+struct Checks {
+  bool dev_in = false;    // H2D result: the input pattern
+  bool dev_out = false;   // kernel result: the transformed pattern (checked on the host)
+  bool host_out = false;  // D2H result: the transformed pattern (pipeline) or kOutSeed (solo)
+  bool host_out_pattern = false;
+};
+
+void add_checks(runtime::Operation& op, const Buffers& b, Checks c) {
+  const std::size_t bytes = b.words * sizeof(std::uint32_t);
+  op.prepare = [b, c, bytes](cudaStream_t s) {
+    if (c.dev_in) GP_CUDA(cudaMemsetAsync(b.dev_in, 0, bytes, s));
+    if (!c.dev_in) runtime::fill_pattern_device(b.dev_in, bytes, kInSeed, s);
+    if (c.host_out_pattern) runtime::fill_pattern_device(b.dev_out, bytes, kOutSeed, s);
+    if (!c.host_out_pattern) GP_CUDA(cudaMemsetAsync(b.dev_out, 0, bytes, s));
+    if (c.host_out) std::memset(b.host_out, 0, bytes);
+  };
+  op.verify = [b, c, bytes]() -> std::string {
+    std::string problems;
+    if (c.dev_in) {
+      const auto bad = runtime::count_mismatches_device(b.dev_in, bytes, kInSeed, nullptr);
+      problems += mismatch_text("h2d", bad, b.words);
+    }
+    if (c.dev_out) {
+      std::vector<std::uint32_t> copy(b.words);
+      GP_CUDA(cudaMemcpy(copy.data(), b.dev_out, bytes, cudaMemcpyDeviceToHost));
+      problems +=
+          mismatch_text("kernel", count_untransformed(copy.data(), b.words, b.iterations), b.words);
+    }
+    if (c.host_out && c.host_out_pattern) {
+      const auto bad = runtime::count_mismatches_host(b.host_out, bytes, kOutSeed);
+      problems += mismatch_text("d2h", bad, b.words);
+    } else if (c.host_out) {
+      problems += mismatch_text("pipeline", count_untransformed(b.host_out, b.words, b.iterations),
+                                b.words);
+    }
+    return problems;
+  };
+}
+
+runtime::Lane stage_lane(const char* name, const Buffers& b, Stage stage, std::size_t chunks) {
+  const double bytes = static_cast<double>(b.words * sizeof(std::uint32_t));
+  return {name, stage == Stage::kKernel ? 2 * bytes : bytes, [b, stage, chunks](auto& s) {
+            overlap::enqueue_chunked_stage(b, stage, chunks, s.stream());
+          }};
+}
+
+// The solo stages (whole or chunked) and both copies at once (two lanes).
+runtime::Operation solo_operation(const Point& p, const Buffers& b) {
+  runtime::Operation op;
+  const bool h2d = p.run.starts_with("h2d");
+  const bool kernel = p.run.starts_with("kernel");
+  const bool d2h = p.run.starts_with("d2h") || p.run == "h2d+d2h";
+  if (h2d) op.lanes.push_back(stage_lane("h2d", b, Stage::kH2D, p.chunks));
+  if (kernel) op.lanes.push_back(stage_lane("kernel", b, Stage::kKernel, p.chunks));
+  if (d2h) op.lanes.push_back(stage_lane("d2h", b, Stage::kD2H, p.chunks));
+  add_checks(op, b, {h2d, kernel, d2h, d2h});
+  return op;
+}
+
+runtime::Operation pipeline_operation(const Point& p, const Buffers& b) {
+  runtime::Operation op;
+  const double bytes = 2.0 * static_cast<double>(b.words * sizeof(std::uint32_t));
+  const std::size_t n = p.chunks;
+  const Order order = order_of(p.order);
+  op.lanes.push_back({p.run, bytes, [b, n, order](runtime::LaunchScope& s) {
+                        std::vector<cudaStream_t> streams;
+                        if (n == 1) streams.push_back(s.stream());
+                        for (std::size_t i = 0; n > 1 && i < n; ++i)
+                          streams.push_back(s.fork(i));
+                        overlap::enqueue_pipeline(b, streams, n, order);
+                        if (n > 1) s.join();
+                      }});
+  add_checks(op, b, {true, false, true, false});
+  return op;
+}
+
+// The buffers and intensities one run of the probe uses.
+struct Setup {
+  std::size_t bytes = 0;
+  runtime::DeviceBuffer dev_in;
+  runtime::DeviceBuffer dev_out;
+  std::map<std::string, std::unique_ptr<HostSide>> host;  // by memory kind
+  std::map<std::string, std::uint32_t> iterations;        // by workload
+  std::string tuned_memory;  // the kind whose H2D time the balanced workload matches
+  double tuned_h2d = 0;      // that H2D time, s (0 when --intensity was given)
+
+  explicit Setup(std::size_t b) : bytes(b), dev_in(b), dev_out(b) {}
+
+  Buffers buffers(const std::string& memory, const std::string& workload) const {
+    Buffers b;
+    const HostSide* h = memory.empty() ? host.begin()->second.get() : host.at(memory).get();
+    b.host_in = h->in.as<const std::uint32_t>();
+    b.host_out = h->out.as<std::uint32_t>();
+    b.dev_in = dev_in.as<std::uint32_t>();
+    b.dev_out = dev_out.as<std::uint32_t>();
+    b.words = bytes / sizeof(std::uint32_t);
+    b.iterations = workload.empty() ? 0 : iterations.at(workload);
+    return b;
+  }
+};
+
+runtime::Operation make_operation(const Point& p, const Setup& setup) {
+  const Buffers b = setup.buffers(p.memory, p.workload);
+  runtime::Operation op =
+      p.run == "sequential" || p.run == "staged" ? pipeline_operation(p, b) : solo_operation(p, b);
+  op.label = fmt::format("{} {} {}{}{}", p.memory.empty() ? "device" : p.memory,
+                         p.workload.empty() ? "copy" : p.workload, p.run,
+                         p.order.empty() ? "" : " " + p.order,
+                         p.chunks > 1 ? fmt::format(" x{}", p.chunks) : "");
+  // A pageable copy is staged synchronously: gating it would deadlock, so the host clock times it.
+  op.timing = p.memory == "pageable" ? runtime::Timing::kHostClock : runtime::Timing::kDeviceEvents;
+  return op;
+}
+
+// Seconds of one `enqueue` on the stream, event-timed: the median of three runs after a warm-up
+// run (`fastest`: the fastest run of as many as fit in kFastestSeconds, at least three).
+constexpr double kFastestSeconds = 0.1;
+
+template <typename F>
+double event_seconds(cudaStream_t stream, F enqueue, bool fastest = false) {
+  runtime::Event start, stop;
+  std::vector<double> t;
+  double spent = 0;
+  enqueue(stream);
+  while (t.size() < 3 || (fastest && spent < kFastestSeconds)) {
+    start.record(stream);
+    enqueue(stream);
+    stop.record(stream);
+    stop.synchronize();
+    t.push_back(stop.seconds_since(start));
+    spent += t.back();
+  }
+  std::sort(t.begin(), t.end());
+  return fastest ? t.front() : t[t.size() / 2];
+}
+
+// The balanced workload's iterations: the kernel time grows linearly with them, so the count
+// whose kernel lasts as long as the whole-buffer H2D copy lies between the last two counts of a
+// doubling search, where it is interpolated. The H2D time is the fastest of many copies: the
+// link has slow stretches (a fresh pinned buffer's first copies, other traffic), which only ever
+// make a copy slower. Kernel times are steady (the median of three).
+void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
+  Buffers b = setup.buffers(memory, "");
+  const overlap::Chunk all{0, b.words};
+  const double h2d = event_seconds(
+      stream, [&](cudaStream_t s) { overlap::enqueue_stage(b, Stage::kH2D, all, s); }, true);
+  const auto kernel = [&](std::uint32_t iterations) {
+    b.iterations = iterations;
+    return event_seconds(
+        stream, [&](cudaStream_t s) { overlap::enqueue_stage(b, Stage::kKernel, all, s); });
+  };
+  std::uint32_t low = 0, high = 64;
+  double t_low = 0, t_high = kernel(high);
+  while (t_high < h2d && high < kMaxIterations) {
+    low = high;
+    t_low = t_high;
+    high = std::min(2 * high, kMaxIterations);
+    t_high = kernel(high);
+  }
+  double balanced = high;  // the kernel does not grow with its iterations: the largest tried
+  if (low == 0) balanced = high * h2d / t_high;  // the first count already lasts long enough
+  if (low > 0 && t_high > t_low) balanced = low + (h2d - t_low) * (high - low) / (t_high - t_low);
+  setup.tuned_memory = memory;
+  setup.tuned_h2d = h2d;
+  setup.iterations["balanced"] =
+      static_cast<std::uint32_t>(std::clamp(std::round(balanced), 1.0, double{kMaxIterations}));
+}
+
+void set_workloads(Setup& setup, const AxisValues& v, cudaStream_t stream) {
+  if (v.number("intensity") > 0) {
+    setup.iterations["balanced"] = static_cast<std::uint32_t>(v.number("intensity"));
+  } else {
+    const auto& kinds = v.choices("memory");
+    const bool pinned = std::find(kinds.begin(), kinds.end(), "pinned") != kinds.end();
+    tune(setup, pinned ? "pinned" : kinds.front(), stream);
+  }
+  const double balanced = setup.iterations["balanced"];
+  setup.iterations["copy-bound"] =
+      static_cast<std::uint32_t>(std::max(1.0, std::round(balanced * kCopyBoundShare)));
+  setup.iterations["compute-bound"] = static_cast<std::uint32_t>(
+      std::min(double{kMaxIterations}, std::round(balanced * kComputeBoundShare)));
+}
+
+// The staged run the timeline shows: the first memory kind (pinned when asked for), balanced
+// when asked for, the first order, and the stream count nearest 4. nullopt without staged runs.
+std::optional<Point> timeline_point(const AxisValues& v) {
+  const auto counts = staged_counts(v);
+  if (counts.empty()) return std::nullopt;
+  const auto pick = [](const std::vector<std::string>& tokens, const char* preferred) {
+    return std::find(tokens.begin(), tokens.end(), preferred) != tokens.end() ? preferred
+                                                                              : tokens.front();
+  };
+  std::size_t n = counts.front();
+  for (const auto c : counts)
+    if (std::abs(std::log2(static_cast<double>(c)) - 2.0) <
+        std::abs(std::log2(static_cast<double>(n)) - 2.0))
+      n = c;
+  return Point{pick(v.choices("memory"), "pinned"),
+               pick(v.choices("workload"), "balanced"),
+               "staged",
+               v.choices("order").front(),
+               n,
+               n};
+}
+
+// One extra, untimed staged run with events around every stage: per chunk and stage, start and
+// end in seconds from the first event, as summary rows. Verified like the timed runs.
+std::vector<SummaryRow> record_timeline(const Point& p, const Setup& setup) {
+  const Buffers b = setup.buffers(p.memory, p.workload);
+  runtime::Operation check;
+  add_checks(check, b, {true, false, true, false});
+  std::vector<std::unique_ptr<runtime::Stream>> owned;
+  std::vector<cudaStream_t> streams;
+  for (std::size_t i = 0; i < p.streams; ++i) {
+    owned.push_back(std::make_unique<runtime::Stream>());
+    streams.push_back(owned.back()->get());
+  }
+  check.prepare(streams.front());
+  owned.front()->synchronize();
+  runtime::Event origin;
+  origin.record(streams.front());
+  for (std::size_t i = 1; i < streams.size(); ++i)
+    GP_CUDA(cudaStreamWaitEvent(streams[i], origin.get(), 0));
+  // events[(chunk * 3 + stage) * 2 + end]
+  std::vector<std::unique_ptr<runtime::Event>> events(p.chunks * 6);
+  overlap::enqueue_pipeline(b, streams, p.chunks, order_of(p.order),
+                            [&](std::size_t chunk, Stage stage, bool end, cudaStream_t s) {
+                              auto& e =
+                                  events[(chunk * 3 + static_cast<std::size_t>(stage)) * 2 + end];
+                              e = std::make_unique<runtime::Event>();
+                              e->record(s);
+                            });
+  for (auto& s : owned)
+    s->synchronize();
+  if (const std::string problem = check.verify(); !problem.empty())
+    throw runtime::VerificationError("overlap timeline: " + problem);
+  std::vector<SummaryRow> rows;
+  for (std::size_t chunk = 0; chunk < p.chunks; ++chunk) {
+    for (const Stage stage : overlap::kStages) {
+      const std::size_t at = (chunk * 3 + static_cast<std::size_t>(stage)) * 2;
+      rows.push_back({{{"memory", p.memory, ""},
+                       {"workload", p.workload, ""},
+                       {"order", p.order, ""},
+                       {"streams", static_cast<std::int64_t>(p.streams), ""},
+                       {"stream", static_cast<std::int64_t>(chunk % p.streams), ""},
+                       {"chunk", static_cast<std::int64_t>(chunk), ""},
+                       {"stage", std::string(stage_name(stage)), ""}},
+                      {{"start", "s", events[at]->seconds_since(origin)},
+                       {"end", "s", events[at + 1]->seconds_since(origin)}}});
+    }
+  }
+  return rows;
+}
+
+Row make_row(const Point& p, const SampleSet& samples) {
+  Row row = measured_row(row_params(p), samples);
+  if (samples.lanes.size() > 1) {
+    for (std::size_t lane = 0; lane < samples.lanes.size(); ++lane) {
+      row.metrics.push_back(lane_bandwidth_metric(samples, lane));
+      row.metrics.push_back(mapped_metric(samples, samples.lanes[lane].seconds,
+                                          "time_" + samples.lanes[lane].name, "s",
+                                          [](double s) { return s; }));
+    }
+  }
+  return row;
+}
+
+}  // namespace
+
+class OverlapProbe final : public Probe {
+ public:
+  std::string name() const override { return "overlap"; }
+  std::string description() const override {
+    return "copy/compute overlap: H2D -> kernel -> D2H staged over n streams vs sequential, "
+           "against a pipeline model fed by the measured stage times";
+  }
+  std::vector<Axis> axes() const override;
+  std::string help_footer() const override {
+    return "Runs: h2d, d2h, h2d+d2h (both at once), kernel, <stage>-chunked (the largest stream "
+           "count's chunks back to back on one stream: per-chunk costs), sequential (one stream, "
+           "one chunk) and staged (n chunks on n streams). --streams 1 adds nothing beyond the "
+           "sequential run. --intensity 0 tunes the balanced kernel to the H2D time; copy-bound "
+           "uses 1/4 of its iterations, compute-bound 4x.";
+  }
+  void add_words(Glossary& glossary) const override { overlap::add_words(glossary); }
+  std::vector<std::string> counter_metrics() const override {
+    return std::vector<std::string>(overlap::kCounterMetrics.begin(),
+                                    overlap::kCounterMetrics.end());
+  }
+  ProbeResult plan(const AxisValues& values) const override {
+    ProbeResult r = skeleton();
+    for (const auto& p : points(values))
+      r.rows.push_back({row_params(p), {}, {}, {}, {}, {}});
+    return r;
+  }
+  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
+
+ private:
+  ProbeResult skeleton() const {
+    ProbeResult r;
+    r.probe = name();
+    r.method =
+        "H2D cudaMemcpyAsync -> transform kernel (a chain of integer multiply-adds per 32-bit "
+        "word) -> D2H on non-blocking streams; staged = n equal chunks, chunk i on forked stream "
+        "i; pinned runs gated and timed with CUDA events, pageable with the host clock; solo "
+        "stage times, both copies at once, sequential and staged runs in one batch of "
+        "interleaved rounds; every run's output verified against the transformed input";
+    return r;
+  }
+};
+
+std::vector<Axis> OverlapProbe::axes() const {
+  Axis streams = list_axis("streams", "stream counts of the staged run (chunks = streams)",
+                           "1,2,4,8,16,32", "1,4,16");
+  streams.min = 1;
+  streams.max = 256;
+  streams.max_items = 32;
+  Axis size = number_axis("size", "buffer size (a multiple of 4 bytes)", "64MiB", "32MiB");
+  size.number = NumberKind::kSize;
+  size.unit = "B";
+  size.min = 1 << 20;
+  size.max = kMaxBufferBytes;
+  size.check = [](std::uint64_t b) {
+    return b % 4 == 0 ? std::string() : fmt::format("{} is not a multiple of 4 bytes", b);
+  };
+  Axis intensity = number_axis(
+      "intensity",
+      "multiply-adds per element of the balanced kernel; 0 = tuned so the kernel takes as long "
+      "as the H2D copy",
+      "0");
+  intensity.max = kMaxIterations;
+  return {choice_axis("memory", "host memory kinds", {"pinned", "pageable"}, "pinned"),
+          choice_axis("workload", "kernel intensities", {"copy-bound", "balanced", "compute-bound"},
+                      "all", "balanced"),
+          choice_axis("order", "issue orders of the staged run", {"depth-first", "batched"}, "all",
+                      "depth-first"),
+          streams,
+          size,
+          intensity,
+          switch_axis("timeline", "show the timeline of one staged run as text")};
+}
+
+ProbeResult OverlapProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
+  const int engines = ctx.device().async_engine_count;
+  if (engines < 1)
+    throw UnsupportedError(
+        "overlap: the device has no asynchronous copy engine (asyncEngineCount 0): copies "
+        "cannot overlap kernels");
+  ProbeResult result = skeleton();
+  Setup setup(static_cast<std::size_t>(values.number("size")));
+  for (const auto& m : values.choices("memory"))
+    setup.host[m] = std::make_unique<HostSide>(kind_of(m), setup.bytes);
+  set_workloads(setup, values, ctx.stream());
+
+  const auto sweep = points(values);
+  std::vector<runtime::Operation> ops;
+  for (const auto& p : sweep)
+    ops.push_back(make_operation(p, setup));
+  const std::vector<SampleSet> measured = ctx.measure_all(ops);
+  for (std::size_t k = 0; k < sweep.size(); ++k)
+    result.rows.push_back(make_row(sweep[k], measured[k]));
+
+  if (const auto p = timeline_point(values)) {
+    for (auto& row : record_timeline(*p, setup))
+      result.summary.push_back(std::move(row));
+  }
+  result.conditions.push_back({"buffer_bytes", "B", static_cast<double>(setup.bytes)});
+  result.conditions.push_back({"async_engine_count", "", static_cast<double>(engines)});
+  if (setup.tuned_h2d > 0) result.conditions.push_back({"tuned_h2d_time", "s", setup.tuned_h2d});
+  for (const auto& [workload, iterations] : setup.iterations) {
+    if (values.has_choice("workload", workload))
+      result.conditions.push_back({workload + "_iterations", "", static_cast<double>(iterations)});
+  }
+  overlap::analyse(result, values.on("timeline"));
+  return result;
+}
+
+std::unique_ptr<Probe> make_overlap_probe() {
+  return std::make_unique<OverlapProbe>();
+}
+
+}  // namespace gpuprobe
