@@ -10,5 +10,6 @@ namespace gpuprobe {
 std::unique_ptr<Probe> make_transfer_probe();
 std::unique_ptr<Probe> make_coalescing_probe();
 std::unique_ptr<Probe> make_bank_conflicts_probe();
+std::unique_ptr<Probe> make_zerocopy_probe();
 
 }  // namespace gpuprobe
