@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "gpuprobe/core/counter_check.hpp"
-#include "gpuprobe/models/coalescing_model.hpp"
 #include "internal.hpp"
 
 namespace gpuprobe::zerocopy {
@@ -37,10 +36,6 @@ BreakEven break_even(std::vector<ReusePoint> points) {
   return {BreakEvenKind::kZeroCopyAlwaysWins, {}};
 }
 
-int read_chunk_for(std::optional<std::uint64_t> reported_fetch) {
-  return models::model_fetch_bytes(reported_fetch.value_or(0));
-}
-
 Param text(const std::string& key, const std::string& value) {
   return {key, value, ""};
 }
@@ -49,8 +44,8 @@ Param count(const std::string& key, std::uint64_t value, const std::string& unit
   return {key, static_cast<std::int64_t>(value), unit};
 }
 
-int chunk_of(const std::string& direction, const RunFacts& facts) {
-  return direction == "write" ? facts.write_chunk_bytes : facts.read_chunk_bytes;
+bool is_write(const Measured& m) {
+  return m.direction == "write";
 }
 
 models::HostAccess access_of(const Measured& m) {
@@ -93,10 +88,6 @@ void add_conditions(ProbeResult& result, const RunFacts& facts) {
       {"l2_fetch_granularity", "B",
        facts.reported_fetch ? std::optional<double>(static_cast<double>(*facts.reported_fetch))
                             : std::nullopt});
-  result.conditions.push_back(
-      {"model_read_chunk", "B", static_cast<double>(facts.read_chunk_bytes)});
-  result.conditions.push_back(
-      {"model_write_chunk", "B", static_cast<double>(facts.write_chunk_bytes)});
   result.conditions.push_back({"host_span", "B", static_cast<double>(facts.span_bytes)});
   if (facts.l2_bytes > 0)
     result.conditions.push_back(
@@ -107,9 +98,9 @@ void add_conditions(ProbeResult& result, const RunFacts& facts) {
 Finding sizing_note(const RunFacts& facts) {
   return note("zerocopy_sizing", {},
               {{"span", "B", static_cast<double>(facts.span_bytes)},
-               {"l2", "B", facts.l2_bytes ? std::optional<double>(facts.l2_bytes) : std::nullopt},
-               {"read_chunk", "B", static_cast<double>(facts.read_chunk_bytes)},
-               {"write_chunk", "B", static_cast<double>(facts.write_chunk_bytes)}});
+               {"l2", "B",
+                facts.l2_bytes ? std::optional<double>(static_cast<double>(facts.l2_bytes))
+                               : std::nullopt}});
 }
 
 }  // namespace
@@ -136,24 +127,23 @@ std::vector<const Measured*> main_rows(const std::vector<Measured>& all, const s
   return out;
 }
 
-void add_model(ProbeResult& result, const RunFacts& facts) {
+void add_model(ProbeResult& result) {
   for (auto& row : result.rows) {
     const Measured m = read_params(row);
     if (!modelled(m)) continue;
     row.model.push_back(
-        {"link_bytes_per_payload", "x",
-         models::link_bytes_per_payload(access_of(m), chunk_of(m.direction, facts))});
+        {"link_bytes_per_payload", "x", models::link_bytes_per_payload(access_of(m), is_write(m))});
   }
 }
 
 void analyse(ProbeResult& result, const RunFacts& facts) {
-  add_model(result, facts);
+  add_model(result);
   std::vector<Measured> all = measured_rows(result);
   std::vector<Finding> findings;
   once_findings(all, findings);
   break_even_findings(result, all);  // appends to result.findings: they follow the headline
   std::vector<Finding> rest;
-  stride_findings(all, facts, rest);
+  stride_findings(all, rest);
   counter_findings(all, facts, rest);
   in_flight_findings(all, rest);
   rest.push_back(sizing_note(facts));

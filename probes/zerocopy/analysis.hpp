@@ -53,19 +53,16 @@ struct RunFacts {
   bool can_map_host_memory = true;
   bool integrated = false;
   bool unified_addressing = true;
-  std::optional<std::uint64_t> reported_fetch;  // cudaLimitMaxL2FetchGranularity, when reported
-  int read_chunk_bytes = 64;  // the model's read chunk (from the fetch granularity)
-  int write_chunk_bytes = 32;
+  // cudaLimitMaxL2FetchGranularity, when reported: the DRAM fetch block, which the model says
+  // host-memory reads do not use (they ask for 32-byte sectors).
+  std::optional<std::uint64_t> reported_fetch;
   std::uint64_t span_bytes = 0;  // the host buffer every row's elements lie in (--bytes)
   std::uint64_t l2_bytes = 0;
 };
 
-// The model's read chunk for a reported L2 fetch granularity (32 B sector when none reported).
-int read_chunk_for(std::optional<std::uint64_t> reported_fetch);
-
-// Model columns for every row (from params): link_bytes_per_payload (PCIe bytes in the data's
-// direction / payload). --plan uses it with the plan's facts.
-void add_model(ProbeResult& result, const RunFacts& facts);
+// Model columns for every zerocopy and copy row (from params): link_bytes_per_payload (PCIe
+// bytes, TLP headers included, in the data's direction / payload; models/zerocopy_model.hpp).
+void add_model(ProbeResult& result);
 
 // Reads the measured rows (params mode, memory, direction, reuse, stride, element_bytes, bytes,
 // blocks for the in-flight rows; metrics time, bandwidth; derived bytes_in_flight on in-flight

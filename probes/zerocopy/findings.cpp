@@ -109,34 +109,36 @@ void once_findings(const std::vector<Measured>& all, std::vector<Finding>& out) 
   }
 }
 
-void stride_findings(const std::vector<Measured>& all, const RunFacts& facts,
-                     std::vector<Finding>& out) {
+void stride_findings(const std::vector<Measured>& all, std::vector<Finding>& out) {
   for (const auto* z : main_rows(all, kZeroCopy)) {
     if (z->stride == 1 || z->reuse != 1) continue;
     Pattern base = pattern_of(*z);
     base.stride = 1;
     const Measured* b = find_main(all, kZeroCopy, base, 1);
     if (!b) continue;
-    const int chunk = chunk_of(z->direction, facts);
-    const double model = models::link_bytes_per_payload(access_of(*z), chunk);
-    const double model_base = models::link_bytes_per_payload(access_of(*b), chunk);
+    const models::LinkTraffic model = models::link_traffic(access_of(*z), is_write(*z));
+    const models::LinkTraffic model_base = models::link_traffic(access_of(*b), is_write(*b));
+    const double per = static_cast<double>(model.link_bytes) / static_cast<double>(z->bytes);
+    const double per_base =
+        static_cast<double>(model_base.link_bytes) / static_cast<double>(b->bytes);
     const auto counter = ratio_of(link_counter(*z), static_cast<double>(z->bytes));
     const auto counter_base = ratio_of(link_counter(*b), static_cast<double>(b->bytes));
-    const auto link_gbps = ratio_of(link_counter(*z), z->time_s * kBytesPerGB);
-    const auto link_gbps_base = ratio_of(link_counter(*b), b->time_s * kBytesPerGB);
-    out.push_back(verdict("zerocopy_stride_collapse",
-                          {text("direction", z->direction), text("memory", z->memory),
-                           count("element_bytes", static_cast<std::uint64_t>(z->width), "B"),
-                           count("stride", z->stride)},
-                          {{"bandwidth", "GB/s", z->gbps},
-                           {"base_bandwidth", "GB/s", b->gbps},
-                           {"relative", "x", z->gbps / b->gbps},
-                           {"model_relative", "x", model_base / model},
-                           {"model_link_bytes_per_payload", "x", model},
-                           {"link_bytes_per_payload", "x", counter},
-                           {"base_link_bytes_per_payload", "x", counter_base},
-                           {"link_bandwidth", "GB/s", link_gbps},
-                           {"base_link_bandwidth", "GB/s", link_gbps_base}}));
+    out.push_back(verdict(
+        "zerocopy_stride_collapse",
+        {text("direction", z->direction), text("memory", z->memory),
+         count("element_bytes", static_cast<std::uint64_t>(z->width), "B"),
+         count("stride", z->stride)},
+        {{"bandwidth", "GB/s", z->gbps},
+         {"base_bandwidth", "GB/s", b->gbps},
+         {"relative", "x", z->gbps / b->gbps},
+         {"model_relative", "x", per_base / per},
+         {"model_link_bytes_per_payload", "x", per},
+         {"link_bytes_per_payload", "x", counter},
+         {"base_link_bytes_per_payload", "x", counter_base},
+         {"link_bandwidth", "GB/s", ratio_of(link_counter(*z), z->time_s * kBytesPerGB)},
+         {"base_link_bandwidth", "GB/s", ratio_of(link_counter(*b), b->time_s * kBytesPerGB)},
+         {"tlp_rate", "/s", static_cast<double>(model.tlps) / z->time_s},
+         {"base_tlp_rate", "/s", static_cast<double>(model_base.tlps) / b->time_s}}));
   }
 }
 
@@ -182,10 +184,15 @@ void in_flight_findings(const std::vector<Measured>& all, std::vector<Finding>& 
 
 void counter_findings(std::vector<Measured>& all, const RunFacts& facts,
                       std::vector<Finding>& out) {
+  // The model's bytes per isolated access in each direction (a read fetches a sector).
+  const std::map<std::string, std::pair<double, double>> model_access = {
+      {"read", {models::kZeroCopySectorBytes, models::kCompletionHeaderBytes}},
+      {"write", {0, models::kRequestHeaderBytes}}};
   CounterCheck check("zerocopy_counter_link_bytes", "x");
   struct Range {
     std::size_t rows = 0;
     double min = 0, max = 0;
+    std::vector<int> widths;
   };
   std::map<std::string, Range> per_access;  // by direction
   for (auto& m : all) {
@@ -198,25 +205,37 @@ void counter_findings(std::vector<Measured>& all, const RunFacts& facts,
     }
     const models::HostAccess a = access_of(m);
     check.add(*m.row, "link_bytes_per_payload_counter", ratio,
-              models::link_bytes_per_payload(a, chunk_of(m.direction, facts)));
+              models::link_bytes_per_payload(a, is_write(m)));
     const bool isolated = static_cast<std::uint64_t>(m.width) * m.stride >= kIsolatedSpacing;
     if (m.mode != kZeroCopy || !isolated) continue;
     const auto per = ratio_of(counter, static_cast<double>(a.elements * a.reuse));
     m.row->derived.push_back({"bytes_per_access_counter", "B", per});
     if (!per) continue;
     Range& r = per_access[m.direction];
+    r.widths.push_back(m.width);
     r.min = r.rows ? std::min(r.min, *per) : *per;
     r.max = r.rows ? std::max(r.max, *per) : *per;
     ++r.rows;
   }
   if (auto f = check.finding()) out.push_back(*f);
   for (const auto& [direction, r] : per_access) {
-    out.push_back(verdict("zerocopy_access_bytes", {text("direction", direction)},
-                          {{"rows", "", static_cast<double>(r.rows)},
-                           {"min", "B", r.min},
-                           {"max", "B", r.max},
-                           {"model_chunk", "B", static_cast<double>(chunk_of(direction, facts))},
-                           {"spacing_from", "B", static_cast<double>(kIsolatedSpacing)}}));
+    const auto [data, header] = model_access.at(direction);
+    const auto [lo, hi] = std::minmax_element(r.widths.begin(), r.widths.end());
+    // Writes carry the element itself: the model's range spans the widths measured.
+    const double model_min = (data > 0 ? data : *lo) + header;
+    const double model_max = (data > 0 ? data : *hi) + header;
+    out.push_back(verdict(
+        "zerocopy_access_bytes", {text("direction", direction)},
+        {{"rows", "", static_cast<double>(r.rows)},
+         {"min", "B", r.min},
+         {"max", "B", r.max},
+         {"model_min", "B", model_min},
+         {"model_max", "B", model_max},
+         {"header", "B", header},
+         {"fetch_granularity", "B",
+          facts.reported_fetch ? std::optional<double>(static_cast<double>(*facts.reported_fetch))
+                               : std::nullopt},
+         {"spacing_from", "B", static_cast<double>(kIsolatedSpacing)}}));
   }
 }
 

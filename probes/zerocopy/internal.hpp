@@ -12,8 +12,8 @@
 
 namespace gpuprobe::zerocopy {
 
-// Spacing from which the model's accesses are isolated (each in chunks of its own, whatever the
-// chunk up to this size): the rows the measured bytes per access come from.
+// Spacing from which accesses are isolated (each in a 128-byte line of its own): the rows the
+// measured bytes per access come from.
 inline constexpr std::uint64_t kIsolatedSpacing = 128;
 // A bandwidth within this fraction of the sweep's best counts as having reached it.
 inline constexpr double kReachedFraction = 0.9;
@@ -36,7 +36,7 @@ struct Measured {
 std::vector<Measured> measured_rows(ProbeResult& result);
 // The model's view of a zerocopy or copy row.
 models::HostAccess access_of(const Measured& m);
-int chunk_of(const std::string& direction, const RunFacts& facts);
+bool is_write(const Measured& m);
 Param text(const std::string& key, const std::string& value);
 Param count(const std::string& key, std::uint64_t value, const std::string& unit = "");
 
@@ -48,8 +48,7 @@ void break_even_findings(ProbeResult& result, const std::vector<Measured>& all);
 // Coalesced read-once (and write-once) zero-copy against the explicit copy alone.
 void once_findings(const std::vector<Measured>& all, std::vector<Finding>& out);
 // Strided reuse-1 zero-copy against stride 1, beside the model's link bytes.
-void stride_findings(const std::vector<Measured>& all, const RunFacts& facts,
-                     std::vector<Finding>& out);
+void stride_findings(const std::vector<Measured>& all, std::vector<Finding>& out);
 // Bandwidth against bytes in flight (the in-flight rows), Little's law.
 void in_flight_findings(const std::vector<Measured>& all, std::vector<Finding>& out);
 // Counter columns, the counter-vs-model check and the measured bytes per isolated access.

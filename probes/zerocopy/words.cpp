@@ -17,8 +17,7 @@ struct TermRow {
 
 constexpr TermRow kTerms[] = {
     {"model.link_bytes_per_payload", "link/pay",
-     "model: PCIe bytes in the data's direction / payload bytes (zero-copy: reuse x chunks; "
-     "copy: the span once)"},
+     "model: PCIe bytes (TLP data + headers) in the data's direction / payload bytes"},
     {"link_bytes_per_payload_counter", "ctr link/pay",
      "counters: PCIe bytes in the data's direction / payload bytes"},
     {"link_bytes_per_payload_counter_vs_model", "ctr/mdl", "counters / model, link bytes"},
@@ -33,10 +32,16 @@ constexpr TermRow kTerms[] = {
      "copy time / zero-copy time at the largest reuse"},
 };
 
-// "read, hostalloc, 16 B, stride 1" from a finding's pattern params.
-std::string pattern_text(const Finding& f) {
+// "16 B" (row params read back from JSON carry no unit: the width is said in bytes either way).
+std::string width_text(const Finding& f) {
   std::string width = param_text_of(f, "element_bytes");
   if (width.find('B') == std::string::npos) width += " B";
+  return width;
+}
+
+// "hostalloc read, 16 B, stride 1" from a finding's pattern params.
+std::string pattern_text(const Finding& f) {
+  const std::string width = width_text(f);
   return fmt::format("{} {}, {}, stride {}", param_text_of(f, "memory"),
                      param_text_of(f, "direction"), width, param_text_of(f, "stride"));
 }
@@ -58,8 +63,7 @@ std::string break_even_text(const Finding& f) {
 }
 
 std::string stride_text(const Finding& f) {
-  std::string width = param_text_of(f, "element_bytes");
-  if (width.find('B') == std::string::npos) width += " B";
+  const std::string width = width_text(f);
   const auto counter = optional_value_of(f, "link_bytes_per_payload");
   const auto link = optional_value_of(f, "link_bandwidth");
   const auto base_link = optional_value_of(f, "base_link_bandwidth");
@@ -72,12 +76,16 @@ std::string stride_text(const Finding& f) {
       link && base_link ? fmt::format("; the link carried {:.1f} GB/s vs {:.1f} GB/s at stride 1",
                                       *link, *base_link)
                         : std::string();
+  const std::string tlps =
+      fmt::format("; {:.0f} M TLPs/s vs {:.0f} M at stride 1 (model TLPs)",
+                  value_of(f, "tlp_rate") / 1e6, value_of(f, "base_tlp_rate") / 1e6);
   return fmt::format(
       "{} zero-copy {}, {}, stride {}: {} vs {} at stride 1 ({:.3f}x); if link-bound the model "
-      "predicts {:.3f}x ({:.2f} PCIe bytes per payload byte); {}{}",
+      "predicts {:.3f}x ({:.2f} PCIe bytes per payload byte); {}{}{}",
       param_text_of(f, "memory"), param_text_of(f, "direction"), width, param_text_of(f, "stride"),
       value_text(f, "bandwidth"), value_text(f, "base_bandwidth"), value_of(f, "relative"),
-      value_of(f, "model_relative"), value_of(f, "model_link_bytes_per_payload"), measured, links);
+      value_of(f, "model_relative"), value_of(f, "model_link_bytes_per_payload"), measured, links,
+      tlps);
 }
 
 std::string in_flight_text(const Finding& f) {
@@ -88,9 +96,9 @@ std::string in_flight_text(const Finding& f) {
                             value_text(f, "reached_in_flight"))
               : std::string("no grid of the sweep reached 90% of it");
   return fmt::format(
-      "bytes in flight ({} zero-copy {}, {} B): {} block{} ({} in flight) reach {}, so the loaded "
+      "bytes in flight ({} zero-copy {}, {}): {} block{} ({} in flight) reach {}, so the loaded "
       "latency is {} (Little's law); {} needs {} in flight; {}",
-      param_text_of(f, "memory"), param_text_of(f, "direction"), param_text_of(f, "element_bytes"),
+      param_text_of(f, "memory"), param_text_of(f, "direction"), width_text(f),
       value_of(f, "smallest_blocks"), value_of(f, "smallest_blocks") == 1 ? "" : "s",
       value_text(f, "smallest_in_flight"), value_text(f, "smallest_bandwidth"),
       value_text(f, "latency"), value_text(f, "peak_bandwidth"), value_text(f, "needed_in_flight"),
@@ -102,8 +110,8 @@ void add_finding_phrasings(Glossary& g) {
     const auto copy = optional_value_of(f, "copy_mode_bandwidth");
     return fmt::format(
         "{} {} once, coalesced {}: zero-copy {} vs the {} cudaMemcpyAsync alone {} ({:.2f}x){}",
-        param_text_of(f, "memory"), param_text_of(f, "direction"),
-        param_text_of(f, "element_bytes"), value_text(f, "zerocopy_bandwidth"),
+        param_text_of(f, "memory"), param_text_of(f, "direction"), width_text(f),
+        value_text(f, "zerocopy_bandwidth"),
         param_text_of(f, "direction") == "write" ? "D2H" : "H2D", value_text(f, "memcpy_bandwidth"),
         value_of(f, "ratio"),
         copy ? fmt::format("; copy + kernel {}", value_text(f, "copy_mode_bandwidth")) : "");
@@ -112,20 +120,33 @@ void add_finding_phrasings(Glossary& g) {
   g.add_phrasing("zerocopy_stride_collapse", stride_text);
   g.add_phrasing("zerocopy_in_flight", in_flight_text);
   g.add_phrasing("zerocopy_access_bytes", [](const Finding& f) {
+    const auto range = [&](const char* lo, const char* hi) {
+      return value_text(f, lo) == value_text(f, hi)
+                 ? value_text(f, lo)
+                 : fmt::format("{} to {}", value_text(f, lo), value_text(f, hi));
+    };
+    const bool read = param_text_of(f, "direction") == "read";
+    const auto fetch = optional_value_of(f, "fetch_granularity");
     return fmt::format(
-        "counters: an isolated {}-byte-or-more-apart zero-copy {} moves {}{} on PCIe per element "
-        "access ({:g} rows); the model assumes {} chunks",
-        value_of(f, "spacing_from"), param_text_of(f, "direction"), value_text(f, "min"),
-        value_text(f, "min") == value_text(f, "max") ? std::string()
-                                                     : " to " + value_text(f, "max"),
-        value_of(f, "rows"), value_text(f, "model_chunk"));
+        "counters: an isolated zero-copy {} (elements {:g} B or more apart) puts {} on PCIe per "
+        "access ({:g} rows); the model says {}: {} plus a {} TLP header{}",
+        param_text_of(f, "direction"), value_of(f, "spacing_from"), range("min", "max"),
+        value_of(f, "rows"), range("model_min", "model_max"),
+        read ? "one 32-B sector" : "the element's own bytes", value_text(f, "header"),
+        read && fetch ? fmt::format(" (not the {} L2 fetch granularity of DRAM)",
+                                    value_text(f, "fetch_granularity"))
+                      : std::string());
   });
   g.add_phrasing("zerocopy_sizing", [](const Finding& f) {
     return fmt::format(
         "sizing: every row's elements lie in one {} host buffer (--bytes); stride s reads every "
         "s-th element (payload = span / s), so strided rows move less data; the copy mode copies "
-        "the whole span; model chunks: read {}, write {}",
-        value_text(f, "span"), value_text(f, "read_chunk"), value_text(f, "write_chunk"));
+        "the whole span{}",
+        value_text(f, "span"),
+        optional_value_of(f, "l2")
+            ? fmt::format(" ({:.2f}x the {} L2)", value_of(f, "span") / value_of(f, "l2"),
+                          value_text(f, "l2"))
+            : std::string());
   });
 }
 

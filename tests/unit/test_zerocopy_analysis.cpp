@@ -25,8 +25,6 @@ Glossary words() {
 zerocopy::RunFacts facts() {
   zerocopy::RunFacts f;
   f.reported_fetch = 64;
-  f.read_chunk_bytes = zerocopy::read_chunk_for(f.reported_fetch);
-  f.write_chunk_bytes = 32;
   f.span_bytes = 64ull << 20;
   f.l2_bytes = 50ull << 20;
   return f;
@@ -131,9 +129,10 @@ TEST(ZeroCopyAnalysis, ReadOnceAgainstMemcpyAndStrideCollapse) {
   const Finding* col = find_finding(r, "zerocopy_stride_collapse");
   ASSERT_NE(col, nullptr);
   EXPECT_NEAR(value_of(*col, "relative"), (kSpan / 32 / 0.0015) / (kSpan / 0.0014), 1e-9);
-  // 64-B chunks: 16 link bytes per payload byte at stride 32, 1 at stride 1.
-  EXPECT_DOUBLE_EQ(value_of(*col, "model_link_bytes_per_payload"), 16.0);
-  EXPECT_DOUBLE_EQ(value_of(*col, "model_relative"), 1.0 / 16.0);
+  // A 32-B sector + 12-B header per 4-B element at stride 32: 11 link bytes per payload byte;
+  // 140 per 128 at stride 1 (whole lines).
+  EXPECT_DOUBLE_EQ(value_of(*col, "model_link_bytes_per_payload"), 11.0);
+  EXPECT_DOUBLE_EQ(value_of(*col, "model_relative"), (140.0 / 128) / 11.0);
   EXPECT_FALSE(optional_value_of(*col, "link_bytes_per_payload").has_value());
   phrase_findings(r, words());
   EXPECT_NE(col->text.find("no counters"), std::string::npos) << col->text;
@@ -143,7 +142,7 @@ TEST(ZeroCopyAnalysis, CountersBesideTheModel) {
   ProbeResult r;
   r.probe = "zerocopy";
   Row agree = row("zerocopy", "read", 2, 32, 4, kSpan / 32, 0.003);
-  agree.counters = std::vector<Quantity>{{"pcie__read_bytes.sum", "B", 2.0 * kSpan / 2},
+  agree.counters = std::vector<Quantity>{{"pcie__read_bytes.sum", "B", 22.0 * kSpan / 32},
                                          {"pcie__write_bytes.sum", "B", 1000.0}};
   Row differ = row("zerocopy", "write", 1, 32, 4, kSpan / 32, 0.003);
   differ.counters = std::vector<Quantity>{{"pcie__read_bytes.sum", "B", 1000.0},
@@ -153,16 +152,16 @@ TEST(ZeroCopyAnalysis, CountersBesideTheModel) {
   Row none = row("copy", "write", 1, 1, 16, kSpan, 0.002);
   r.rows = {agree, differ, missing, none};
   zerocopy::analyse(r, facts());
-  // agree: 64 MiB over 2 MiB payload = 32 = 2 passes x 64/4.
+  // agree: 22 link bytes per payload byte = 2 passes x (32 + 12) / 4.
   const Quantity* a = find_quantity(r.rows[0].derived, "link_bytes_per_payload_counter_vs_model");
   ASSERT_NE(a, nullptr);
   EXPECT_DOUBLE_EQ(a->value.value_or(0), 1.0);
   EXPECT_DOUBLE_EQ(find_quantity(r.rows[0].derived, "bytes_per_access_counter")->value.value_or(0),
-                   64.0);
-  // differ: 4 B per 4-byte write where the model says a 32-B sector: 1/8.
+                   44.0);
+  // differ: 1 B per payload byte where the model says 4 B + a 16-B header per 4-B write: 1/5.
   EXPECT_DOUBLE_EQ(find_quantity(r.rows[1].derived, "link_bytes_per_payload_counter_vs_model")
                        ->value.value_or(0),
-                   1.0 / 8);
+                   1.0 / 5);
   EXPECT_NE(std::find(r.rows[1].flags.begin(), r.rows[1].flags.end(), kCounterModelFlag),
             r.rows[1].flags.end());
   // missing: the counter is null, nothing compared; none: no counter columns at all.
