@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "fixtures.hpp"
 #include "gpuprobe/core/counter_check.hpp"
@@ -196,6 +198,147 @@ TEST(ZeroCopyAnalysis, InFlightLittlesLaw) {
   EXPECT_DOUBLE_EQ(value_of(*f, "reached_blocks"), 8.0);
   phrase_findings(r, words());
   EXPECT_NE(f->text.find("Little's law"), std::string::npos);
+}
+
+// ---- The analysis re-run on a real H100 run ---------------------------------------------------
+// tests/fixtures/zerocopy.json: `gpuprobe zerocopy --json zerocopy.json --no-color` (defaults,
+// counters on) on an NVIDIA H100 80GB HBM3 (PCIe gen5 x16, driver 13.0), Release build of
+// commit 0209af9; identical to examples/results/h100/zerocopy.json.
+
+const ProbeResult& h100_zerocopy() {
+  return testing::fixture_result("zerocopy.json", "zerocopy");
+}
+
+// The run's measured rows only: what the analysis adds is taken away (the probe's own
+// bytes_in_flight stays; so do the sample flags).
+ProbeResult measured_only(const ProbeResult& original) {
+  ProbeResult r;
+  r.probe = original.probe;
+  r.rows = original.rows;
+  for (auto& row : r.rows) {
+    row.model.clear();
+    std::erase_if(row.derived, [](const Quantity& q) { return q.name != "bytes_in_flight"; });
+    std::erase(row.flags, std::string(kCounterModelFlag));
+  }
+  return r;
+}
+
+zerocopy::RunFacts h100_facts() {
+  zerocopy::RunFacts f;
+  f.reported_fetch = 64;
+  f.span_bytes = 64ull << 20;
+  f.l2_bytes = 50ull << 20;
+  return f;
+}
+
+const Row& find(const ProbeResult& r, const std::vector<std::pair<std::string, std::string>>& m) {
+  for (const auto& row : r.rows) {
+    bool all = true;
+    for (const auto& [key, value] : m) {
+      const Param* p = find_param(row.params, key);
+      all = all && p && scalar_text(p->value) == value;
+    }
+    if (all &&
+        (find_param(row.params, "blocks") != nullptr) ==
+            std::any_of(m.begin(), m.end(), [](const auto& kv) { return kv.first == "blocks"; }))
+      return row;
+  }
+  throw std::runtime_error("no such row in the fixture");
+}
+
+double median(const Row& row, const char* metric) {
+  return metric_median(row, metric).value();
+}
+
+TEST(ZeroCopyFixture, ReproducesTheRunsFindingsWordForWord) {
+  const ProbeResult& original = h100_zerocopy();
+  ASSERT_EQ(original.rows.size(), 252u);
+  ProbeResult r = measured_only(original);
+  zerocopy::analyse(r, h100_facts());
+  phrase_findings(r, words());
+  ASSERT_EQ(r.findings.size(), original.findings.size());
+  for (std::size_t i = 0; i < r.findings.size(); ++i) {
+    EXPECT_EQ(r.findings[i].id, original.findings[i].id) << i;
+    EXPECT_EQ(r.findings[i].text, original.findings[i].text) << i;
+  }
+  // One summary row per pattern: 2 directions x 2 memory kinds x 3 widths x 2 strides.
+  EXPECT_EQ(r.summary.size(), 24u);
+}
+
+TEST(ZeroCopyFixture, ReadOnceAgainstTheCopyByHand) {
+  ProbeResult r = measured_only(h100_zerocopy());
+  zerocopy::analyse(r, h100_facts());
+  const Row& zc = find(r, {{"mode", "zerocopy"},
+                           {"memory", "hostalloc"},
+                           {"direction", "read"},
+                           {"reuse", "1"},
+                           {"stride", "1"},
+                           {"element_bytes", "16"}});
+  const Row& mc = find(r, {{"mode", "memcpy"}, {"memory", "hostalloc"}, {"direction", "read"}});
+  const Finding* f = find_finding(r, "zerocopy_once_vs_memcpy");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(param_text_of(*f, "memory"), "hostalloc");
+  EXPECT_DOUBLE_EQ(value_of(*f, "ratio"), median(zc, "bandwidth") / median(mc, "bandwidth"));
+}
+
+TEST(ZeroCopyFixture, BreakEvenByHandForStridedSixteenByteReads) {
+  ProbeResult r = measured_only(h100_zerocopy());
+  zerocopy::analyse(r, h100_facts());
+  // The run said hostalloc read, 16 B, stride 32 crosses between reuse 4 and 8: check the
+  // interpolation from the four rows.
+  auto t = [&](const char* mode, const char* k) {
+    return median(find(r, {{"mode", mode},
+                           {"memory", "hostalloc"},
+                           {"direction", "read"},
+                           {"reuse", k},
+                           {"stride", "32"},
+                           {"element_bytes", "16"}}),
+                  "time");
+  };
+  const double g4 = t("zerocopy", "4") - t("copy", "4");
+  const double g8 = t("zerocopy", "8") - t("copy", "8");
+  ASSERT_LT(g4, 0);
+  ASSERT_GE(g8, 0);
+  const double by_hand = 4 + 4 * (-g4) / (g8 - g4);
+  for (const auto& f : r.findings) {
+    if (f.id != "zerocopy_break_even" || param_text_of(f, "memory") != "hostalloc" ||
+        param_text_of(f, "direction") != "read" || param_text_of(f, "stride") != "32" ||
+        value_of(f, "min_reuse") != 1 || param_text_of(f, "element_bytes") != "16 B")
+      continue;
+    EXPECT_EQ(param_text_of(f, "result"), "crossing");
+    EXPECT_DOUBLE_EQ(value_of(f, "break_even_reuse"), by_hand);
+    return;
+  }
+  FAIL() << "no break-even finding for hostalloc read, 16 B, stride 32";
+}
+
+TEST(ZeroCopyFixture, CountersAndInFlightByHand) {
+  ProbeResult r = measured_only(h100_zerocopy());
+  zerocopy::analyse(r, h100_facts());
+  // Stride 32 of 4-byte reads: PCIe read bytes / payload from the raw counter, beside the
+  // model's (32 + 12) / 4 = 11.
+  const Row& s32 = find(r, {{"mode", "zerocopy"},
+                            {"memory", "registered"},
+                            {"direction", "read"},
+                            {"reuse", "2"},
+                            {"stride", "32"},
+                            {"element_bytes", "4"}});
+  const double counter = counter_value(s32, "pcie__read_bytes.sum").value();
+  const double payload = static_cast<double>(int_param_of(s32, "bytes").value());
+  EXPECT_DOUBLE_EQ(find_quantity(s32.derived, "link_bytes_per_payload_counter")->value.value(),
+                   counter / payload);
+  EXPECT_DOUBLE_EQ(find_quantity(s32.model, "link_bytes_per_payload")->value.value(), 22.0);
+  // Little's law on the one-block row: latency = bytes in flight / bandwidth.
+  const Row& one = find(r, {{"blocks", "1"}});
+  const Finding* f = find_finding(r, "zerocopy_in_flight");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(value_of(*f, "latency"),
+                   find_quantity(one.derived, "bytes_in_flight")->value.value() /
+                       (median(one, "bandwidth") * 1e9));
+  // The counters said every row agrees with the model (as the run reported).
+  const Finding* check = find_finding(r, "zerocopy_counter_link_bytes");
+  ASSERT_NE(check, nullptr);
+  EXPECT_EQ(param_text_of(*check, "agreement"), "agree");
 }
 
 }  // namespace
