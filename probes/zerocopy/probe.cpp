@@ -305,8 +305,7 @@ class ZeroCopyProbe final : public Probe {
   }
 
   std::vector<Axis> axes() const override {
-    Axis reuse =
-        list_axis("reuse", "passes the kernel makes over the data", "1,2,4,8,16", "1,2,8");
+    Axis reuse = list_axis("reuse", "passes the kernel makes over the data", "1,2,4,8,16", "1,2,8");
     reuse.min = 1;
     reuse.max = kMaxReuse;
     Axis strides = list_axis("strides", "element strides: element i at i x stride", "1,32");
