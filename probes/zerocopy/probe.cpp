@@ -257,8 +257,9 @@ runtime::Operation make_operation(const Point& p, Shared& sh, int sm_count) {
     const int grid = grid_of(p, sh, sm_count);
     op = p.direction == "write" ? write_operation(p, sh, grid) : read_operation(p, sh, grid);
   }
-  // Short labels: they name the counter pass's CUPTI ranges, and on the H100 ranges whose names
-  // ran past about 56 characters came back dropped (a full sweep with longer ones crashed).
+  // Short labels: they name the counter pass's CUPTI ranges ("<index> <label>"). On the H100,
+  // ranges named with 61 characters or more came back dropped (54 were fine), and a sweep whose
+  // names reached 64 characters crashed in the counter pass; with these labels neither happened.
   op.label = p.width == 0
                  ? fmt::format("memcpy {} {}", p.memory, p.direction)
                  : fmt::format("{} {} {} {}B s{} k{}{}", p.mode, p.memory, p.direction, p.width,
