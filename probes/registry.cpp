@@ -16,6 +16,7 @@ std::vector<std::unique_ptr<Probe>> make_probes() {
   probes.push_back(make_coalescing_probe());
   probes.push_back(make_bank_conflicts_probe());
   probes.push_back(make_overlap_probe());
+  probes.push_back(make_zerocopy_probe());
   return probes;
 }
 

@@ -11,5 +11,6 @@ std::unique_ptr<Probe> make_transfer_probe();
 std::unique_ptr<Probe> make_coalescing_probe();
 std::unique_ptr<Probe> make_bank_conflicts_probe();
 std::unique_ptr<Probe> make_overlap_probe();
+std::unique_ptr<Probe> make_zerocopy_probe();
 
 }  // namespace gpuprobe

@@ -95,6 +95,8 @@ const char* host_memory_name(HostMemory kind) noexcept {
       return "registered";
     case HostMemory::kMapped:
       return "mapped";
+    case HostMemory::kRegisteredMapped:
+      return "registered-mapped";
   }
   return "unknown";
 }
@@ -117,9 +119,12 @@ HostBuffer::HostBuffer(HostMemory kind, std::size_t bytes) : bytes_(bytes), kind
       status = cudaHostAlloc(&ptr_, bytes, cudaHostAllocMapped);
       break;
     case HostMemory::kRegistered:
+    case HostMemory::kRegisteredMapped:
       ptr_ = std::aligned_alloc(kPageBytes, rounded);
       if (!ptr_) out_of_host_memory(kind, bytes);
-      status = cudaHostRegister(ptr_, rounded, cudaHostRegisterDefault);
+      status = cudaHostRegister(
+          ptr_, rounded,
+          kind == HostMemory::kRegistered ? cudaHostRegisterDefault : cudaHostRegisterMapped);
       if (status != cudaSuccess) {
         std::free(ptr_);
         ptr_ = nullptr;
@@ -128,7 +133,7 @@ HostBuffer::HostBuffer(HostMemory kind, std::size_t bytes) : bytes_(bytes), kind
   }
   if (status == cudaErrorMemoryAllocation) out_of_host_memory(kind, bytes);
   GP_CUDA(status);
-  if (kind == HostMemory::kMapped) {
+  if (kind == HostMemory::kMapped || kind == HostMemory::kRegisteredMapped) {
     status = cudaHostGetDevicePointer(&device_ptr_, ptr_, 0);
     if (status != cudaSuccess) {
       release();  // the constructor throws, so the destructor will not run
@@ -146,6 +151,7 @@ void HostBuffer::release() noexcept {
       std::free(ptr_);
       break;
     case HostMemory::kRegistered:
+    case HostMemory::kRegisteredMapped:
       (void)cudaHostUnregister(ptr_);
       std::free(ptr_);
       break;

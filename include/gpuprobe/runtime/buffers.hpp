@@ -37,11 +37,12 @@ class DeviceBuffer {
 
 // The kinds of host memory a transfer can come from or go to.
 enum class HostMemory {
-  kPageable,       // malloc'ed and first-touched (every page faulted in before use)
-  kPinned,         // cudaHostAlloc, default flags (page-locked)
-  kWriteCombined,  // cudaHostAlloc with cudaHostAllocWriteCombined (page-locked, WC)
-  kRegistered,     // page-aligned malloc pinned after the fact with cudaHostRegister
-  kMapped,         // cudaHostAlloc mapped into the device address space (zero-copy)
+  kPageable,          // malloc'ed and first-touched (every page faulted in before use)
+  kPinned,            // cudaHostAlloc, default flags (page-locked)
+  kWriteCombined,     // cudaHostAlloc with cudaHostAllocWriteCombined (page-locked, WC)
+  kRegistered,        // page-aligned malloc pinned after the fact with cudaHostRegister
+  kMapped,            // cudaHostAlloc mapped into the device address space (zero-copy)
+  kRegisteredMapped,  // page-aligned malloc registered with cudaHostRegisterMapped (zero-copy)
 };
 
 const char* host_memory_name(HostMemory kind) noexcept;  // "pageable", "pinned", "wc", ...
@@ -65,7 +66,7 @@ class HostBuffer {
   }
   std::size_t bytes() const { return bytes_; }
   HostMemory kind() const { return kind_; }
-  // Device-side address of mapped memory (kMapped only; nullptr otherwise).
+  // Device-side address of mapped memory (kMapped, kRegisteredMapped; nullptr otherwise).
   void* device_pointer() const { return device_ptr_; }
 
  private:

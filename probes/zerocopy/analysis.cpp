@@ -1,0 +1,155 @@
+// zerocopy's analysis: rows read by name, the break-even computation, the model columns, the
+// conditions, and the order of the findings (their builders in findings.cpp).
+#include "analysis.hpp"
+
+#include <algorithm>
+
+#include "gpuprobe/core/counter_check.hpp"
+#include "internal.hpp"
+
+namespace gpuprobe::zerocopy {
+
+const char* break_even_kind_name(BreakEvenKind kind) {
+  switch (kind) {
+    case BreakEvenKind::kCrossing:
+      return "crossing";
+    case BreakEvenKind::kZeroCopyAlwaysWins:
+      return "zerocopy-wins";
+    case BreakEvenKind::kCopyAlwaysWins:
+      return "copy-wins";
+  }
+  return "unknown";
+}
+
+BreakEven break_even(std::vector<ReusePoint> points) {
+  std::sort(points.begin(), points.end(),
+            [](const ReusePoint& a, const ReusePoint& b) { return a.reuse < b.reuse; });
+  const auto gap = [](const ReusePoint& p) { return p.zero_copy_s - p.copy_s; };
+  if (points.empty() || gap(points.front()) >= 0) return {BreakEvenKind::kCopyAlwaysWins, {}};
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const double a = gap(points[i - 1]), b = gap(points[i]);
+    if (b < 0) continue;
+    // a < 0 <= b: the gap's zero on the straight line between the two points.
+    const double k = points[i - 1].reuse + (points[i].reuse - points[i - 1].reuse) * (-a) / (b - a);
+    return {BreakEvenKind::kCrossing, k};
+  }
+  return {BreakEvenKind::kZeroCopyAlwaysWins, {}};
+}
+
+Param text(const std::string& key, const std::string& value) {
+  return {key, value, ""};
+}
+
+Param count(const std::string& key, std::uint64_t value, const std::string& unit) {
+  return {key, static_cast<std::int64_t>(value), unit};
+}
+
+bool is_write(const Measured& m) {
+  return m.direction == "write";
+}
+
+models::HostAccess access_of(const Measured& m) {
+  models::HostAccess a;
+  a.zero_copy = m.mode == kZeroCopy;
+  a.stride = m.stride;
+  a.element_bytes = m.width;
+  a.elements = m.width > 0 ? m.bytes / static_cast<std::uint64_t>(m.width) : 0;
+  a.reuse = m.reuse;
+  return a;
+}
+
+namespace {
+
+// A row's params as a Measured, without metrics (planned rows too).
+Measured read_params(Row& row) {
+  Measured m;
+  m.row = &row;
+  m.mode = text_param_of(row, "mode").value_or("");
+  m.memory = text_param_of(row, "memory").value_or("");
+  m.direction = text_param_of(row, "direction").value_or("");
+  m.reuse = static_cast<std::uint64_t>(int_param_of(row, "reuse").value_or(1));
+  m.stride = static_cast<std::uint64_t>(int_param_of(row, "stride").value_or(1));
+  m.width = static_cast<int>(int_param_of(row, "element_bytes").value_or(0));
+  m.bytes = static_cast<std::uint64_t>(int_param_of(row, "bytes").value_or(0));
+  if (const auto b = int_param_of(row, "blocks")) m.blocks = static_cast<std::uint64_t>(*b);
+  return m;
+}
+
+bool modelled(const Measured& m) {
+  return (m.mode == kZeroCopy || m.mode == kCopy) && m.width > 0;
+}
+
+void add_conditions(ProbeResult& result, const RunFacts& facts) {
+  auto flag = [](bool b) { return b ? 1.0 : 0.0; };
+  result.conditions.push_back({"can_map_host_memory", "", flag(facts.can_map_host_memory)});
+  result.conditions.push_back({"integrated", "", flag(facts.integrated)});
+  result.conditions.push_back({"unified_addressing", "", flag(facts.unified_addressing)});
+  result.conditions.push_back(
+      {"l2_fetch_granularity", "B",
+       facts.reported_fetch ? std::optional<double>(static_cast<double>(*facts.reported_fetch))
+                            : std::nullopt});
+  result.conditions.push_back({"host_span", "B", static_cast<double>(facts.span_bytes)});
+  if (facts.l2_bytes > 0)
+    result.conditions.push_back(
+        {"host_span_over_l2", "x",
+         static_cast<double>(facts.span_bytes) / static_cast<double>(facts.l2_bytes)});
+}
+
+Finding sizing_note(const RunFacts& facts) {
+  return note("zerocopy_sizing", {},
+              {{"span", "B", static_cast<double>(facts.span_bytes)},
+               {"l2", "B",
+                facts.l2_bytes ? std::optional<double>(static_cast<double>(facts.l2_bytes))
+                               : std::nullopt}});
+}
+
+}  // namespace
+
+std::vector<Measured> measured_rows(ProbeResult& result) {
+  std::vector<Measured> out;
+  for (auto& row : result.rows) {
+    const auto time = metric_median(row, "time");
+    const auto bw = metric_median(row, "bandwidth");
+    if (!time || !bw) continue;  // a planned row
+    Measured m = read_params(row);
+    m.time_s = *time;
+    m.gbps = *bw;
+    out.push_back(m);
+  }
+  return out;
+}
+
+std::vector<const Measured*> main_rows(const std::vector<Measured>& all, const std::string& mode) {
+  std::vector<const Measured*> out;
+  for (const auto& m : all) {
+    if (m.mode == mode && !m.blocks) out.push_back(&m);
+  }
+  return out;
+}
+
+void add_model(ProbeResult& result) {
+  for (auto& row : result.rows) {
+    const Measured m = read_params(row);
+    if (!modelled(m)) continue;
+    row.model.push_back(
+        {"link_bytes_per_payload", "x", models::link_bytes_per_payload(access_of(m), is_write(m))});
+  }
+}
+
+void analyse(ProbeResult& result, const RunFacts& facts) {
+  add_model(result);
+  std::vector<Measured> all = measured_rows(result);
+  std::vector<Finding> findings;
+  once_findings(all, findings);
+  break_even_findings(result, all);  // appends to result.findings: they follow the headline
+  std::vector<Finding> rest;
+  stride_findings(all, rest);
+  counter_findings(all, facts, rest);
+  in_flight_findings(all, rest);
+  rest.push_back(sizing_note(facts));
+  result.findings.insert(result.findings.begin(), findings.begin(), findings.end());
+  result.findings.insert(result.findings.end(), rest.begin(), rest.end());
+  add_conditions(result, facts);
+}
+
+}  // namespace gpuprobe::zerocopy

@@ -1,0 +1,77 @@
+// zerocopy's analysis (host-only, tested in CI): measured rows -> the PCIe byte model beside the
+// counters, break-even reuse counts, the strided collapse, read-once against the explicit copy,
+// bytes in flight (analysis.cpp, findings.cpp); and its words (words.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuprobe/core/glossary.hpp"
+#include "gpuprobe/core/result.hpp"
+
+namespace gpuprobe::zerocopy {
+
+// The counters the probe collects (full CUPTI names): bytes that crossed PCIe during one
+// repetition, device-wide. Read = the GPU read host memory; write = the GPU wrote host memory.
+inline constexpr std::string_view kPcieRead = "pcie__read_bytes.sum";
+inline constexpr std::string_view kPcieWrite = "pcie__write_bytes.sum";
+inline constexpr std::array<std::string_view, 2> kCounterMetrics = {kPcieRead, kPcieWrite};
+
+// Row params' values.
+inline constexpr const char* kZeroCopy = "zerocopy";  // mode: the kernel uses mapped host memory
+inline constexpr const char* kCopy = "copy";          // mode: explicit copy + kernel on device
+inline constexpr const char* kMemcpy = "memcpy";      // mode: the explicit copy alone (reference)
+
+// One reuse count of one access pattern: the whole operation's median time in each mode.
+struct ReusePoint {
+  double reuse = 0;
+  double zero_copy_s = 0;
+  double copy_s = 0;
+};
+
+// Where zero-copy stops winning as reuse grows: the first crossing of zero_copy_s - copy_s
+// from below 0 to 0 or above, interpolated linearly between the two reuse counts around it.
+enum class BreakEvenKind {
+  kCrossing,            // zero-copy faster at the smaller reuse count, copy at a larger one
+  kZeroCopyAlwaysWins,  // zero-copy faster at every reuse count measured
+  kCopyAlwaysWins,      // the copy faster (or equal) already at the smallest reuse count
+};
+struct BreakEven {
+  BreakEvenKind kind = BreakEvenKind::kCopyAlwaysWins;
+  std::optional<double> reuse;  // kCrossing only
+};
+const char* break_even_kind_name(BreakEvenKind kind);  // "crossing", "zerocopy-wins", ...
+// Points in any order (sorted by reuse here); at least one.
+BreakEven break_even(std::vector<ReusePoint> points);
+
+// What the analysis needs from the device besides the rows.
+struct RunFacts {
+  bool can_map_host_memory = true;
+  bool integrated = false;
+  bool unified_addressing = true;
+  // cudaLimitMaxL2FetchGranularity, when reported: the DRAM fetch block, which the model says
+  // host-memory reads do not use (they ask for 32-byte sectors).
+  std::optional<std::uint64_t> reported_fetch;
+  std::uint64_t span_bytes = 0;  // the host buffer every row's elements lie in (--bytes)
+  std::uint64_t l2_bytes = 0;
+};
+
+// Model columns for every zerocopy and copy row (from params): link_bytes_per_payload (PCIe
+// bytes, TLP headers included, in the data's direction / payload; models/zerocopy_model.hpp).
+void add_model(ProbeResult& result);
+
+// Reads the measured rows (params mode, memory, direction, reuse, stride, element_bytes, bytes,
+// blocks for the in-flight rows; metrics time, bandwidth; derived bytes_in_flight on in-flight
+// rows) and adds: model columns, counter columns (link_bytes_per_payload_counter and its ratio
+// to the model, bytes_per_access_counter on isolated accesses), summary rows per pattern with
+// the break-even reuse, conditions and findings.
+void analyse(ProbeResult& result, const RunFacts& facts);
+
+// The findings' sentences and the columns' short headers.
+void add_words(Glossary& glossary);
+
+}  // namespace gpuprobe::zerocopy

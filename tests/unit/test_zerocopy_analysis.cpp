@@ -1,0 +1,345 @@
+// Unit tests for zerocopy's analysis: the break-even computation (crossing, never crossing,
+// always winning), the counters beside the model on hand-made rows, the phrasings; and the
+// analysis re-run on the measured rows of a real H100 run (tests/fixtures/zerocopy.json).
+#include "zerocopy/analysis.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "fixtures.hpp"
+#include "gpuprobe/core/counter_check.hpp"
+
+namespace gpuprobe {
+namespace {
+
+using zerocopy::BreakEvenKind;
+using zerocopy::ReusePoint;
+
+Glossary words() {
+  Glossary g = core_glossary();
+  zerocopy::add_words(g);
+  return g;
+}
+
+zerocopy::RunFacts facts() {
+  zerocopy::RunFacts f;
+  f.reported_fetch = 64;
+  f.span_bytes = 64ull << 20;
+  f.l2_bytes = 50ull << 20;
+  return f;
+}
+
+TEST(ZeroCopyBreakEven, CrossingInterpolatedBetweenSweepPoints) {
+  // gap = zc - copy: -1 ms at reuse 2, +3 ms at reuse 4 -> zero at 2 + 2 x 1/4 = 2.5.
+  const auto be = zerocopy::break_even(
+      {{4, 0.008, 0.005}, {1, 0.002, 0.004}, {2, 0.004, 0.005}, {8, 0.016, 0.006}});
+  EXPECT_EQ(be.kind, BreakEvenKind::kCrossing);
+  ASSERT_TRUE(be.reuse.has_value());
+  EXPECT_DOUBLE_EQ(*be.reuse, 2.5);
+}
+
+TEST(ZeroCopyBreakEven, ExactTieAtASweepPointIsTheCrossing) {
+  const auto be = zerocopy::break_even({{1, 1.0, 2.0}, {2, 2.0, 2.0}, {4, 4.0, 2.0}});
+  EXPECT_EQ(be.kind, BreakEvenKind::kCrossing);
+  EXPECT_DOUBLE_EQ(be.reuse.value_or(0), 2.0);
+}
+
+TEST(ZeroCopyBreakEven, ZeroCopyAlwaysWinsAndCopyAlwaysWins) {
+  const auto never = zerocopy::break_even({{1, 1.0, 5.0}, {16, 4.0, 5.0}});
+  EXPECT_EQ(never.kind, BreakEvenKind::kZeroCopyAlwaysWins);
+  EXPECT_FALSE(never.reuse.has_value());
+  const auto always = zerocopy::break_even({{1, 3.0, 2.0}, {2, 6.0, 2.0}});
+  EXPECT_EQ(always.kind, BreakEvenKind::kCopyAlwaysWins);
+  EXPECT_FALSE(always.reuse.has_value());
+  // A single point where zero-copy wins cannot show a crossing either.
+  EXPECT_EQ(zerocopy::break_even({{1, 1.0, 2.0}}).kind, BreakEvenKind::kZeroCopyAlwaysWins);
+  EXPECT_STREQ(zerocopy::break_even_kind_name(BreakEvenKind::kCopyAlwaysWins), "copy-wins");
+}
+
+// A measured row: params as the probe writes them, median time (s) and bandwidth (GB/s).
+Row row(const std::string& mode, const std::string& dir, std::uint64_t reuse, std::uint64_t stride,
+        int width, std::uint64_t bytes, double seconds) {
+  Row r;
+  r.params = {{"mode", mode, ""},
+              {"memory", std::string("hostalloc"), ""},
+              {"direction", dir, ""},
+              {"reuse", static_cast<std::int64_t>(reuse), ""},
+              {"stride", static_cast<std::int64_t>(stride), ""},
+              {"element_bytes", static_cast<std::int64_t>(width), "B"},
+              {"bytes", static_cast<std::int64_t>(bytes), "B"}};
+  Metric t{"time", "s", {}, {}};
+  t.stats.median = seconds;
+  Metric b{"bandwidth", "GB/s", {}, {}};
+  b.stats.median = static_cast<double>(bytes) / seconds / 1e9;
+  r.metrics = {t, b};
+  return r;
+}
+
+Row memcpy_row(const std::string& dir, std::uint64_t bytes, double seconds) {
+  Row r = row("memcpy", dir, 1, 1, 4, bytes, seconds);
+  r.params = {r.params[0], r.params[1], r.params[2], r.params[6]};
+  return r;
+}
+
+constexpr std::uint64_t kSpan = 64ull << 20;
+
+TEST(ZeroCopyAnalysis, BreakEvenFindingAndSummaryPerPattern) {
+  ProbeResult r;
+  r.probe = "zerocopy";
+  for (int k : {1, 2, 4}) {
+    r.rows.push_back(
+        row("zerocopy", "read", static_cast<std::uint64_t>(k), 1, 16, kSpan, 0.0013 * k));
+    r.rows.push_back(
+        row("copy", "read", static_cast<std::uint64_t>(k), 1, 16, kSpan, 0.0014 + 0.00003 * k));
+  }
+  zerocopy::analyse(r, facts());
+  const Finding* f = find_finding(r, "zerocopy_break_even");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(param_text_of(*f, "result"), "crossing");
+  // gap: 1.3 - 1.43 = -0.13 ms at 1, 2.6 - 1.46 = +1.14 ms at 2 -> 1 + 0.13 / 1.27.
+  EXPECT_NEAR(value_of(*f, "break_even_reuse"), 1 + 0.13 / 1.27, 1e-9);
+  ASSERT_EQ(r.summary.size(), 1u);
+  EXPECT_NEAR(*find_quantity(r.summary[0].values, "break_even_reuse")->value, 1 + 0.13 / 1.27,
+              1e-9);
+  phrase_findings(r, words());
+  EXPECT_NE(f->text.find("break-even at reuse 1.1"), std::string::npos) << f->text;
+}
+
+TEST(ZeroCopyAnalysis, ReadOnceAgainstMemcpyAndStrideCollapse) {
+  ProbeResult r;
+  r.probe = "zerocopy";
+  r.rows.push_back(memcpy_row("read", kSpan, 0.0013));
+  r.rows.push_back(row("zerocopy", "read", 1, 1, 16, kSpan, 0.00125));
+  r.rows.push_back(row("zerocopy", "read", 1, 32, 4, kSpan / 32, 0.0015));
+  zerocopy::analyse(r, facts());
+  const Finding* once = find_finding(r, "zerocopy_once_vs_memcpy");
+  ASSERT_NE(once, nullptr);
+  EXPECT_NEAR(value_of(*once, "ratio"), 0.0013 / 0.00125, 1e-9);
+  EXPECT_FALSE(optional_value_of(*once, "copy_mode_bandwidth").has_value());
+  // Stride 32 of 4 B holds no 4-byte row at stride 1: no collapse finding without its base.
+  EXPECT_EQ(find_finding(r, "zerocopy_stride_collapse"), nullptr);
+  r.rows.push_back(row("zerocopy", "read", 1, 1, 4, kSpan, 0.0014));
+  r.findings.clear();
+  r.summary.clear();
+  r.conditions.clear();
+  for (auto& x : r.rows)
+    x.model.clear();
+  zerocopy::analyse(r, facts());
+  const Finding* col = find_finding(r, "zerocopy_stride_collapse");
+  ASSERT_NE(col, nullptr);
+  EXPECT_NEAR(value_of(*col, "relative"), (kSpan / 32 / 0.0015) / (kSpan / 0.0014), 1e-9);
+  // A 32-B sector + 12-B header per 4-B element at stride 32: 11 link bytes per payload byte;
+  // 140 per 128 at stride 1 (whole lines).
+  EXPECT_DOUBLE_EQ(value_of(*col, "model_link_bytes_per_payload"), 11.0);
+  EXPECT_DOUBLE_EQ(value_of(*col, "model_relative"), (140.0 / 128) / 11.0);
+  EXPECT_FALSE(optional_value_of(*col, "link_bytes_per_payload").has_value());
+  phrase_findings(r, words());
+  EXPECT_NE(col->text.find("no counters"), std::string::npos) << col->text;
+}
+
+TEST(ZeroCopyAnalysis, CountersBesideTheModel) {
+  ProbeResult r;
+  r.probe = "zerocopy";
+  Row agree = row("zerocopy", "read", 2, 32, 4, kSpan / 32, 0.003);
+  agree.counters = std::vector<Quantity>{{"pcie__read_bytes.sum", "B", 22.0 * kSpan / 32},
+                                         {"pcie__write_bytes.sum", "B", 1000.0}};
+  Row differ = row("zerocopy", "write", 1, 32, 4, kSpan / 32, 0.003);
+  differ.counters = std::vector<Quantity>{{"pcie__read_bytes.sum", "B", 1000.0},
+                                          {"pcie__write_bytes.sum", "B", 1.0 * kSpan / 32}};
+  Row missing = row("copy", "read", 1, 1, 16, kSpan, 0.002);
+  missing.counters = std::vector<Quantity>{{"pcie__write_bytes.sum", "B", 1000.0}};
+  Row none = row("copy", "write", 1, 1, 16, kSpan, 0.002);
+  r.rows = {agree, differ, missing, none};
+  zerocopy::analyse(r, facts());
+  // agree: 22 link bytes per payload byte = 2 passes x (32 + 12) / 4.
+  const Quantity* a = find_quantity(r.rows[0].derived, "link_bytes_per_payload_counter_vs_model");
+  ASSERT_NE(a, nullptr);
+  EXPECT_DOUBLE_EQ(a->value.value_or(0), 1.0);
+  EXPECT_DOUBLE_EQ(find_quantity(r.rows[0].derived, "bytes_per_access_counter")->value.value_or(0),
+                   44.0);
+  // differ: 1 B per payload byte where the model says 4 B + a 16-B header per 4-B write: 1/5.
+  EXPECT_DOUBLE_EQ(find_quantity(r.rows[1].derived, "link_bytes_per_payload_counter_vs_model")
+                       ->value.value_or(0),
+                   1.0 / 5);
+  EXPECT_NE(std::find(r.rows[1].flags.begin(), r.rows[1].flags.end(), kCounterModelFlag),
+            r.rows[1].flags.end());
+  // missing: the counter is null, nothing compared; none: no counter columns at all.
+  EXPECT_FALSE(find_quantity(r.rows[2].derived, "link_bytes_per_payload_counter")->value);
+  EXPECT_EQ(find_quantity(r.rows[3].derived, "link_bytes_per_payload_counter"), nullptr);
+  const Finding* f = find_finding(r, "zerocopy_counter_link_bytes");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->kind, FindingKind::kWarning);
+  EXPECT_EQ(param_text_of(*f, "agreement"), "differ");
+  const Finding* per = find_finding(r, "zerocopy_access_bytes");
+  ASSERT_NE(per, nullptr);
+  phrase_findings(r, words());
+  for (const auto& finding : r.findings)
+    EXPECT_FALSE(finding.text.empty()) << finding.id;
+}
+
+TEST(ZeroCopyAnalysis, InFlightLittlesLaw) {
+  ProbeResult r;
+  r.probe = "zerocopy";
+  // 1 block: 16 KiB in flight at 8 GB/s -> 2.048 us; 8 blocks reach 50 GB/s, the peak.
+  for (auto [blocks, gbps] : {std::pair<int, double>{1, 8.0}, {8, 50.0}, {4, 30.0}}) {
+    Row x = row("zerocopy", "read", 1, 1, 16, kSpan, static_cast<double>(kSpan) / gbps / 1e9);
+    x.params.push_back({"blocks", static_cast<std::int64_t>(blocks), ""});
+    x.derived.push_back({"bytes_in_flight", "B", 16384.0 * blocks});
+    r.rows.push_back(x);
+  }
+  zerocopy::analyse(r, facts());
+  const Finding* f = find_finding(r, "zerocopy_in_flight");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(value_of(*f, "latency"), 16384.0 / 8e9, 1e-15);
+  EXPECT_NEAR(value_of(*f, "needed_in_flight"), 50e9 * 16384.0 / 8e9, 1e-6);
+  EXPECT_DOUBLE_EQ(value_of(*f, "reached_blocks"), 8.0);
+  phrase_findings(r, words());
+  EXPECT_NE(f->text.find("Little's law"), std::string::npos);
+}
+
+// ---- The analysis re-run on a real H100 run ---------------------------------------------------
+// tests/fixtures/zerocopy.json: `gpuprobe zerocopy --json zerocopy.json --no-color` (defaults,
+// counters on) on an NVIDIA H100 80GB HBM3 (PCIe gen5 x16, driver 13.0), Release build of
+// commit 0209af9; identical to examples/results/h100/zerocopy.json.
+
+const ProbeResult& h100_zerocopy() {
+  return testing::fixture_result("zerocopy.json", "zerocopy");
+}
+
+// The run's measured rows only: what the analysis adds is taken away (the probe's own
+// bytes_in_flight stays; so do the sample flags).
+ProbeResult measured_only(const ProbeResult& original) {
+  ProbeResult r;
+  r.probe = original.probe;
+  r.rows = original.rows;
+  for (auto& row : r.rows) {
+    row.model.clear();
+    std::erase_if(row.derived, [](const Quantity& q) { return q.name != "bytes_in_flight"; });
+    std::erase(row.flags, std::string(kCounterModelFlag));
+  }
+  return r;
+}
+
+zerocopy::RunFacts h100_facts() {
+  zerocopy::RunFacts f;
+  f.reported_fetch = 64;
+  f.span_bytes = 64ull << 20;
+  f.l2_bytes = 50ull << 20;
+  return f;
+}
+
+const Row& find(const ProbeResult& r, const std::vector<std::pair<std::string, std::string>>& m) {
+  for (const auto& row : r.rows) {
+    bool all = true;
+    for (const auto& [key, value] : m) {
+      const Param* p = find_param(row.params, key);
+      all = all && p && scalar_text(p->value) == value;
+    }
+    if (all &&
+        (find_param(row.params, "blocks") != nullptr) ==
+            std::any_of(m.begin(), m.end(), [](const auto& kv) { return kv.first == "blocks"; }))
+      return row;
+  }
+  throw std::runtime_error("no such row in the fixture");
+}
+
+double median(const Row& row, const char* metric) {
+  return metric_median(row, metric).value();
+}
+
+TEST(ZeroCopyFixture, ReproducesTheRunsFindingsWordForWord) {
+  const ProbeResult& original = h100_zerocopy();
+  ASSERT_EQ(original.rows.size(), 252u);
+  ProbeResult r = measured_only(original);
+  zerocopy::analyse(r, h100_facts());
+  phrase_findings(r, words());
+  ASSERT_EQ(r.findings.size(), original.findings.size());
+  for (std::size_t i = 0; i < r.findings.size(); ++i) {
+    EXPECT_EQ(r.findings[i].id, original.findings[i].id) << i;
+    EXPECT_EQ(r.findings[i].text, original.findings[i].text) << i;
+  }
+  // One summary row per pattern: 2 directions x 2 memory kinds x 3 widths x 2 strides.
+  EXPECT_EQ(r.summary.size(), 24u);
+}
+
+TEST(ZeroCopyFixture, ReadOnceAgainstTheCopyByHand) {
+  ProbeResult r = measured_only(h100_zerocopy());
+  zerocopy::analyse(r, h100_facts());
+  const Row& zc = find(r, {{"mode", "zerocopy"},
+                           {"memory", "hostalloc"},
+                           {"direction", "read"},
+                           {"reuse", "1"},
+                           {"stride", "1"},
+                           {"element_bytes", "16"}});
+  const Row& mc = find(r, {{"mode", "memcpy"}, {"memory", "hostalloc"}, {"direction", "read"}});
+  const Finding* f = find_finding(r, "zerocopy_once_vs_memcpy");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(param_text_of(*f, "memory"), "hostalloc");
+  EXPECT_DOUBLE_EQ(value_of(*f, "ratio"), median(zc, "bandwidth") / median(mc, "bandwidth"));
+}
+
+TEST(ZeroCopyFixture, BreakEvenByHandForStridedSixteenByteReads) {
+  ProbeResult r = measured_only(h100_zerocopy());
+  zerocopy::analyse(r, h100_facts());
+  // The run said hostalloc read, 16 B, stride 32 crosses between reuse 4 and 8: check the
+  // interpolation from the four rows.
+  auto t = [&](const char* mode, const char* k) {
+    return median(find(r, {{"mode", mode},
+                           {"memory", "hostalloc"},
+                           {"direction", "read"},
+                           {"reuse", k},
+                           {"stride", "32"},
+                           {"element_bytes", "16"}}),
+                  "time");
+  };
+  const double g4 = t("zerocopy", "4") - t("copy", "4");
+  const double g8 = t("zerocopy", "8") - t("copy", "8");
+  ASSERT_LT(g4, 0);
+  ASSERT_GE(g8, 0);
+  const double by_hand = 4 + 4 * (-g4) / (g8 - g4);
+  for (const auto& f : r.findings) {
+    if (f.id != "zerocopy_break_even" || param_text_of(f, "memory") != "hostalloc" ||
+        param_text_of(f, "direction") != "read" || param_text_of(f, "stride") != "32" ||
+        value_of(f, "min_reuse") != 1 || param_text_of(f, "element_bytes") != "16 B")
+      continue;
+    EXPECT_EQ(param_text_of(f, "result"), "crossing");
+    EXPECT_DOUBLE_EQ(value_of(f, "break_even_reuse"), by_hand);
+    return;
+  }
+  FAIL() << "no break-even finding for hostalloc read, 16 B, stride 32";
+}
+
+TEST(ZeroCopyFixture, CountersAndInFlightByHand) {
+  ProbeResult r = measured_only(h100_zerocopy());
+  zerocopy::analyse(r, h100_facts());
+  // Stride 32 of 4-byte reads: PCIe read bytes / payload from the raw counter, beside the
+  // model's (32 + 12) / 4 = 11.
+  const Row& s32 = find(r, {{"mode", "zerocopy"},
+                            {"memory", "registered"},
+                            {"direction", "read"},
+                            {"reuse", "2"},
+                            {"stride", "32"},
+                            {"element_bytes", "4"}});
+  const double counter = counter_value(s32, "pcie__read_bytes.sum").value();
+  const double payload = static_cast<double>(int_param_of(s32, "bytes").value());
+  EXPECT_DOUBLE_EQ(find_quantity(s32.derived, "link_bytes_per_payload_counter")->value.value(),
+                   counter / payload);
+  EXPECT_DOUBLE_EQ(find_quantity(s32.model, "link_bytes_per_payload")->value.value(), 22.0);
+  // Little's law on the one-block row: latency = bytes in flight / bandwidth.
+  const Row& one = find(r, {{"blocks", "1"}});
+  const Finding* f = find_finding(r, "zerocopy_in_flight");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(value_of(*f, "latency"),
+                   find_quantity(one.derived, "bytes_in_flight")->value.value() /
+                       (median(one, "bandwidth") * 1e9));
+  // The counters said every row agrees with the model (as the run reported).
+  const Finding* check = find_finding(r, "zerocopy_counter_link_bytes");
+  ASSERT_NE(check, nullptr);
+  EXPECT_EQ(param_text_of(*check, "agreement"), "agree");
+}
+
+}  // namespace
+}  // namespace gpuprobe
