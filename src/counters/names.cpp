@@ -86,4 +86,11 @@ bool is_device_scope_unit(std::string_view hw_unit) {
   return std::find(kDeviceUnits.begin(), kDeviceUnits.end(), hw_unit) != kDeviceUnits.end();
 }
 
+std::string range_name(std::size_t index, std::string_view label) {
+  std::string name = std::to_string(index) + " " + std::string(label.empty() ? "point" : label);
+  std::replace(name.begin(), name.end(), '/', '-');
+  if (name.size() > kMaxRangeNameLength) name.resize(kMaxRangeNameLength);
+  return name;
+}
+
 }  // namespace gpuprobe::counters

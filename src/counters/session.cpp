@@ -17,6 +17,7 @@
 #include "gpuprobe/counters/default_sets.hpp"
 #include "gpuprobe/counters/errors.hpp"
 #include "gpuprobe/counters/evaluate.hpp"
+#include "gpuprobe/counters/names.hpp"
 #include "host_object.hpp"
 #include "nvperf_loader.hpp"
 
@@ -418,6 +419,10 @@ std::vector<RangeCounters> CounterSession::collect(const std::vector<std::string
   for (const auto& name : range_names) {
     if (name.empty() || name.find('/') != std::string::npos)
       throw UsageError("range name '" + name + "' must be non-empty and contain no '/'");
+    if (name.size() > kMaxRangeNameLength)
+      throw UsageError("range name '" + name + "' is longer than " +
+                       std::to_string(kMaxRangeNameLength) +
+                       " characters (CUPTI drops such ranges)");
     if (!seen.insert(name).second)
       throw UsageError("range name '" + name + "' is used twice; CUPTI would merge the two ranges");
   }

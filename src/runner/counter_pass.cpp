@@ -8,6 +8,7 @@
 
 #include "gpuprobe/counters/default_sets.hpp"
 #include "gpuprobe/counters/errors.hpp"
+#include "gpuprobe/counters/names.hpp"
 #include "gpuprobe/counters/session.hpp"
 #include "gpuprobe/runtime/measure.hpp"
 
@@ -32,12 +33,6 @@ std::map<int, Refusal>& refusals() {
 constexpr std::size_t kRangesPerCollect = 64;
 
 // Unique within the driver ("3 stride 32, 4 B"); CUPTI nests ranges on '/', so '/' becomes '-'.
-std::string range_name(std::size_t index, const std::string& label) {
-  std::string name = fmt::format("{} {}", index, label.empty() ? "point" : label);
-  std::replace(name.begin(), name.end(), '/', '-');
-  return name;
-}
-
 std::vector<std::string> without_duplicates(std::vector<std::string> names) {
   std::vector<std::string> out;
   for (auto& name : names)
@@ -117,7 +112,7 @@ void CounterPassDriver::collect_chunk(const std::vector<runtime::CounterPoint>& 
                                       std::vector<std::optional<std::vector<Quantity>>>& out) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < count; ++i)
-    names.push_back(range_name(++ranges_named_, points[first + i].label));
+    names.push_back(counters::range_name(++ranges_named_, points[first + i].label));
   counters::RangeWork work;
   work.before = [&](std::size_t r) {
     const PassSteps& steps = points[first + r].steps;

@@ -39,3 +39,23 @@ TEST(CounterNames, DeviceScopeUnits) {
 
 }  // namespace
 }  // namespace gpuprobe::counters
+
+namespace gpuprobe::counters {
+namespace {
+
+// Long labels (zerocopy's first sweep had 64-character range names, which CUPTI dropped and
+// then crashed on) are cut to the limit; the index in front keeps them unique.
+TEST(RangeName, IndexLabelNoSlashAndAtMostTheLimit) {
+  EXPECT_EQ(range_name(3, "pinned h2d 64 MiB"), "3 pinned h2d 64 MiB");
+  EXPECT_EQ(range_name(7, ""), "7 point");
+  EXPECT_EQ(range_name(1, "a/b"), "1 a-b");
+  const std::string long_label(100, 'x');
+  const std::string a = range_name(10, long_label);
+  const std::string b = range_name(11, long_label);
+  EXPECT_EQ(a.size(), kMaxRangeNameLength);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.substr(0, 3), "10 ");
+}
+
+}  // namespace
+}  // namespace gpuprobe::counters

@@ -28,6 +28,15 @@ std::vector<std::string> nearest_names(std::string_view wanted,
                                        const std::vector<std::string>& candidates,
                                        std::size_t count = 3);
 
+// The longest counter range name a session accepts. On the H100 (CUDA 13.0, driver 580) ranges
+// whose names had 61 characters or more came back missing from the counter data (54 were kept),
+// and a sweep with 64-character names crashed inside CUPTI: 48 leaves a margin.
+inline constexpr std::size_t kMaxRangeNameLength = 48;
+
+// A range's name: "<index> <label>" ("point" for an empty label), '/' (CUPTI's separator)
+// replaced by '-', cut to kMaxRangeNameLength; the index in front keeps it unique.
+std::string range_name(std::size_t index, std::string_view label);
+
 // True for hardware units whose counters are device-wide (PCIe, NVLink, chip-to-chip) and so
 // need a configuration of their own ("pcie", "nvlrx", "nvltx", "ctc").
 bool is_device_scope_unit(std::string_view hw_unit);
