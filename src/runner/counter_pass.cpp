@@ -1,5 +1,6 @@
 // The counter pass: a CUPTI session per probe and device, one range per timed operation.
 #include "counter_pass.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
