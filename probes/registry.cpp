@@ -15,6 +15,7 @@ std::vector<std::unique_ptr<Probe>> make_probes() {
   probes.push_back(make_transfer_probe());
   probes.push_back(make_coalescing_probe());
   probes.push_back(make_bank_conflicts_probe());
+  probes.push_back(make_l2_persist_probe());
   return probes;
 }
 
