@@ -119,8 +119,16 @@ std::optional<double> diff(const Row& a, const Row* b, std::string_view name) {
   return *x - *y;
 }
 
+std::optional<double> model_value(const Row& row, const char* name) {
+  for (const auto& q : row.model)
+    if (q.name == name) return q.value;
+  return std::nullopt;
+}
+
 // Counter values of a point: phases, the repetition less the stream-only row (the hot kernels
-// alone); bpg, the kernel. Checked against the model where it predicts.
+// alone); bpg, the kernel. The share of reads L2 served is 1 - DRAM read bytes / bytes read (the
+// first-slice hit counter alone misses what the other L2 partition serves over the fabric).
+// Checked against the model where it predicts.
 void derive_counters(Point& p, const Point* stream, const RunFacts& facts, CounterCheck& hits,
                      CounterCheck& reads) {
   Row& row = *p.row;
@@ -130,11 +138,18 @@ void derive_counters(Point& p, const Point* stream, const RunFacts& facts, Count
   if (phases && !s) return;
   const double k = phases ? std::max(1, facts.iterations) : 1;
   const auto read_sectors = diff(row, s, kL2Reads);
-  p.hit_share = ratio_of(diff(row, s, kL2ReadHits), read_sectors);
-  p.dram_bytes = sum_of(diff(row, s, kDramRead), diff(row, s, kDramWrite));
+  const auto dram_read = diff(row, s, kDramRead);
+  if (read_sectors && dram_read && *read_sectors > 0)
+    p.hit_share = 1 - *dram_read / (*read_sectors * kSectorBytes);
+  p.near_hit_share = ratio_of(diff(row, s, kL2ReadHits), read_sectors);
+  p.dram_bytes = sum_of(dram_read, diff(row, s, kDramWrite));
   if (p.dram_bytes) *p.dram_bytes /= k;
-  row.derived.push_back({phases ? "hot_read_hit_share" : "read_hit_share", "", p.hit_share});
-  row.derived.push_back({phases ? "hot_dram_bytes" : "dram_bytes", "B", p.dram_bytes});
+  const std::string pre = phases ? "hot_" : "";
+  row.derived.push_back({pre + "l2_hit_share", "", p.hit_share});
+  row.derived.push_back({pre + "near_hit_share", "", p.near_hit_share});
+  row.derived.push_back(
+      {pre + "fabric_hit_share", "", ratio_of(diff(row, s, kFabricReadHits), read_sectors)});
+  row.derived.push_back({pre + "dram_bytes", "B", p.dram_bytes});
   // Hot sectors read per repetition: phases, the region per iteration; bpg, one word per
   // streaming word. Each is read and written, hence twice that tagged at most.
   const double hot_sectors =
@@ -145,14 +160,10 @@ void derive_counters(Point& p, const Point* stream, const RunFacts& facts, Count
   if (!phases) return;
   // The first iteration of a counter range starts cold (the stream evicted the region, persisting
   // lines were reset): the model's warm share counts for the other k - 1.
-  const auto warm = [&]() -> std::optional<double> {
-    for (const auto& q : row.model)
-      if (q.name == "hot_hit_share") return q.value;
-    return std::nullopt;
-  }();
+  const auto warm = model_value(row, "hot_hit_share");
   const std::optional<double> expected =
       warm ? std::optional<double>(*warm * (k - 1) / k) : std::nullopt;
-  hits.add(row, "hot_read_hit_share_range", p.hit_share, expected);
+  hits.add(row, "hot_l2_hit_share_range", p.hit_share, expected);
   reads.add(row, "hot_read_sectors", read_sectors, hot_sectors);
 }
 
@@ -208,6 +219,46 @@ std::vector<Point> read_points(ProbeResult& result) {
   return out;
 }
 
+namespace {
+
+// The time ratio of two rows' medians (a / b), when both have one.
+std::optional<double> time_ratio(const Row& a, const Row& b) {
+  const Metric* x = time_of(a);
+  const Metric* y = time_of(b);
+  if (!x || !y || y->stats.median <= 0) return std::nullopt;
+  return x->stats.median / y->stats.median;
+}
+
+// The hot-kernel columns of one (non stream-only) point.
+void derive_point(Point& p, const std::vector<Point>& pts, int k) {
+  const Point* base = baseline_of(pts, p);
+  const Point* stream = stream_of(pts, p);
+  if (base) {
+    derive_speedup(p, *base, hot_rounds(p, stream, k), hot_rounds(*base, stream_of(pts, *base), k));
+    if (p.workload == kPhases) p.loop_speedup = time_ratio(*base->row, *p.row);
+  }
+  Row& row = *p.row;
+  row.derived.push_back({"hot_time", "s", p.hot_time});
+  if (p.workload == kPhases && p.hot_time && *p.hot_time > 0)
+    row.derived.push_back(
+        {"hot_bandwidth", "GB/s", 2.0 * static_cast<double>(p.hot) / *p.hot_time / 1e9});
+  row.derived.push_back({"speedup", "x", p.speedup});
+  row.derived.push_back({"speedup_low", "x", p.speedup_low});
+  row.derived.push_back({"speedup_high", "x", p.speedup_high});
+  if (p.workload == kPhases) row.derived.push_back({"loop_speedup", "x", p.loop_speedup});
+}
+
+void add_conditions(ProbeResult& result, const RunFacts& facts, int k) {
+  const auto bytes = [](std::uint64_t b) { return static_cast<double>(b); };
+  result.conditions.push_back(condition("l2_bytes", "B", bytes(facts.l2_bytes)));
+  result.conditions.push_back(condition("persisting_l2_max", "B", bytes(facts.persisting_max)));
+  result.conditions.push_back(condition("access_policy_max_window", "B", bytes(facts.window_max)));
+  result.conditions.push_back(condition("stream_bytes", "B", bytes(facts.stream_bytes)));
+  result.conditions.push_back(condition("phase_iterations", "", k));
+}
+
+}  // namespace
+
 void analyse(ProbeResult& result, const RunFacts& facts) {
   std::vector<Point> pts = read_points(result);
   const int k = std::max(1, facts.iterations);
@@ -216,30 +267,17 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
   CounterCheck hits("l2_persist_counter_hot_hits", "");
   CounterCheck reads("l2_persist_counter_hot_reads", "sectors");
   for (auto& p : pts) {
-    if (p.workload == kStreamOnly) continue;
-    const Point* base = baseline_of(pts, p);
-    const Point* stream = stream_of(pts, p);
-    if (base)
-      derive_speedup(p, *base, hot_rounds(p, stream, k),
-                     hot_rounds(*base, stream_of(pts, *base), k));
-    Row& row = *p.row;
-    row.derived.push_back({"hot_time", "s", p.hot_time});
-    if (p.workload == kPhases && p.hot_time && *p.hot_time > 0)
-      row.derived.push_back(
-          {"hot_bandwidth", "GB/s", 2.0 * static_cast<double>(p.hot) / *p.hot_time / 1e9});
-    row.derived.push_back({"speedup", "x", p.speedup});
-    row.derived.push_back({"speedup_low", "x", p.speedup_low});
-    row.derived.push_back({"speedup_high", "x", p.speedup_high});
-    derive_counters(p, stream, facts, hits, reads);
+    if (p.workload == kStreamOnly) {
+      // What the set-aside alone costs the streaming kernel (no window, no hot kernel).
+      const Point* none = find_point(pts, kStreamOnly, kNone, 0, 0);
+      if (none)
+        p.row->derived.push_back({"stream_time_vs_none", "x", time_ratio(*p.row, *none->row)});
+      continue;
+    }
+    derive_point(p, pts, k);
+    derive_counters(p, stream_of(pts, p), facts, hits, reads);
   }
-  result.conditions.push_back(condition("l2_bytes", "B", static_cast<double>(facts.l2_bytes)));
-  result.conditions.push_back(
-      condition("persisting_l2_max", "B", static_cast<double>(facts.persisting_max)));
-  result.conditions.push_back(
-      condition("access_policy_max_window", "B", static_cast<double>(facts.window_max)));
-  result.conditions.push_back(
-      condition("stream_bytes", "B", static_cast<double>(facts.stream_bytes)));
-  result.conditions.push_back(condition("phase_iterations", "", k));
+  add_conditions(result, facts, k);
   sweep_findings(pts, result.findings);
   for (const auto* check : {&hits, &reads})
     if (auto f = check->finding()) result.findings.push_back(std::move(*f));

@@ -35,11 +35,16 @@ inline constexpr const char* kTunedFlag = "tuned";  // the row's hit ratio is se
 // The counters the probe collects over one repetition (full CUPTI names).
 inline constexpr std::string_view kL2Reads = "lts__t_sectors_srcunit_tex_op_read.sum";
 inline constexpr std::string_view kL2ReadHits = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
+// Reads that miss the L2 slice an SM sent them to and go on to the other L2 partition (over the
+// L2 fabric), and those of them that hit there.
+inline constexpr std::string_view kFabricReads = "lts__t_sectors_srcunit_ltcfabric_op_read.sum";
+inline constexpr std::string_view kFabricReadHits =
+    "lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum";
 inline constexpr std::string_view kEvictLast = "lts__t_sectors_srcunit_tex_evict_last.sum";
 inline constexpr std::string_view kDramRead = "dram__bytes_read.sum";
 inline constexpr std::string_view kDramWrite = "dram__bytes_write.sum";
-inline constexpr std::array<std::string_view, 5> kCounterMetrics = {
-    kL2Reads, kL2ReadHits, kEvictLast, kDramRead, kDramWrite};
+inline constexpr std::array<std::string_view, 7> kCounterMetrics = {
+    kL2Reads, kL2ReadHits, kFabricReads, kFabricReadHits, kEvictLast, kDramRead, kDramWrite};
 
 // How a run was set up (the probe decides; the analysis states it and computes with it).
 struct RunFacts {

@@ -24,8 +24,12 @@ struct Point {
   std::optional<double> speedup;   // baseline hot_time / hot_time
   std::optional<double> speedup_low;
   std::optional<double> speedup_high;
-  std::optional<double> hit_share;   // counters: hot (phases) or all (bpg) read hit share
-  std::optional<double> dram_bytes;  // counters: per hot kernel (phases) or kernel (bpg)
+  // Counters, over the hot kernels (phases) or the kernel (bpg): share of reads L2 served (1 -
+  // DRAM read bytes / bytes read), share that hit the first L2 slice asked, DRAM bytes per kernel.
+  std::optional<double> hit_share;
+  std::optional<double> near_hit_share;
+  std::optional<double> dram_bytes;
+  std::optional<double> loop_speedup;  // phases: baseline repetition / this repetition
 };
 
 std::vector<Point> read_points(ProbeResult& result);

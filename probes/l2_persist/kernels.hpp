@@ -23,8 +23,9 @@ struct LaunchWindow {
 // resident blocks per SM (occupancy API) times the SM count.
 int grid_blocks(int sm_count);
 
-// Every 32-bit word j of hot[0, words) becomes (hot[j] & 0xFFFF0000) | (j & 0xFFFF): one read
-// and one write of each word, the same result however often it runs. words: a multiple of 4.
+// Every 32-bit word j of hot[0, words) becomes hot[j] | mark(j), mark(j) = (j x 0x9E3779B1) |
+// 0x80000000: one read and one write of each word, the same result however often it runs.
+// words: a multiple of 4.
 void launch_hot_update(std::uint32_t* hot, std::uint64_t words, int blocks, cudaStream_t stream,
                        const LaunchWindow* window);
 
@@ -40,7 +41,7 @@ void launch_bpg_update(std::uint32_t* hot, std::uint64_t hot_words, std::uint32_
                        const LaunchWindow* window);
 
 // Words of buf[0, words) that differ from the update of the pattern (runtime/pattern.hpp,
-// `seed`): (pattern_word(j) & 0xFFFF0000) | (j & 0xFFFF). Synchronises the stream.
+// `seed`): pattern_word(j) | mark(j). Synchronises the stream.
 std::uint64_t count_updated_mismatches(const std::uint32_t* buf, std::uint64_t words,
                                        std::uint32_t seed, cudaStream_t stream);
 

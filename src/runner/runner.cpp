@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <set>
 #include <thread>
 
 #include "counter_pass.hpp"
@@ -51,23 +52,32 @@ Settle settle_after_frees(int device) {
   return s;
 }
 
-// The leak guard: persisting-L2 state found at a probe's boundaries. Before it, a limit left by
-// someone else (an earlier probe, the embedding program) is reported, then reset so the probe
-// starts clean; after it, a limit or a window on the harness's stream the probe left behind is
-// reported, then reset. Persisting lines themselves cannot be read back; the reset evicts them.
+// The leak guard: persisting-L2 state found at a probe's boundaries. Before it, a limit is
+// reported (the driver's default on the first probe of a device in this process, else left by
+// someone else: an earlier probe, the embedding program), then reset so the probe starts clean;
+// after it, a limit or a window on the harness's stream the probe left behind is reported, then
+// reset. Persisting lines themselves cannot be read back; the reset evicts them.
 struct PersistingGuard {
+  bool first = false;            // the first probe on this device in this process
   std::size_t before = 0;        // limit found before the probe
   std::size_t after = 0;         // limit found after it
   std::size_t after_window = 0;  // window bytes left on the main stream
 };
 
+bool first_probe_on(int device) {
+  static std::set<int> seen;
+  return seen.insert(device).second;
+}
+
 void add_guard_findings(ProbeResult& result, const PersistingGuard& g, const DeviceInfo& device) {
   if (device.persisting_l2_max_bytes == 0) return;
   result.conditions.push_back({"persisting_l2_limit_before", "B", static_cast<double>(g.before)});
   result.conditions.push_back({"persisting_l2_limit_after", "B", static_cast<double>(g.after)});
-  if (g.before > 0)
-    result.findings.push_back(
-        warning("persisting_l2_left_before", {}, {{"limit", "B", static_cast<double>(g.before)}}));
+  const Quantity limit{"limit", "B", static_cast<double>(g.before)};
+  if (g.before > 0 && g.first)
+    result.findings.push_back(note("persisting_l2_default", {}, {limit}));
+  if (g.before > 0 && !g.first)
+    result.findings.push_back(warning("persisting_l2_left_before", {}, {limit}));
   if (g.after > 0 || g.after_window > 0)
     result.findings.push_back(
         warning("persisting_l2_left_after", {},
@@ -120,6 +130,7 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
     const std::size_t planned = probe.plan(values).rows.size();
     const Settle settle = settle_after_frees(device.index);
     PersistingGuard guard;
+    guard.first = first_probe_on(device.index);
     guard.before = runtime::persisting_l2_limit(device.persisting_l2_max_bytes);
     runtime::reset_persisting_l2(device.persisting_l2_max_bytes);
     CounterPassDriver counter_pass(probe.counter_metrics(), device.index, counters);
