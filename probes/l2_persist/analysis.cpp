@@ -60,9 +60,6 @@ std::vector<double> round_medians(const Row& row) {
 // iterations (phases); the whole kernel's (bpg).
 std::vector<double> hot_rounds(const Point& p, const Point* stream, int iterations) {
   std::vector<double> own = round_medians(*p.row);
-  if (p.workload == kHotOnly)
-    for (double& t : own)
-      t /= iterations;
   if (p.workload != kPhases) return own;
   if (!stream) return {};
   const std::vector<double> base = round_medians(*stream->row);
@@ -75,7 +72,6 @@ std::vector<double> hot_rounds(const Point& p, const Point* stream, int iteratio
 std::optional<double> hot_time(const Point& p, const Point* stream, int iterations) {
   const Metric* t = time_of(*p.row);
   if (!t) return std::nullopt;
-  if (p.workload == kHotOnly) return t->stats.median / iterations;
   if (p.workload != kPhases) return t->stats.median;
   const Metric* s = stream ? time_of(*stream->row) : nullptr;
   if (!s) return std::nullopt;
@@ -138,10 +134,9 @@ void derive_counters(Point& p, const Point* stream, const RunFacts& facts, Count
   Row& row = *p.row;
   if (!row.counters) return;
   const bool phases = p.workload == kPhases;
-  const bool per_hot = phases || p.workload == kHotOnly;  // counters per hot kernel
   const Row* s = phases && stream ? stream->row : nullptr;
   if (phases && !s) return;
-  const double k = per_hot ? std::max(1, facts.iterations) : 1;
+  const double k = phases ? std::max(1, facts.iterations) : 1;
   const auto read_sectors = diff(row, s, kL2Reads);
   const auto dram_read = diff(row, s, kDramRead);
   if (read_sectors && dram_read && *read_sectors > 0)
@@ -149,7 +144,7 @@ void derive_counters(Point& p, const Point* stream, const RunFacts& facts, Count
   p.near_hit_share = ratio_of(diff(row, s, kL2ReadHits), read_sectors);
   p.dram_bytes = sum_of(dram_read, diff(row, s, kDramWrite));
   if (p.dram_bytes) *p.dram_bytes /= k;
-  const std::string pre = per_hot ? "hot_" : "";
+  const std::string pre = phases ? "hot_" : "";
   row.derived.push_back({pre + "l2_hit_share", "", p.hit_share});
   row.derived.push_back({pre + "near_hit_share", "", p.near_hit_share});
   row.derived.push_back(
@@ -158,11 +153,10 @@ void derive_counters(Point& p, const Point* stream, const RunFacts& facts, Count
   // Hot sectors read per repetition: phases, the region per iteration; bpg, one word per
   // streaming word. Each is read and written, hence twice that tagged at most.
   const double hot_sectors =
-      (per_hot ? k * static_cast<double>(p.hot) : static_cast<double>(facts.stream_bytes)) /
+      (phases ? k * static_cast<double>(p.hot) : static_cast<double>(facts.stream_bytes)) /
       kSectorBytes;
   row.derived.push_back(
       {"evict_last_share", "", ratio_of(diff(row, s, kEvictLast), 2 * hot_sectors)});
-  if (per_hot) reads.add(row, "hot_read_sectors", read_sectors, hot_sectors);
   if (!phases) return;
   // The first iteration of a counter range starts cold (the stream evicted the region, persisting
   // lines were reset): the model's warm share counts for the other k - 1.
@@ -170,6 +164,7 @@ void derive_counters(Point& p, const Point* stream, const RunFacts& facts, Count
   const std::optional<double> expected =
       warm ? std::optional<double>(*warm * (k - 1) / k) : std::nullopt;
   hits.add(row, "hot_l2_hit_share_range", p.hit_share, expected);
+  reads.add(row, "hot_read_sectors", read_sectors, hot_sectors);
 }
 
 Quantity condition(const char* name, const char* unit, double v) {
@@ -193,8 +188,7 @@ std::vector<Param> row_params(const RowSpec& spec) {
 
 void add_model(ProbeResult& result, std::uint64_t window_max) {
   for (auto& row : result.rows) {
-    const std::string workload = text_param(row, kWorkload);
-    if (workload == kStreamOnly || workload == kHotOnly) continue;
+    if (text_param(row, kWorkload) == kStreamOnly) continue;
     // A plan has shares, not bytes: the model depends on their ratios only.
     const bool sized = bytes_param(row, kHot) > 0;
     const std::uint64_t hot = sized ? bytes_param(row, kHot) : bytes_param(row, kHotPct);
@@ -237,7 +231,7 @@ std::optional<double> time_ratio(const Row& a, const Row& b) {
 
 // The hot-kernel columns of one (non stream-only) point.
 void derive_point(Point& p, const std::vector<Point>& pts, int k) {
-  const Point* base = p.workload == kHotOnly ? nullptr : baseline_of(pts, p);
+  const Point* base = baseline_of(pts, p);
   const Point* stream = stream_of(pts, p);
   if (base) {
     derive_speedup(p, *base, hot_rounds(p, stream, k), hot_rounds(*base, stream_of(pts, *base), k));
@@ -245,7 +239,7 @@ void derive_point(Point& p, const std::vector<Point>& pts, int k) {
   }
   Row& row = *p.row;
   row.derived.push_back({"hot_time", "s", p.hot_time});
-  if (p.workload != kBpg && p.hot_time && *p.hot_time > 0)
+  if (p.workload == kPhases && p.hot_time && *p.hot_time > 0)
     row.derived.push_back(
         {"hot_bandwidth", "GB/s", 2.0 * static_cast<double>(p.hot) / *p.hot_time / 1e9});
   row.derived.push_back({"speedup", "x", p.speedup});

@@ -16,25 +16,20 @@
 namespace gpuprobe::l2_persist {
 
 // Row params (names and tokens shared by the probe, the analysis and the tests).
-inline constexpr const char* kWorkload = "workload";  // kPhases, kBpg, kStreamOnly, kHotOnly
+inline constexpr const char* kWorkload = "workload";  // kPhases, kBpg, kStreamOnly
 inline constexpr const char* kSetAside = "setaside_bytes";
 inline constexpr const char* kHot = "hot_bytes";
 inline constexpr const char* kSetAsidePct = "setaside_pct";
 inline constexpr const char* kHotPct = "hot_pct";
 inline constexpr const char* kHitRatio = "hit_ratio";  // null on rows without a window
-inline constexpr const char* kWindow =
-    "window";  // kNone, kStream, kLaunch, kAsideOnly, kAfterSweep
+inline constexpr const char* kWindow = "window";       // kNone, kStream, kLaunch, kAfterSweep
 inline constexpr const char* kPhases = "phases";
 inline constexpr const char* kBpg = "bpg";
 inline constexpr const char* kStreamOnly = "stream-only";
-// phases' hot kernel re-run with no streaming between: the warm-L2 ceiling of its speed-up.
-inline constexpr const char* kHotOnly = "hot-only";
 inline constexpr const char* kNone = "none";
 inline constexpr const char* kStream = "stream";
 inline constexpr const char* kLaunch = "launch";
 inline constexpr const char* kAfterSweep = "none-after-sweep";
-// The largest set-aside of the sweep and no window: what the set-aside alone does.
-inline constexpr const char* kAsideOnly = "aside-only";
 inline constexpr const char* kTunedFlag = "tuned";  // the row's hit ratio is set-aside / window
 
 // The counters the probe collects over one repetition (full CUPTI names).

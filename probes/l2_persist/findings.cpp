@@ -3,7 +3,6 @@
 // after-sweep check.
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <set>
 
 #include "internal.hpp"
@@ -58,26 +57,6 @@ std::uint64_t full_set_aside(const std::vector<Point>& pts) {
   return full;
 }
 
-// Beside a window row: what the set-aside alone does (aside-only row: same workload, hot size and
-// set-aside, no window), and for phases the warm-L2 ceiling (hot-only row: the hot kernel re-run
-// with nothing between, no window) as a speed-up over the baseline, with its first-slice hits.
-void add_reference_values(const std::vector<Point>& pts, const Point& p,
-                          std::vector<Quantity>& values) {
-  std::optional<double> aside, ceiling, ceiling_near;
-  for (const auto& q : pts) {
-    if (q.workload == p.workload && q.window == kAsideOnly && q.hot == p.hot &&
-        q.set_aside == p.set_aside)
-      aside = q.speedup;
-    if (q.workload == kHotOnly && q.hot == p.hot && q.hot_time && p.hot_time && p.speedup) {
-      ceiling = *p.speedup * *p.hot_time / *q.hot_time;  // baseline hot time / warm hot time
-      ceiling_near = q.near_hit_share;
-    }
-  }
-  values.push_back({"aside_only_speedup", "x", aside});
-  values.push_back({"ceiling_speedup", "x", ceiling});
-  values.push_back({"ceiling_near_hit_share", "", ceiling_near});
-}
-
 void effect_findings(const std::vector<Point>& pts, const std::string& workload, std::uint64_t full,
                      std::vector<Finding>& out) {
   for (const auto& [hot, rows] : windowed_by_hot(pts, workload)) {
@@ -88,7 +67,6 @@ void effect_findings(const std::vector<Point>& pts, const std::string& workload,
       const Point* p = at_full(rows, window, full);
       if (!p) continue;
       std::vector<Quantity> values = point_values(*p);
-      add_reference_values(pts, *p, values);
       if (base) {
         values.push_back({"baseline_hot_time", "s", base->hot_time});
         values.push_back({"baseline_hit_share", "", base->hit_share});

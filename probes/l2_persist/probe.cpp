@@ -61,14 +61,13 @@ struct Buffers {
   }
 };
 
-// The harness's part of a point's setting: the set-aside where there is a window, or for the
-// stream-only and aside-only rows a set-aside alone; the window itself only on the stream.
+// The harness's part of a point's setting: the set-aside always where there is a window (or,
+// for stream-only rows, a set-aside), the window itself only when it goes on the stream.
 std::optional<runtime::PersistingL2> persisting_of(const Point& p, const Sizes& z, void* hot) {
   const std::uint64_t aside = z.set_aside(p);
   if (p.hit == HitKind::kNoWindow) {
-    const bool aside_alone =
-        p.workload == l2_persist::kStreamOnly || p.window == l2_persist::kAsideOnly;
-    if (aside_alone && aside > 0) return runtime::PersistingL2{aside, nullptr, 0};
+    if (p.workload == l2_persist::kStreamOnly && aside > 0)
+      return runtime::PersistingL2{aside, nullptr, 0};
     return std::nullopt;
   }
   runtime::PersistingL2 setting{aside, nullptr, 0};
@@ -96,7 +95,6 @@ runtime::Operation make_operation(const Point& p, const Sizes& z, Buffers& b, cu
   const std::uint64_t hot_words = z.hot(p) / 4, stream_words = z.stream_bytes / 4;
   const bool bpg = p.workload == l2_persist::kBpg;
   const bool with_hot = p.workload != l2_persist::kStreamOnly;
-  const bool with_stream = p.workload != l2_persist::kHotOnly;
   if (bpg) {
     auto* data = static_cast<std::uint32_t*>(b.bpg_stream.get());
     op.lanes.push_back(
@@ -122,29 +120,24 @@ runtime::Operation make_operation(const Point& p, const Sizes& z, Buffers& b, cu
   auto* sink = static_cast<std::uint32_t*>(b.sink.get());
   const int blocks = b.blocks;
   const std::size_t sink_bytes = b.sink.bytes();
-  op.lanes.push_back({p.workload,
-                      l2_persist::kIterations *
-                          static_cast<double>((with_stream ? 4 * stream_words : 0) + 8 * hot_words),
-                      [=](runtime::LaunchScope& s) {
-                        for (int i = 0; i < l2_persist::kIterations; ++i) {
-                          if (with_stream)
-                            l2_persist::launch_stream_read(src, stream_words, sink, blocks,
-                                                           s.stream());
-                          if (with_hot)
-                            l2_persist::launch_hot_update(hot, hot_words, blocks, s.stream(),
-                                                          launch_window ? &lw : nullptr);
-                        }
-                      }});
+  op.lanes.push_back(
+      {p.workload, l2_persist::kIterations * static_cast<double>(4 * stream_words + 8 * hot_words),
+       [=](runtime::LaunchScope& s) {
+         for (int i = 0; i < l2_persist::kIterations; ++i) {
+           l2_persist::launch_stream_read(src, stream_words, sink, blocks, s.stream());
+           if (with_hot)
+             l2_persist::launch_hot_update(hot, hot_words, blocks, s.stream(),
+                                           launch_window ? &lw : nullptr);
+         }
+       }});
   op.prepare = [=](cudaStream_t s) {
     if (with_hot) runtime::fill_pattern_device(hot, hot_words * 4, kHotSeed, s);
     GP_CUDA(cudaMemsetAsync(sink, 0, sink_bytes, s));
   };
   op.verify = [=]() {
-    std::string problems;
-    if (with_stream)
-      problems = mismatches(
-          "sink", l2_persist::count_sink_mismatches(sink, stream_words, blocks, kStreamSeed, check),
-          sink_bytes / 4);
+    std::string problems = mismatches(
+        "sink", l2_persist::count_sink_mismatches(sink, stream_words, blocks, kStreamSeed, check),
+        sink_bytes / 4);
     if (with_hot)
       problems += mismatches(
           "hot", l2_persist::count_updated_mismatches(hot, hot_words, kHotSeed, check), hot_words);
@@ -222,9 +215,7 @@ class L2PersistProbe final : public Probe {
     r.method = fmt::format(
         "phases: one repetition = {} x (grid-stride read of a streaming region of {} x L2, then "
         "a grid-stride read-modify-write of the hot region), hot time = (repetition - the same "
-        "without the hot kernel, same set-aside) / {}; hot-only rows re-run the hot kernel with "
-        "nothing between (the warm-L2 ceiling); aside-only rows take the largest set-aside and no "
-        "window; bpg: one kernel, thread t updates "
+        "without the hot kernel, same set-aside) / {}; bpg: one kernel, thread t updates "
         "streaming[t] and hot[t mod hot words], timed whole; set-aside and window applied by the "
         "harness per round (window on the stream) or the window carried by the hot kernel's "
         "launch (cudaLaunchAttributeAccessPolicyWindow); hitProp persisting, missProp "

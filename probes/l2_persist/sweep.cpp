@@ -36,23 +36,16 @@ std::uint64_t nearest_full(const std::vector<std::uint64_t>& hots) {
 
 std::vector<Point> points(const AxisValues& v) {
   std::vector<Point> out;
-  const auto& asides = v.list("setaside");
-  const std::uint64_t full = *std::max_element(asides.begin(), asides.end());
   for (const auto& workload : v.choices("workload")) {
     if (workload == kPhases) {
-      std::vector<std::uint64_t> with_zero = asides;
-      if (std::find(with_zero.begin(), with_zero.end(), 0) == with_zero.end())
-        with_zero.insert(with_zero.begin(), 0);
-      for (auto aside : with_zero)
+      std::vector<std::uint64_t> asides = v.list("setaside");
+      if (std::find(asides.begin(), asides.end(), 0) == asides.end())
+        asides.insert(asides.begin(), 0);
+      for (auto aside : asides)
         out.push_back({kStreamOnly, aside, 0, HitKind::kNoWindow, kNone});
-      for (auto hot : v.list("hot"))
-        out.push_back({kHotOnly, 0, hot, HitKind::kNoWindow, kNone});
     }
     for (auto hot : v.list("hot"))
       out.push_back({workload, 0, hot, HitKind::kNoWindow, kNone});
-    if (full > 0)
-      for (auto hot : v.list("hot"))
-        out.push_back({workload, full, hot, HitKind::kNoWindow, kAsideOnly});
     window_points(v, workload, out);
   }
   if (v.has_choice("workload", kPhases))
@@ -112,8 +105,6 @@ RowSpec spec_of(const Point& p, const Sizes* sizes) {
 std::vector<std::string> point_flags(const Point& p) {
   if (p.hit == HitKind::kTuned) return {kTunedFlag};
   if (p.workload == kStreamOnly) return {"stream-only"};
-  if (p.workload == kHotOnly) return {"warm-ceiling"};
-  if (p.window == kAsideOnly) return {"aside-only"};
   if (p.window == kAfterSweep) return {"after-sweep"};
   if (p.window == kNone) return {"baseline"};
   return {};

@@ -20,18 +20,17 @@ enum class HitKind { kNoWindow, kOne, kTuned };
 
 // One sweep point, before sizing.
 struct Point {
-  std::string workload;  // kPhases, kBpg, kStreamOnly, kHotOnly
+  std::string workload;  // kPhases, kBpg, kStreamOnly
   std::uint64_t setaside_pct = 0;
   std::uint64_t hot_pct = 0;  // 0 for stream-only
   HitKind hit = HitKind::kNoWindow;
-  std::string window = kNone;  // kNone, kStream, kLaunch, kAsideOnly, kAfterSweep
+  std::string window = kNone;  // kNone, kStream, kLaunch, kAfterSweep
 };
 
-// The points of the axes, in measuring order: per workload (phases first) phases' stream-only
-// rows (one per set-aside, 0 included) and hot-only rows (one per hot size), the baselines (no
-// window, one per hot size), the aside-only rows (the largest set-aside, no window, one per hot
-// size), then set-aside x hot x window x hitRatio (the tuned hitRatio only where it is below 1,
-// never at set-aside 0); last, phases' after-sweep baseline at the hot size nearest 100%.
+// The points of the axes, in measuring order: per workload (phases first) the stream-only rows
+// (phases: one per set-aside, 0 included), the baselines (no window, one per hot size), then
+// set-aside x hot x window x hitRatio (the tuned hitRatio only where it is below 1, never at
+// set-aside 0); last, phases' after-sweep baseline at the hot size nearest 100%.
 std::vector<Point> points(const AxisValues& values);
 
 // The device's limits and the run's sizes.
@@ -55,7 +54,7 @@ Sizes size_run(std::uint64_t l2, std::uint64_t persisting_max, std::uint64_t win
 // The row spec of a point: with sizes, in bytes and exact hitRatios; without (a plan), the
 // shares only and the tuned hitRatio as set-aside % / hot %.
 RowSpec spec_of(const Point& p, const Sizes* sizes);
-// The row flags of a point: tuned, baseline, stream-only, warm-ceiling, aside-only, after-sweep.
+// The row flags of a point: tuned, baseline, stream-only, after-sweep.
 std::vector<std::string> point_flags(const Point& p);
 
 }  // namespace gpuprobe::l2_persist

@@ -40,19 +40,6 @@ std::string counters_text(const Finding& f, const std::string& prefix) {
       *share, value_text(f, prefix + "near_hit_share"), value_text(f, prefix + "dram_bytes"));
 }
 
-// "; set-aside alone 0.98x; warm-L2 ceiling 2.1x (first-slice hits 1.00)" where measured.
-std::string reference_text(const Finding& f) {
-  std::string out;
-  if (const auto a = optional_value_of(f, "aside_only_speedup"))
-    out += fmt::format("; the set-aside alone (no window): {:.3f}x", *a);
-  if (const auto c = optional_value_of(f, "ceiling_speedup"))
-    out += fmt::format(
-        "; warm-L2 ceiling (hot kernel re-run with no streaming between): {:.3f}x, "
-        "first-slice hit share {}",
-        *c, value_text(f, "ceiling_near_hit_share"));
-  return out;
-}
-
 // ", whole repetition 1.05x" for phases (streaming included), or "".
 std::string loop_text(const Finding& f) {
   const auto loop = optional_value_of(f, "loop_speedup");
@@ -71,10 +58,10 @@ void add_sweep_phrasings(Glossary& g) {
                          value_text(f, "baseline_dram_bytes"));
     return fmt::format(
         "{}: set-aside {}, hitRatio 1.0, window on the {}: hot kernel {} vs {} without a window, "
-        "speed-up {} — {} (measured){}{}{}{}",
+        "speed-up {} — {} (measured){}{}{}",
         where(f), size_text(f, "setaside_bytes"), param_text_of(f, "window"),
         value_text(f, "hot_time"), value_text(f, "baseline_hot_time"), speedup_text(f, ""),
-        param_text_of(f, "effect"), loop_text(f), counters_text(f, ""), base, reference_text(f));
+        param_text_of(f, "effect"), loop_text(f), counters_text(f, ""), base);
   });
   g.add_phrasing("l2_persist_best", [](const Finding& f) {
     return fmt::format(
@@ -155,17 +142,13 @@ struct TermRow {
 };
 
 constexpr TermRow kTerms[] = {
-    {"workload", "work",
-     "phases: hot kernel after a streaming kernel (stream-only: without the hot kernel; hot-only: "
-     "without the streaming one); bpg: one mixed kernel"},
+    {"workload", "work", "phases: hot kernel after a streaming kernel; bpg: one mixed kernel"},
     {"setaside_bytes", "aside", "persisting-L2 set-aside (cudaLimitPersistingL2CacheSize)"},
     {"hot_bytes", "hot", "hot region"},
     {"setaside_pct", "aside%", "set-aside, % of persistingL2CacheMaxSize"},
     {"hot_pct", "hot%", "hot region, % of persistingL2CacheMaxSize"},
     {"hit_ratio", "hitR", "the window's hitRatio (blank: no window)"},
-    {"window", "win",
-     "where the window is set: stream attribute, launch attribute, none; aside-only: the largest "
-     "set-aside, no window"},
+    {"window", "win", "where the window is set: stream attribute, launch attribute, none"},
     {"hot_time", "t_hot", "hot kernel's time (phases: repetition less streaming part)"},
     {"hot_bandwidth", "GB/s hot", "2 x hot bytes / hot kernel time"},
     {"speedup", "speed-up", "baseline hot time / this row's"},
