@@ -1,7 +1,8 @@
-// Unit tests of l2-persist's analysis on real H100 rows (tests/fixtures/l2-persist.json: the
-// default `gpuprobe l2-persist` map on the H100 test machine, the run committed as
-// examples/results/h100/l2-persist.json): hot times, speed-ups, counters and findings recomputed
-// from the rows and checked by hand; every phrasing rendered; edge cases.
+// Unit tests of l2-persist's analysis on real H100 rows (tests/fixtures/l2-persist.json: H100
+// 80GB HBM3 test VM, build 5124cb8baaec Release, `gpuprobe l2-persist --json l2-persist.json
+// --no-color`, the default map; the same file as examples/results/h100/l2-persist.json): hot
+// times, speed-ups, counters and findings recomputed from the rows and checked by hand; every
+// phrasing rendered; edge cases.
 #include <gtest/gtest.h>
 
 #include <algorithm>
