@@ -9,6 +9,7 @@ namespace gpuprobe {
 
 std::unique_ptr<Probe> make_transfer_probe();
 std::unique_ptr<Probe> make_coalescing_probe();
+std::unique_ptr<Probe> make_l2_persist_probe();
 std::unique_ptr<Probe> make_bank_conflicts_probe();
 std::unique_ptr<Probe> make_overlap_probe();
 std::unique_ptr<Probe> make_zerocopy_probe();

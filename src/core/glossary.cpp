@@ -153,6 +153,25 @@ Glossary core_glossary() {
         value_text(f, "sm_clock_before"), value_text(f, "sm_clock_after"),
         value_text(f, "sm_clock_max"));
   });
+  g.add_phrasing("persisting_l2_default", [](const Finding& f) {
+    return fmt::format(
+        "the first probe on this GPU found a persisting-L2 set-aside of {} that nothing in "
+        "gpuprobe had set (the driver's default for a new context); it was reset to 0 for the "
+        "probe, as at every probe boundary",
+        value_text(f, "limit"));
+  });
+  g.add_phrasing("persisting_l2_left_before", [](const Finding& f) {
+    return fmt::format(
+        "a persisting-L2 set-aside of {} was in force before this probe (left by earlier work "
+        "in this process); it was reset to 0 for the probe",
+        value_text(f, "limit"));
+  });
+  g.add_phrasing("persisting_l2_left_after", [](const Finding& f) {
+    return fmt::format(
+        "this probe left persisting-L2 state behind (set-aside {}, window {} on the harness's "
+        "stream); the runner reset it",
+        value_text(f, "limit"), value_text(f, "window_bytes"));
+  });
   g.add_phrasing("counters_unavailable", [](const Finding& f) {
     const std::string hint = param_text_of(f, "hint");
     const bool says_timing = hint.find("timing") != std::string::npos;

@@ -1,5 +1,5 @@
-// Runs a probe on a device: settling, persisting-L2 reset, clocks, counter pass, conditions,
-// failures.
+// Runs a probe on a device: settling, persisting-L2 leak guard and reset, clocks, counter pass,
+// conditions, failures.
 #include "gpuprobe/runner/runner.hpp"
 
 #include <fmt/format.h>
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <set>
 #include <thread>
 
 #include "counter_pass.hpp"
@@ -49,6 +50,39 @@ Settle settle_after_frees(int device) {
   s.waited = std::min(kSettleMaxSeconds, static_cast<double>(s.freed) / kSettleBytesPerSecond);
   std::this_thread::sleep_for(std::chrono::duration<double>(s.waited));
   return s;
+}
+
+// The leak guard: persisting-L2 state found at a probe's boundaries. Before it, a limit is
+// reported (the driver's default on the first probe of a device in this process, else left by
+// someone else: an earlier probe, the embedding program), then reset so the probe starts clean;
+// after it, a limit or a window on the harness's stream the probe left behind is reported, then
+// reset. Persisting lines themselves cannot be read back; the reset evicts them.
+struct PersistingGuard {
+  bool first = false;            // the first probe on this device in this process
+  std::size_t before = 0;        // limit found before the probe
+  std::size_t after = 0;         // limit found after it
+  std::size_t after_window = 0;  // window bytes left on the main stream
+};
+
+bool first_probe_on(int device) {
+  static std::set<int> seen;
+  return seen.insert(device).second;
+}
+
+void add_guard_findings(ProbeResult& result, const PersistingGuard& g, const DeviceInfo& device) {
+  if (device.persisting_l2_max_bytes == 0) return;
+  result.conditions.push_back({"persisting_l2_limit_before", "B", static_cast<double>(g.before)});
+  result.conditions.push_back({"persisting_l2_limit_after", "B", static_cast<double>(g.after)});
+  const Quantity limit{"limit", "B", static_cast<double>(g.before)};
+  if (g.before > 0 && g.first)
+    result.findings.push_back(note("persisting_l2_default", {}, {limit}));
+  if (g.before > 0 && !g.first)
+    result.findings.push_back(warning("persisting_l2_left_before", {}, {limit}));
+  if (g.after > 0 || g.after_window > 0)
+    result.findings.push_back(
+        warning("persisting_l2_left_after", {},
+                {{"limit", "B", static_cast<double>(g.after)},
+                 {"window_bytes", "B", static_cast<double>(g.after_window)}}));
 }
 
 // After a failure the context may hold a sticky error: start the next probe on a fresh one.
@@ -95,6 +129,9 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
   try {
     const std::size_t planned = probe.plan(values).rows.size();
     const Settle settle = settle_after_frees(device.index);
+    PersistingGuard guard;
+    guard.first = first_probe_on(device.index);
+    guard.before = runtime::persisting_l2_limit(device.persisting_l2_max_bytes);
     runtime::reset_persisting_l2(device.persisting_l2_max_bytes);
     CounterPassDriver counter_pass(probe.counter_metrics(), device.index, counters);
     runtime::ProbeContext context(device, options, progress, probe.name(), planned,
@@ -103,6 +140,8 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
     ProbeResult result = probe.run(context, values);
     const double clock_after = runtime::sample_sm_clock_mhz(context.stream());
     counter_pass.close();
+    guard.after = runtime::persisting_l2_limit(device.persisting_l2_max_bytes);
+    guard.after_window = runtime::stream_window(context.stream()).num_bytes;
     runtime::reset_persisting_l2(device.persisting_l2_max_bytes);
     result.probe = probe.name();
     result.device = device.index;
@@ -116,6 +155,7 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
       result.conditions.push_back({"settle_wait", "s", settle.waited});
     }
     add_rule_conditions(result, options);
+    add_guard_findings(result, guard, device);
     for (auto& q : counter_pass.conditions())
       result.conditions.push_back(std::move(q));
     for (auto& f : counter_pass.findings())
@@ -133,6 +173,12 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
     recover_device(device.index);
     return failed(probe, device.index, fmt::format("wrong result: {}", e.what()));
   } catch (const UnsupportedError& e) {
+    // The probe may have touched the limit before it found out: leave none behind.
+    if (device.persisting_l2_max_bytes > 0) {
+      (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+      (void)cudaCtxResetPersistingL2Cache();
+      (void)cudaGetLastError();
+    }
     ProbeResult r = failed(probe, device.index, e.what());
     r.status = Status::kSkipped;
     return r;

@@ -19,6 +19,13 @@ void reset_persisting_l2(std::size_t persisting_l2_max_bytes) {
   GP_CUDA(cudaCtxResetPersistingL2Cache());
 }
 
+std::size_t persisting_l2_limit(std::size_t persisting_l2_max_bytes) {
+  if (persisting_l2_max_bytes == 0) return 0;
+  std::size_t limit = 0;
+  GP_CUDA(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize));
+  return limit;
+}
+
 namespace {
 
 void set_window(cudaStream_t stream, const cudaAccessPolicyWindow& window) {

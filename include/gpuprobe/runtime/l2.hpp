@@ -28,6 +28,10 @@ class L2Flusher {
 // persisting L2). Called at every probe boundary so no probe inherits another's carve-out.
 void reset_persisting_l2(std::size_t persisting_l2_max_bytes);
 
+// The persisting-L2 limit (cudaLimitPersistingL2CacheSize) in force now; 0 on GPUs without
+// persisting L2.
+std::size_t persisting_l2_limit(std::size_t persisting_l2_max_bytes);
+
 // Applies an operation's persisting-L2 setting (set-aside, then the window on each stream) for
 // its lifetime and restores the device when it ends: no window on those streams, set-aside 0,
 // persisting lines back to normal. Throws UnsupportedError when the GPU has no persisting L2

@@ -1,0 +1,47 @@
+// l2-persist's analysis internals (host-only): what analysis.cpp and findings.cpp share, the
+// measured rows read by name and the finding builders.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis.hpp"
+
+namespace gpuprobe::l2_persist {
+
+// A measured row, read by name, with what the analysis derived for it.
+struct Point {
+  Row* row = nullptr;
+  std::string workload;
+  std::string window;
+  std::uint64_t set_aside = 0;
+  std::uint64_t hot = 0;
+  std::optional<double> hit_ratio;  // nullopt: no window
+  bool tuned = false;
+  std::optional<double> hot_time;  // s
+  std::optional<double> speedup;   // baseline hot_time / hot_time
+  std::optional<double> speedup_low;
+  std::optional<double> speedup_high;
+  // Counters, over the hot kernels (phases) or the kernel (bpg): share of reads L2 served (1 -
+  // DRAM read bytes / bytes read), share that hit the first L2 slice asked, DRAM bytes per kernel.
+  std::optional<double> hit_share;
+  std::optional<double> near_hit_share;
+  std::optional<double> dram_bytes;
+  std::optional<double> loop_speedup;  // phases: baseline repetition / this repetition
+};
+
+std::vector<Point> read_points(ProbeResult& result);
+
+// "faster" when the speed-up's interval lies above 1, "slower" below, else "within noise".
+std::string effect_of(const Point& p);
+
+// The verdicts of the sweep (effect per hot size, best setting, over-commit, tuned hitRatio,
+// the after-sweep check) from the derived points.
+void sweep_findings(const std::vector<Point>& points, std::vector<Finding>& out);
+
+// Values of a point as a finding carries them: speed-up with its interval, hot time, counters.
+std::vector<Quantity> point_values(const Point& p, const std::string& prefix = "");
+
+}  // namespace gpuprobe::l2_persist
