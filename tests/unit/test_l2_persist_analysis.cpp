@@ -67,8 +67,10 @@ ProbeResult analysed(ProbeResult r = stripped()) {
   return r;
 }
 
-const Row& row(const ProbeResult& r, const std::string& workload, int aside, int hot,
-               const std::string& window, bool tuned = false) {
+// (const char* params: g++ 13 warns of a dangling reference when a temporary std::string is
+// passed to a function returning a reference.)
+const Row& row(const ProbeResult& r, const char* workload, int aside, int hot, const char* window,
+               bool tuned = false) {
   for (const auto& row : r.rows) {
     const auto num = [&](const char* k) {
       return std::get<std::int64_t>(find_param(row.params, k)->value);
