@@ -102,10 +102,10 @@ TEST(L2PersistAnalysis, HotTimeIsTheRepetitionLessItsStreamingPart) {
   const ProbeResult r = analysed();
   const int k = facts_of(original()).iterations;
   ASSERT_GT(k, 0);
-  const Row& w = row(r, kPhases, 100, 100, kStream);
-  const Row& s = row(r, kStreamOnly, 100, 0, kNone);
-  const Row& b = row(r, kPhases, 0, 100, kNone);
-  const Row& s0 = row(r, kStreamOnly, 0, 0, kNone);
+  const Row w = row(r, kPhases, 100, 100, kStream);
+  const Row s = row(r, kStreamOnly, 100, 0, kNone);
+  const Row b = row(r, kPhases, 0, 100, kNone);
+  const Row s0 = row(r, kStreamOnly, 0, 0, kNone);
   const double hot_w = (med(w) - med(s)) / k;
   const double hot_b = (med(b) - med(s0)) / k;
   EXPECT_DOUBLE_EQ(derived(w, "hot_time"), hot_w);
@@ -122,8 +122,8 @@ TEST(L2PersistAnalysis, HotTimeIsTheRepetitionLessItsStreamingPart) {
 TEST(L2PersistAnalysis, CountersOfTheHotKernelsAreTheRepetitionLessTheStreamOnlyRow) {
   const ProbeResult r = analysed();
   const int k = facts_of(original()).iterations;
-  const Row& w = row(r, kPhases, 100, 100, kStream);
-  const Row& s = row(r, kStreamOnly, 100, 0, kNone);
+  const Row w = row(r, kPhases, 100, 100, kStream);
+  const Row s = row(r, kStreamOnly, 100, 0, kNone);
   const double reads = counter(w, kL2Reads) - counter(s, kL2Reads);
   const double dram_read = counter(w, kDramRead) - counter(s, kDramRead);
   EXPECT_DOUBLE_EQ(derived(w, "hot_l2_hit_share"), 1 - dram_read / (32 * reads));

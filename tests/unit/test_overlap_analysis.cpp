@@ -125,14 +125,14 @@ TEST(OverlapAnalysis, BalancedModelsByHand) {
   const double h2d = median(row_of(r, "pinned", "", "h2d"));
   const double d2h = median(row_of(r, "pinned", "", "d2h"));
   const double k = median(row_of(r, "", "balanced", "kernel"));
-  const Row& both = row_of(r, "pinned", "", "h2d+d2h");
+  const Row both = row_of(r, "pinned", "", "h2d+d2h");
   const double h2d_c = median(both, "time_h2d"), d2h_c = median(both, "time_d2h");
-  const Row& hc = row_of(r, "pinned", "", "h2d-chunked", "", 1);
+  const Row hc = row_of(r, "pinned", "", "h2d-chunked", "", 1);
   const double n_cost = static_cast<double>(*int_param_of(hc, "chunks"));
   const double ch = (median(hc) - h2d) / (n_cost - 1);
   const double ck = (median(row_of(r, "", "balanced", "kernel-chunked")) - k) / (n_cost - 1);
   const double cd = (median(row_of(r, "pinned", "", "d2h-chunked")) - d2h) / (n_cost - 1);
-  const Row& staged = row_of(r, "pinned", "balanced", "staged", "depth-first", 4);
+  const Row staged = row_of(r, "pinned", "balanced", "staged", "depth-first", 4);
   const double s[] = {h2d / 4 + ch, k / 4 + ck, d2h / 4 + cd};
   const double smax = std::max({s[0], s[1], s[2]});
   EXPECT_NEAR(value(staged.model, "model_pipeline"), s[0] + s[1] + s[2] + 3 * smax, 1e-12);
@@ -263,7 +263,7 @@ TEST(OverlapAnalysis, EdgeCases) {
     return text(row, "run") == "staged" || text(row, "run").ends_with("-chunked");
   });
   overlap::analyse(r, false);
-  const Row& seq = row_of(r, "pinned", "balanced", "sequential");
+  const Row seq = row_of(r, "pinned", "balanced", "sequential");
   EXPECT_NEAR(value(seq.model, "model_pipeline"),
               median(row_of(r, "pinned", "", "h2d")) + median(row_of(r, "", "balanced", "kernel")) +
                   median(row_of(r, "pinned", "", "d2h")),

@@ -268,13 +268,13 @@ TEST(ZeroCopyFixture, ReproducesTheRunsFindingsWordForWord) {
 TEST(ZeroCopyFixture, ReadOnceAgainstTheCopyByHand) {
   ProbeResult r = measured_only(h100_zerocopy());
   zerocopy::analyse(r, h100_facts());
-  const Row& zc = find(r, {{"mode", "zerocopy"},
-                           {"memory", "hostalloc"},
-                           {"direction", "read"},
-                           {"reuse", "1"},
-                           {"stride", "1"},
-                           {"element_bytes", "16"}});
-  const Row& mc = find(r, {{"mode", "memcpy"}, {"memory", "hostalloc"}, {"direction", "read"}});
+  const Row zc = find(r, {{"mode", "zerocopy"},
+                          {"memory", "hostalloc"},
+                          {"direction", "read"},
+                          {"reuse", "1"},
+                          {"stride", "1"},
+                          {"element_bytes", "16"}});
+  const Row mc = find(r, {{"mode", "memcpy"}, {"memory", "hostalloc"}, {"direction", "read"}});
   const Finding* f = find_finding(r, "zerocopy_once_vs_memcpy");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(param_text_of(*f, "memory"), "hostalloc");
@@ -317,19 +317,19 @@ TEST(ZeroCopyFixture, CountersAndInFlightByHand) {
   zerocopy::analyse(r, h100_facts());
   // Stride 32 of 4-byte reads: PCIe read bytes / payload from the raw counter, beside the
   // model's (32 + 12) / 4 = 11.
-  const Row& s32 = find(r, {{"mode", "zerocopy"},
-                            {"memory", "registered"},
-                            {"direction", "read"},
-                            {"reuse", "2"},
-                            {"stride", "32"},
-                            {"element_bytes", "4"}});
+  const Row s32 = find(r, {{"mode", "zerocopy"},
+                           {"memory", "registered"},
+                           {"direction", "read"},
+                           {"reuse", "2"},
+                           {"stride", "32"},
+                           {"element_bytes", "4"}});
   const double counter = counter_value(s32, "pcie__read_bytes.sum").value();
   const double payload = static_cast<double>(int_param_of(s32, "bytes").value());
   EXPECT_DOUBLE_EQ(find_quantity(s32.derived, "link_bytes_per_payload_counter")->value.value(),
                    counter / payload);
   EXPECT_DOUBLE_EQ(find_quantity(s32.model, "link_bytes_per_payload")->value.value(), 22.0);
   // Little's law on the one-block row: latency = bytes in flight / bandwidth.
-  const Row& one = find(r, {{"blocks", "1"}});
+  const Row one = find(r, {{"blocks", "1"}});
   const Finding* f = find_finding(r, "zerocopy_in_flight");
   ASSERT_NE(f, nullptr);
   EXPECT_DOUBLE_EQ(value_of(*f, "latency"),
