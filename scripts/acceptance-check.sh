@@ -16,11 +16,12 @@ pack() { tar -C "$W" -czf "$OUT/acceptance.tgz" .; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv | tee -a "$OUT/acceptance.log"
 git_rev=$(cat .git-rev 2>/dev/null || git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 if ! { cmake -B build -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
-         -DGPUPROBE_GIT="$git_rev" >"$W/build.log" 2>&1 &&
+         -DGPUPROBE_GIT="$git_rev" ${ACCEPTANCE_CMAKE_ARGS:-} >"$W/build.log" 2>&1 &&
        cmake --build build -j16 >>"$W/build.log" 2>&1; }; then
   tail -40 "$W/build.log" | tee -a "$OUT/acceptance.log"; pack; exit 1
 fi
-log "build $git_rev ok"
+log "build $git_rev ok; warnings: $(grep -c "warning:" "$W/build.log")"
+grep -A3 "warning:" "$W/build.log" | head -40 | tee -a "$OUT/acceptance.log"
 if [ "${SKIP_CTEST:-0}" != 1 ]; then
   (cd build && ctest -L gpu --output-on-failure >"$W/ctest-gpu.log" 2>&1)
   log "ctest -L gpu rc=$?"
