@@ -270,11 +270,19 @@ double event_seconds(cudaStream_t stream, F enqueue, bool fastest = false) {
   return fastest ? t.front() : t[t.size() / 2];
 }
 
+// Seconds the SMs are kept busy before the kernel is timed for tuning: an idle GPU runs at a low
+// clock (345 MHz on the test H100) and takes milliseconds to boost, so a kernel timed cold is slow
+// and the tuned count too small (a GPU test saw the tuned kernel at 0.43x the H2D time).
+constexpr double kWarmSeconds = 0.05;
+// Refinements of the tuned count at its own length (kernel time is linear in the count).
+constexpr int kRefinements = 3;
+
 // The balanced workload's iterations: the kernel time grows linearly with them, so the count
 // whose kernel lasts as long as the whole-buffer H2D copy lies between the last two counts of a
-// doubling search, where it is interpolated. The H2D time is the fastest of many copies: the
-// link has slow stretches (a fresh pinned buffer's first copies, other traffic), which only ever
-// make a copy slower. Kernel times are steady (the median of three).
+// doubling search, where it is interpolated, then rescaled at that count until its kernel is
+// within 2% of the copy. The H2D time is the fastest of many copies: the link has slow stretches
+// (a fresh pinned buffer's first copies, other traffic), which only ever make a copy slower.
+// Kernel times are steady once the clock has boosted (the median of three).
 void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
   Buffers b = setup.buffers(memory, "");
   const overlap::Chunk all{0, b.words};
@@ -285,6 +293,8 @@ void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
     return event_seconds(
         stream, [&](cudaStream_t s) { overlap::enqueue_stage(b, Stage::kKernel, all, s); });
   };
+  for (double warm = 0; warm < kWarmSeconds;)
+    warm += kernel(1024) * 4;  // event_seconds runs it four times
   std::uint32_t low = 0, high = 64;
   double t_low = 0, t_high = kernel(high);
   while (t_high < h2d && high < kMaxIterations) {
@@ -296,10 +306,17 @@ void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
   double balanced = high;  // the kernel does not grow with its iterations: the largest tried
   if (low == 0) balanced = high * h2d / t_high;  // the first count already lasts long enough
   if (low > 0 && t_high > t_low) balanced = low + (h2d - t_low) * (high - low) / (t_high - t_low);
+  const auto clamped = [](double n) {
+    return static_cast<std::uint32_t>(std::clamp(std::round(n), 1.0, double{kMaxIterations}));
+  };
+  for (int i = 0; i < kRefinements && high < kMaxIterations; ++i) {
+    const double t = kernel(clamped(balanced));
+    if (std::fabs(t / h2d - 1) <= 0.02) break;
+    balanced *= h2d / t;
+  }
   setup.tuned_memory = memory;
   setup.tuned_h2d = h2d;
-  setup.iterations["balanced"] =
-      static_cast<std::uint32_t>(std::clamp(std::round(balanced), 1.0, double{kMaxIterations}));
+  setup.iterations["balanced"] = clamped(balanced);
 }
 
 void set_workloads(Setup& setup, const AxisValues& v, cudaStream_t stream) {
