@@ -99,6 +99,106 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       ->take_all();
 }
 
+// The tool's own subcommands (not probes) and what their options parse into. Built in place:
+// CLI11 keeps pointers to the members.
+struct ToolCommands {
+  CLI::App* list = nullptr;
+  CLI::App* info = nullptr;
+  CLI::App* all = nullptr;
+  CLI::App* compare = nullptr;
+  CLI::App* check = nullptr;
+  CLI::App* fleet = nullptr;
+  CompareArgs compare_args;
+  FleetArgs fleet_args;
+  std::vector<std::string> check_files;
+};
+
+void add_tool_commands(CLI::App& app, ToolCommands& t) {
+  t.list = app.add_subcommand("list", "list the probes (no GPU needed)");
+  t.info = app.add_subcommand("info", "show the GPU(s) and what they support");
+  t.all = app.add_subcommand("all", "run every probe with quick defaults");
+  t.compare = app.add_subcommand(
+      "compare", "compare two JSON result files, or several runs per side (no GPU needed)");
+  t.check = app.add_subcommand(
+      "check",
+      "health check: every probe (quick) against this GPU's reference expectations; "
+      "with result files, check those instead (no GPU needed)");
+  t.fleet = app.add_subcommand(
+      "fleet",
+      "many nodes' result files: per row the fleet median, spread and the GPUs beyond "
+      "it (no GPU needed)");
+  for (auto* c : {t.list, t.info, t.all, t.compare, t.check, t.fleet})
+    c->fallthrough();
+  add_fleet_options(*t.fleet, t.fleet_args);
+  t.fleet->footer(t.fleet->get_footer() + "\n\n" + kExitCodes);
+  t.check->add_option("files", t.check_files, "saved results (gpuprobe --json output)")
+      ->type_name("[RUN.json...]");
+  t.check->footer(std::string(kCheckFooter) + "\n\n" + kExitCodes);
+  add_compare_options(*t.compare, t.compare_args);
+  t.compare->footer(t.compare->get_footer() + "\n\n" + kExitCodes);
+}
+
+// One probe's subcommand and its axis options.
+struct ProbeCommand {
+  CLI::App* cmd;
+  Probe* probe;
+  std::unique_ptr<AxisOptions> axes;
+};
+
+std::vector<ProbeCommand> add_probe_commands(CLI::App& app,
+                                             const std::vector<std::unique_ptr<Probe>>& probes) {
+  std::vector<ProbeCommand> out;
+  for (const auto& p : probes) {
+    auto* cmd = app.add_subcommand(p->name(), p->description());
+    cmd->fallthrough();
+    auto axes = std::make_unique<AxisOptions>(*cmd, p->axes());
+    // The probe's own footer, then the exit codes.
+    const std::string own = p->help_footer();
+    cmd->footer(own.empty() ? std::string(kExitCodes) : own + "\n\n" + kExitCodes);
+    out.push_back({cmd, p.get(), std::move(axes)});
+  }
+  return out;
+}
+
+// Runs what the parsed command line asks for.
+int dispatch(const CLI::App& app, GlobalOptions& options, const ToolCommands& t,
+             const std::vector<std::unique_ptr<Probe>>& probes,
+             const std::vector<ProbeCommand>& probe_cmds, const std::vector<std::string>& command) {
+  if (app.count("--list-metrics") > 0) {
+    if (app.get_subcommands().size() > 0)
+      throw UsageError("--list-metrics takes no command: gpuprobe --list-metrics [FILTER]");
+    return list_metrics(options, options.list_metrics.value_or(""));
+  }
+  if (t.list->parsed()) return list_probes(probes);
+  if (t.info->parsed()) return show_info(options, command);
+  const Glossary glossary = make_glossary(probes);
+  if (t.compare->parsed()) return compare_runs(options, command, t.compare_args, glossary);
+  if (t.fleet->parsed()) return fleet_runs(options, command, t.fleet_args, glossary);
+  if (t.check->parsed()) {
+    if (std::find(options.expect_files.begin(), options.expect_files.end(), "auto") ==
+        options.expect_files.end())
+      options.expect_files.push_back("auto");
+    if (!t.check_files.empty()) return check_files(options, t.check_files, glossary);
+  }
+  if (t.all->parsed() || t.check->parsed()) {
+    // `all` (and `check`) take no probe flags: every probe runs with its quick defaults.
+    std::vector<SelectedProbe> selected;
+    for (const auto& pc : probe_cmds)
+      selected.push_back({pc.probe, resolve_axes(pc.axes->axes(), {}, /*quick=*/true)});
+    return run_probes(options, command, selected, /*quick=*/true, /*explicit_probe=*/false,
+                      glossary);
+  }
+  for (const auto& pc : probe_cmds) {
+    if (pc.cmd->parsed()) {
+      SelectedProbe selected{pc.probe,
+                             resolve_axes(pc.axes->axes(), pc.axes->input(), /*quick=*/false)};
+      return run_probes(options, command, {selected}, /*quick=*/false, /*explicit_probe=*/true,
+                        glossary);
+    }
+  }
+  throw UsageError("no command given: try gpuprobe list, gpuprobe all or gpuprobe --help");
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -110,49 +210,10 @@ int run(int argc, char** argv) {
   app.require_subcommand(0, 1);  // none given: a usage error below
   GlobalOptions options;
   add_global_options(app, options);
-
-  auto* list_cmd = app.add_subcommand("list", "list the probes (no GPU needed)");
-  auto* info_cmd = app.add_subcommand("info", "show the GPU(s) and what they support");
-  auto* all_cmd = app.add_subcommand("all", "run every probe with quick defaults");
-  auto* compare_cmd = app.add_subcommand(
-      "compare", "compare two JSON result files, or several runs per side (no GPU needed)");
-  auto* check_cmd = app.add_subcommand(
-      "check",
-      "health check: every probe (quick) against this GPU's reference expectations; "
-      "with result files, check those instead (no GPU needed)");
-  auto* fleet_cmd = app.add_subcommand(
-      "fleet",
-      "many nodes' result files: per row the fleet median, spread and the GPUs beyond "
-      "it (no GPU needed)");
-  for (auto* c : {list_cmd, info_cmd, all_cmd, compare_cmd, check_cmd, fleet_cmd})
-    c->fallthrough();
-  FleetArgs fleet_args;
-  add_fleet_options(*fleet_cmd, fleet_args);
-  fleet_cmd->footer(fleet_cmd->get_footer() + "\n\n" + kExitCodes);
-  std::vector<std::string> check_files_given;
-  check_cmd->add_option("files", check_files_given, "saved results (gpuprobe --json output)")
-      ->type_name("[RUN.json...]");
-  check_cmd->footer(std::string(kCheckFooter) + "\n\n" + kExitCodes);
-  CompareArgs compare_args;
-  add_compare_options(*compare_cmd, compare_args);
-  compare_cmd->footer(compare_cmd->get_footer() + "\n\n" + kExitCodes);
-
-  auto probes = make_probes();
-  struct ProbeCommand {
-    CLI::App* cmd;
-    Probe* probe;
-    std::unique_ptr<AxisOptions> axes;
-  };
-  std::vector<ProbeCommand> probe_cmds;
-  for (auto& p : probes) {
-    auto* cmd = app.add_subcommand(p->name(), p->description());
-    cmd->fallthrough();
-    auto axes = std::make_unique<AxisOptions>(*cmd, p->axes());
-    // The probe's own footer, then the exit codes.
-    const std::string own = p->help_footer();
-    cmd->footer(own.empty() ? std::string(kExitCodes) : own + "\n\n" + kExitCodes);
-    probe_cmds.push_back({cmd, p.get(), std::move(axes)});
-  }
+  ToolCommands tool;
+  add_tool_commands(app, tool);
+  const auto probes = make_probes();
+  const auto probe_cmds = add_probe_commands(app, probes);
 
   try {
     app.parse(argc, argv);
@@ -166,41 +227,8 @@ int run(int argc, char** argv) {
     std::string msg = e.what();
     throw UsageError(fmt::format("{} (see gpuprobe --help)", msg));
   }
-
-  const std::vector<std::string> command(argv, argv + argc);
-  if (app.count("--list-metrics") > 0) {
-    if (app.get_subcommands().size() > 0)
-      throw UsageError("--list-metrics takes no command: gpuprobe --list-metrics [FILTER]");
-    return list_metrics(options, options.list_metrics.value_or(""));
-  }
-  if (list_cmd->parsed()) return list_probes(probes);
-  if (info_cmd->parsed()) return show_info(options, command);
-  const Glossary glossary = make_glossary(probes);
-  if (compare_cmd->parsed()) return compare_runs(options, command, compare_args, glossary);
-  if (fleet_cmd->parsed()) return fleet_runs(options, command, fleet_args, glossary);
-  if (check_cmd->parsed()) {
-    if (std::find(options.expect_files.begin(), options.expect_files.end(), "auto") ==
-        options.expect_files.end())
-      options.expect_files.push_back("auto");
-    if (!check_files_given.empty()) return check_files(options, check_files_given, glossary);
-  }
-  if (all_cmd->parsed() || check_cmd->parsed()) {
-    // `all` takes no probe flags: every probe runs with its quick defaults.
-    std::vector<SelectedProbe> selected;
-    for (auto& pc : probe_cmds)
-      selected.push_back({pc.probe, resolve_axes(pc.axes->axes(), {}, /*quick=*/true)});
-    return run_probes(options, command, selected, /*quick=*/true, /*explicit_probe=*/false,
-                      glossary);
-  }
-  for (auto& pc : probe_cmds) {
-    if (pc.cmd->parsed()) {
-      SelectedProbe selected{pc.probe,
-                             resolve_axes(pc.axes->axes(), pc.axes->input(), /*quick=*/false)};
-      return run_probes(options, command, {selected}, /*quick=*/false, /*explicit_probe=*/true,
-                        glossary);
-    }
-  }
-  throw UsageError("no command given: try gpuprobe list, gpuprobe all or gpuprobe --help");
+  return dispatch(app, options, tool, probes, probe_cmds,
+                  std::vector<std::string>(argv, argv + argc));
 }
 
 }  // namespace gpuprobe::cli
