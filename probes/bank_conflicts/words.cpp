@@ -31,52 +31,42 @@ std::string measured_vs_model(const Finding& f, const std::string& label) {
                      value_of(f, label + "_model"));
 }
 
-// A column's short header and legend line, for the table below.
-struct TermRow {
-  const char* probe;
-  const char* name;
-  const char* label;
-  const char* meaning;
-};
-
 constexpr const char* kProbe = "bank-conflicts";
-constexpr TermRow kTerms[] = {
-    {kProbe, "wavefronts_per_request_counter", "wf ctr",
+constexpr TermEntry kTerms[] = {
+    // the columns' short headers and legend lines
+    {"wavefronts_per_request_counter", "wf ctr",
      "counters: shared wavefronts / instructions of the row's op, one launch"},
-    {kProbe, "wavefronts_per_request_counter_vs_model", "wf c/m",
+    {"wavefronts_per_request_counter_vs_model", "wf c/m",
      "wf ctr / the model's wavefronts per request"},
-    {kProbe, "load_wavefronts_per_request_counter", "ld ctr",
+    {"load_wavefronts_per_request_counter", "ld ctr",
      "counters: shared-load wavefronts / load instructions, one launch"},
-    {kProbe, "load_wavefronts_per_request_counter_vs_model", "ld c/m",
+    {"load_wavefronts_per_request_counter_vs_model", "ld c/m",
      "ld ctr / the model's wavefronts per column read"},
-    {kProbe, "store_wavefronts_per_request_counter", "st ctr",
+    {"store_wavefronts_per_request_counter", "st ctr",
      "counters: shared-store wavefronts / store instructions, one launch"},
-    {kProbe, "store_wavefronts_per_request_counter_vs_model", "st c/m",
+    {"store_wavefronts_per_request_counter_vs_model", "st c/m",
      "st ctr / the model's wavefronts per row write"},
-    {kProbe, "load_wavefronts_per_request", "ld wf",
+    {"load_wavefronts_per_request", "ld wf",
      "model: shared wavefronts per column read of the tile (with counters)"},
-    {kProbe, "store_wavefronts_per_request", "st wf",
+    {"store_wavefronts_per_request", "st wf",
      "model: shared wavefronts per row write of the tile (with counters)"},
-    {kProbe, "time_per_instruction", "t/instr",
-     "time per warp-wide shared instruction per SM, median"},
-    {kProbe, "relative_to_copy", "vs copy", "bandwidth / bandwidth of copy"},
-    {kProbe, "slowdown", "slowdown", "time_per_instruction / that at stride 1 (same op, width)"},
-    {kProbe, "cycles_per_request", "cyc/req",
+    {"time_per_instruction", "t/instr", "time per warp-wide shared instruction per SM, median"},
+    {"relative_to_copy", "vs copy", "bandwidth / bandwidth of copy"},
+    {"slowdown", "slowdown", "time_per_instruction / that at stride 1 (same op, width)"},
+    {"cycles_per_request", "cyc/req",
      "time_per_instruction x the SM clock sampled around the sweep"},
-    {kProbe, "conflict_ways", "ways",
+    {"conflict_ways", "ways",
      "model: n-way bank conflict (ladder: the larger of loads and stores)"},
-    {kProbe, "load_conflict_ways", "ld ways", "model: n-way conflict of the tile's loads"},
-    {kProbe, "store_conflict_ways", "st ways", "model: n-way conflict of the tile's stores"},
-    {kProbe, "wavefronts_per_request", "wf/req",
-     "model: shared-memory wavefronts per warp instruction"},
-    {kProbe, "predicted_slowdown", "pred x",
-     "model: wavefronts / wavefronts at stride 1 (same op, width)"},
-    {kProbe, "bandwidth_ratio", "ratio", "bandwidth of one kernel / that of the other"},
-    {kProbe, "stride1_bandwidth", "s1 GB/s", "bandwidth at stride 1"},
-    {kProbe, "stride1_cycles_per_request", "s1 cyc", "cycles_per_request at stride 1"},
-    {kProbe, "max_slowdown", "max x", "largest measured slowdown vs stride 1"},
-    {kProbe, "model_max_slowdown", "model x", "model: largest predicted slowdown"},
-    {kProbe, "element_bytes", "B", "element width, bytes"},
+    {"load_conflict_ways", "ld ways", "model: n-way conflict of the tile's loads"},
+    {"store_conflict_ways", "st ways", "model: n-way conflict of the tile's stores"},
+    {"wavefronts_per_request", "wf/req", "model: shared-memory wavefronts per warp instruction"},
+    {"predicted_slowdown", "pred x", "model: wavefronts / wavefronts at stride 1 (same op, width)"},
+    {"bandwidth_ratio", "ratio", "bandwidth of one kernel / that of the other"},
+    {"stride1_bandwidth", "s1 GB/s", "bandwidth at stride 1"},
+    {"stride1_cycles_per_request", "s1 cyc", "cycles_per_request at stride 1"},
+    {"max_slowdown", "max x", "largest measured slowdown vs stride 1"},
+    {"model_max_slowdown", "model x", "model: largest predicted slowdown"},
+    {"element_bytes", "B", "element width, bytes"},
 };
 
 // The sentences of the ladder's findings.
@@ -224,8 +214,7 @@ void add_words(Glossary& g) {
   add_ladder_phrasings(g);
   add_stride_phrasings(g);
   add_counter_phrasings(g);
-  for (const TermRow& t : kTerms)
-    g.add_term(t.probe, t.name, {t.label, t.meaning});
+  g.add_terms(kProbe, kTerms);
 }
 
 }  // namespace gpuprobe::bank

@@ -123,64 +123,53 @@ std::string leaves_model_text(const Finding& f) {
       value_of(f, "short_from_spacing"), value_of(f, "lowest_ratio"), value_of(f, "lowest_at"));
 }
 
-// A column's short header and legend line, for the table below.
-struct TermRow {
-  const char* probe;
-  const char* name;
-  const char* label;
-  const char* meaning;
-};
-
 constexpr const char* kProbe = "coalescing";
-constexpr TermRow kTerms[] = {
-    {kProbe, "sectors_per_request_counter", "sec ctr",
+constexpr TermEntry kTerms[] = {
+    // the columns' short headers and legend lines
+    {"sectors_per_request_counter", "sec ctr",
      "counters: global-load sectors / load requests (l1tex), one launch"},
-    {kProbe, "sectors_per_request_counter_vs_model", "sec c/m",
+    {"sectors_per_request_counter_vs_model", "sec c/m",
      "sec ctr / the model's sectors per warp load"},
-    {kProbe, "store_sectors_per_request_counter", "st ctr",
+    {"store_sectors_per_request_counter", "st ctr",
      "counters: global-store sectors / store requests (l1tex), one launch"},
-    {kProbe, "store_sectors_per_request_counter_vs_model", "st c/m",
+    {"store_sectors_per_request_counter_vs_model", "st c/m",
      "st ctr / the model's sectors per warp store (unit-stride, aligned)"},
-    {kProbe, "l2_sectors_per_request_counter", "L2 ctr",
+    {"l2_sectors_per_request_counter", "L2 ctr",
      "counters: L2 sectors read by L1 / load requests: what L1 sends on"},
-    {kProbe, "l2_sectors_per_request_counter_vs_model", "L2 c/m",
+    {"l2_sectors_per_request_counter_vs_model", "L2 c/m",
      "L2 ctr / the model's sectors per warp load (every one sent to L2)"},
-    {kProbe, "dram_bytes_per_useful_byte_counter", "DRAM ctr",
+    {"dram_bytes_per_useful_byte_counter", "DRAM ctr",
      "counters: DRAM bytes read + written / useful bytes (2 x N x width)"},
-    {kProbe, "dram_bytes_per_useful_byte_counter_vs_model", "DRAM c/m",
+    {"dram_bytes_per_useful_byte_counter_vs_model", "DRAM c/m",
      "DRAM ctr / the DRAM model's bytes per useful byte"},
-    {kProbe, "store_sectors_per_request", "st sec",
+    {"store_sectors_per_request", "st sec",
      "model: distinct 32-B sectors one warp store touches (with counters)"},
-    {kProbe, "dram_bytes_per_useful_byte", "DRAM B/B",
+    {"dram_bytes_per_useful_byte", "DRAM B/B",
      "model: DRAM fetch-block bytes (ld + st) per useful byte (with counters)"},
-    {kProbe, "element_bytes", "width", "element width in bytes"},
-    {kProbe, "relative_bandwidth", "rel",
-     "bandwidth / that of offset 0 or stride 1 at the same width"},
-    {kProbe, "working_set_over_l2", "ws/L2",
-     "distinct sectors in + out per launch x 32 B / L2 size"},
-    {kProbe, "implied_dram_bandwidth", "DRAM bw",
-     "bandwidth x DRAM-model bytes per useful byte, GB/s"},
-    {kProbe, "sectors_per_request", "sec/req",
-     "model: distinct 32-B sectors one warp load touches"},
-    {kProbe, "lines_per_request", "lin/req", "model: distinct 128-B lines one warp load touches"},
-    {kProbe, "sector_efficiency", "sec eff", "model: useful load bytes / loaded sector bytes"},
-    {kProbe, "predicted_relative_bandwidth", "model",
+    {"element_bytes", "width", "element width in bytes"},
+    {"relative_bandwidth", "rel", "bandwidth / that of offset 0 or stride 1 at the same width"},
+    {"working_set_over_l2", "ws/L2", "distinct sectors in + out per launch x 32 B / L2 size"},
+    {"implied_dram_bandwidth", "DRAM bw", "bandwidth x DRAM-model bytes per useful byte, GB/s"},
+    {"sectors_per_request", "sec/req", "model: distinct 32-B sectors one warp load touches"},
+    {"lines_per_request", "lin/req", "model: distinct 128-B lines one warp load touches"},
+    {"sector_efficiency", "sec eff", "model: useful load bytes / loaded sector bytes"},
+    {"predicted_relative_bandwidth", "model",
      "model: baseline ld+st sectors per request / this point's"},
-    {kProbe, "predicted_relative_bandwidth_dram", "DRAM mdl",
+    {"predicted_relative_bandwidth_dram", "DRAM mdl",
      "model: baseline DRAM fetch-block bytes per warp / this point's"},
-    {kProbe, "baseline_bandwidth", "base", "bandwidth of offset 0 / stride 1, GB/s"},
-    {kProbe, "misaligned_mean_relative", "misalign",
+    {"baseline_bandwidth", "base", "bandwidth of offset 0 / stride 1, GB/s"},
+    {"misaligned_mean_relative", "misalign",
      "mean rel of offsets that load more sectors than offset 0"},
-    {kProbe, "model_misaligned_relative", "mdl mis", "sector model for those offsets"},
-    {kProbe, "model_dram_misaligned_relative", "DRAM mis", "DRAM model for those offsets"},
-    {kProbe, "line_misaligned_mean_relative", "line mis",
+    {"model_misaligned_relative", "mdl mis", "sector model for those offsets"},
+    {"model_dram_misaligned_relative", "DRAM mis", "DRAM model for those offsets"},
+    {"line_misaligned_mean_relative", "line mis",
      "mean rel of 32-B aligned offsets touching more lines than offset 0"},
-    {kProbe, "line_aligned_mean_relative", "aligned",
+    {"line_aligned_mean_relative", "aligned",
      "mean rel of other offsets with offset 0's sectors and lines"},
-    {kProbe, "worst_relative_bandwidth", "worst", "lowest rel of the sweep"},
-    {kProbe, "worst_at", "at", "offset or stride of the worst rel, elements"},
-    {kProbe, "model_at_worst", "mdl@w", "sector model at the worst point"},
-    {kProbe, "model_dram_at_worst", "DRAM@w", "DRAM model at the worst point"},
+    {"worst_relative_bandwidth", "worst", "lowest rel of the sweep"},
+    {"worst_at", "at", "offset or stride of the worst rel, elements"},
+    {"model_at_worst", "mdl@w", "sector model at the worst point"},
+    {"model_dram_at_worst", "DRAM@w", "DRAM model at the worst point"},
 };
 
 // The sentences of the offset and stride sweeps' findings.
@@ -371,8 +360,7 @@ void add_words(Glossary& g) {
   add_sizing_phrasings(g);
   add_model_phrasings(g);
   add_counter_phrasings(g);
-  for (const TermRow& t : kTerms)
-    g.add_term(t.probe, t.name, {t.label, t.meaning});
+  g.add_terms(kProbe, kTerms);
 }
 
 }  // namespace gpuprobe::coalescing

@@ -135,13 +135,8 @@ void add_note_phrasings(Glossary& g) {
                               point);
 }
 
-struct TermRow {
-  const char* name;
-  const char* label;
-  const char* meaning;
-};
-
-constexpr TermRow kTerms[] = {
+constexpr TermEntry kTerms[] = {
+    // the columns' short headers and legend lines
     {"workload", "work", "phases: hot kernel after a streaming kernel; bpg: one mixed kernel"},
     {"setaside_bytes", "aside", "persisting-L2 set-aside (cudaLimitPersistingL2CacheSize)"},
     {"hot_bytes", "hot", "hot region"},
@@ -179,8 +174,7 @@ constexpr TermRow kTerms[] = {
 void add_words(Glossary& g) {
   add_sweep_phrasings(g);
   add_note_phrasings(g);
-  for (const TermRow& t : kTerms)
-    g.add_term("l2-persist", t.name, {t.label, t.meaning});
+  g.add_terms("l2-persist", kTerms);
 }
 
 }  // namespace gpuprobe::l2_persist

@@ -10,14 +10,8 @@
 namespace gpuprobe::overlap {
 namespace {
 
-// A column's short header and legend line, for the table below.
-struct TermRow {
-  const char* name;
-  const char* label;
-  const char* meaning;
-};
-
-constexpr TermRow kTerms[] = {
+constexpr TermEntry kTerms[] = {
+    // the columns' short headers and legend lines
     {"model.model_pipeline", "pipe",
      "model: max(s) + (sum(s) - max(s))/n per chunk, solo stage times + per-chunk costs"},
     {"model.model_concurrent", "conc",
@@ -157,8 +151,7 @@ void add_words(Glossary& g) {
   g.add_phrasing("overlap_issue_order", issue_order_text);
   g.add_phrasing("overlap_pageable", pageable_text);
   g.add_phrasing("overlap_timeline", timeline_text);
-  for (const TermRow& t : kTerms)
-    g.add_term("overlap", t.name, {t.label, t.meaning});
+  g.add_terms("overlap", kTerms);
 }
 
 }  // namespace gpuprobe::overlap

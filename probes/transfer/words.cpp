@@ -8,29 +8,21 @@
 namespace gpuprobe::transfer {
 namespace {
 
-// A column's short header and legend line, for the table below.
-struct TermRow {
-  const char* probe;
-  const char* name;
-  const char* label;
-  const char* meaning;
-};
-
-constexpr TermRow kTerms[] = {
-    {"transfer", "link_bytes_per_payload", "link/pay",
+constexpr TermEntry kTerms[] = {
+    // the columns' short headers and legend lines
+    {"link_bytes_per_payload", "link/pay",
      "counters: PCIe bytes in the copy's direction(s) / payload bytes"},
-    {"transfer", "reverse_link_bytes_per_payload", "rev/pay",
+    {"reverse_link_bytes_per_payload", "rev/pay",
      "counters: PCIe bytes in the other direction / payload bytes"},
-    {"transfer", "model.fit_bandwidth", "fit",
+    {"model.fit_bandwidth", "fit",
      "model: the fitted t = latency + bytes/bandwidth at this size, GB/s"},
-    {"transfer", "bandwidth_h2d", "h2d GB/s", "bandwidth of bidir's h2d lane"},
-    {"transfer", "bandwidth_d2h", "d2h GB/s", "bandwidth of bidir's d2h lane"},
-    {"transfer", "summary.fit_bandwidth", "fit GB/s", "asymptotic bandwidth of the fit"},
-    {"transfer", "summary.half_bandwidth_size", "half-bw size",
+    {"bandwidth_h2d", "h2d GB/s", "bandwidth of bidir's h2d lane"},
+    {"bandwidth_d2h", "d2h GB/s", "bandwidth of bidir's d2h lane"},
+    {"summary.fit_bandwidth", "fit GB/s", "asymptotic bandwidth of the fit"},
+    {"summary.half_bandwidth_size", "half-bw size",
      "size reaching half the fit bandwidth (per direction)"},
-    {"transfer", "summary.fit_rms_error", "fit err", "rms relative error of the fit"},
-    {"transfer", "summary.largest_size_bandwidth", "GB/s @max",
-     "measured bandwidth at the largest size"},
+    {"summary.fit_rms_error", "fit err", "rms relative error of the fit"},
+    {"summary.largest_size_bandwidth", "GB/s @max", "measured bandwidth at the largest size"},
 };
 
 std::string link_bytes_text(const Finding& f) {
@@ -86,8 +78,7 @@ void add_words(Glossary& g) {
         "PCIe link speed/width not readable from sysfs here (VM?): no link ceiling shown");
   });
   g.add_phrasing("transfer_link_bytes", link_bytes_text);
-  for (const TermRow& t : kTerms)
-    g.add_term(t.probe, t.name, {t.label, t.meaning});
+  g.add_terms("transfer", kTerms);
 }
 
 }  // namespace gpuprobe::transfer

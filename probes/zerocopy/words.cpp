@@ -9,13 +9,8 @@
 namespace gpuprobe::zerocopy {
 namespace {
 
-struct TermRow {
-  const char* name;
-  const char* label;
-  const char* meaning;
-};
-
-constexpr TermRow kTerms[] = {
+constexpr TermEntry kTerms[] = {
+    // the columns' short headers and legend lines
     {"model.link_bytes_per_payload", "link/pay",
      "model: PCIe bytes (TLP data + headers) in the data's direction / payload bytes"},
     {"link_bytes_per_payload_counter", "ctr link/pay",
@@ -159,8 +154,7 @@ void add_words(Glossary& g) {
                                 return fmt::format("{} {}, reuse {}", param_text_of(f, "mode"),
                                                    pattern_text(f), param_text_of(f, "reuse"));
                               });
-  for (const TermRow& t : kTerms)
-    g.add_term("zerocopy", t.name, {t.label, t.meaning});
+  g.add_terms("zerocopy", kTerms);
 }
 
 }  // namespace gpuprobe::zerocopy

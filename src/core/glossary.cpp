@@ -61,6 +61,11 @@ void Glossary::add_term(const std::string& probe, const std::string& name, Term 
   terms_[{probe, name}] = std::move(term);
 }
 
+void Glossary::add_terms(const std::string& probe, std::span<const TermEntry> entries) {
+  for (const TermEntry& e : entries)
+    add_term(probe, e.name, {e.label, e.meaning});
+}
+
 void Glossary::merge(const Glossary& other) {
   for (const auto& [id, phrasing] : other.phrasings_)
     add_phrasing(id, phrasing);

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 
 #include "gpuprobe/core/result.hpp"
@@ -19,6 +20,13 @@ struct Term {
   std::string meaning;  // "model: distinct 32-B sectors one warp load touches"
 };
 
+// One column's short header and legend line, as a probe lists its columns in a constant table.
+struct TermEntry {
+  const char* name;     // "sectors_per_request_counter", "model.fit_bandwidth"
+  const char* label;    // "sec ctr"
+  const char* meaning;  // "counters: global-load sectors / load requests (l1tex), one launch"
+};
+
 // The one place where each finding id gets its sentence and each column its short header.
 // Probes register theirs in their analysis (probes/<name>/analysis.cpp, host-only), core its
 // own (runner warnings, compare); renderers and the runner look them up.
@@ -30,6 +38,8 @@ class Glossary {
   // Registers the short header of a column: `probe` "" for every probe, else only for that
   // probe's results ("compare <probe>" results use the probe's terms too).
   void add_term(const std::string& probe, const std::string& name, Term term);
+  // add_term for every entry of a probe's table of columns.
+  void add_terms(const std::string& probe, std::span<const TermEntry> entries);
   // Adds every phrasing and term of another glossary (throws on a duplicate finding id).
   void merge(const Glossary& other);
 
