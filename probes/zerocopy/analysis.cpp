@@ -17,23 +17,49 @@ const char* break_even_kind_name(BreakEvenKind kind) {
       return "zerocopy-wins";
     case BreakEvenKind::kCopyAlwaysWins:
       return "copy-wins";
+    case BreakEvenKind::kAlikeThenCopy:
+      return "alike-then-copy";
+    case BreakEvenKind::kAlike:
+      return "alike";
   }
   return "unknown";
+}
+
+// The point's winner: as decided beyond noise, else by the medians (-1 zero-copy, +1 copy).
+int winner_of(const ReusePoint& p) {
+  if (p.winner) return *p.winner;
+  return p.zero_copy_s < p.copy_s ? -1 : +1;
 }
 
 BreakEven break_even(std::vector<ReusePoint> points) {
   std::sort(points.begin(), points.end(),
             [](const ReusePoint& a, const ReusePoint& b) { return a.reuse < b.reuse; });
+  const auto copy_wins = std::find_if(points.begin(), points.end(),
+                                      [](const ReusePoint& p) { return winner_of(p) > 0; });
+  const auto zero_copy_won = [&](auto end) {
+    return std::any_of(points.begin(), end, [](const ReusePoint& p) { return winner_of(p) < 0; });
+  };
+  if (copy_wins == points.end())
+    return {
+        zero_copy_won(points.end()) ? BreakEvenKind::kZeroCopyAlwaysWins : BreakEvenKind::kAlike,
+        {},
+        {}};
+  if (copy_wins == points.begin()) return {BreakEvenKind::kCopyAlwaysWins, {}, {}};
+  if (!zero_copy_won(copy_wins))
+    return {BreakEvenKind::kAlikeThenCopy, {}, std::prev(copy_wins)->reuse};
+  // The medians' crossing between the last point zero-copy won and the first the copy won.
+  auto last_zc = std::prev(copy_wins);
+  while (winner_of(*last_zc) >= 0)
+    --last_zc;
   const auto gap = [](const ReusePoint& p) { return p.zero_copy_s - p.copy_s; };
-  if (points.empty() || gap(points.front()) >= 0) return {BreakEvenKind::kCopyAlwaysWins, {}};
-  for (std::size_t i = 1; i < points.size(); ++i) {
-    const double a = gap(points[i - 1]), b = gap(points[i]);
-    if (b < 0) continue;
-    // a < 0 <= b: the gap's zero on the straight line between the two points.
-    const double k = points[i - 1].reuse + (points[i].reuse - points[i - 1].reuse) * (-a) / (b - a);
-    return {BreakEvenKind::kCrossing, k};
+  for (auto it = std::next(last_zc); it <= copy_wins; ++it) {
+    const double a = gap(*std::prev(it)), b = gap(*it);
+    if (a < 0 && b >= 0) {
+      const auto& lo = *std::prev(it);
+      return {BreakEvenKind::kCrossing, lo.reuse + (it->reuse - lo.reuse) * (-a) / (b - a), {}};
+    }
   }
-  return {BreakEvenKind::kZeroCopyAlwaysWins, {}};
+  return {BreakEvenKind::kCrossing, std::prev(copy_wins)->reuse, {}};
 }
 
 Param text(const std::string& key, const std::string& value) {

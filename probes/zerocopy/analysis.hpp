@@ -31,21 +31,30 @@ struct ReusePoint {
   double reuse = 0;
   double zero_copy_s = 0;
   double copy_s = 0;
+  // Which is faster beyond noise (order_of on the two time metrics): -1 zero-copy, +1 the copy,
+  // 0 alike (within compare's 2% margin, or the interval straddles it); nullopt: from the
+  // medians alone.
+  std::optional<int> winner;
 };
 
 // Where zero-copy stops winning as reuse grows: the first crossing of zero_copy_s - copy_s
 // from below 0 to 0 or above, interpolated linearly between the two reuse counts around it.
 enum class BreakEvenKind {
   kCrossing,            // zero-copy faster at the smaller reuse count, copy at a larger one
-  kZeroCopyAlwaysWins,  // zero-copy faster at every reuse count measured
-  kCopyAlwaysWins,      // the copy faster (or equal) already at the smallest reuse count
+  kZeroCopyAlwaysWins,  // zero-copy faster (or alike) at every reuse count measured
+  kCopyAlwaysWins,      // the copy faster already at the smallest reuse count
+  kAlikeThenCopy,       // alike within noise at the smallest reuse counts, the copy faster after
+  kAlike,               // alike within noise at every reuse count measured
 };
 struct BreakEven {
   BreakEvenKind kind = BreakEvenKind::kCopyAlwaysWins;
-  std::optional<double> reuse;  // kCrossing only
+  std::optional<double> reuse;        // kCrossing only
+  std::optional<double> alike_until;  // kAlikeThenCopy: the largest reuse where they are alike
 };
 const char* break_even_kind_name(BreakEvenKind kind);  // "crossing", "zerocopy-wins", ...
-// Points in any order (sorted by reuse here); at least one.
+// Points in any order (sorted by reuse here); at least one. The crossing is interpolated on the
+// medians between the last point zero-copy wins and the first the copy wins; a point where the
+// two are alike within noise decides nothing, so a lead of 1% at reuse 1 is not "the copy wins".
 BreakEven break_even(std::vector<ReusePoint> points);
 
 // What the analysis needs from the device besides the rows.

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/decide.hpp"
 #include "gpuprobe/core/samples.hpp"
 #include "internal.hpp"
 
@@ -50,6 +51,26 @@ std::optional<double> link_counter(const Measured& m) {
   return counter_value(*m.row, m.direction == "write" ? kPcieWrite : kPcieRead);
 }
 
+// Which of a zero-copy row and its copy row is faster beyond noise (compare's rule on their
+// time metrics, "same" within kAlikeMargin): -1 zero-copy, +1 the copy, 0 alike; nullopt without
+// time metrics.
+std::optional<int> winner(const Measured& zero_copy, const Measured& copy) {
+  const Metric* z = find_metric(*zero_copy.row, "time");
+  const Metric* c = find_metric(*copy.row, "time");
+  if (!z || !c) return std::nullopt;
+  switch (order_of(*z, *c, kAlikeMargin)) {
+    case Change::kFaster:
+      return -1;
+    case Change::kSlower:
+      return +1;
+    case Change::kSame:
+    case Change::kInconclusive:
+      return 0;
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace
 
 void break_even_findings(ProbeResult& result, const std::vector<Measured>& all) {
@@ -60,7 +81,7 @@ void break_even_findings(ProbeResult& result, const std::vector<Measured>& all) 
     const Measured* c = find_main(all, kCopy, p, z->reuse);
     if (!c) continue;
     if (!patterns.count(p)) order.push_back(p);
-    patterns[p].push_back({static_cast<double>(z->reuse), z->time_s, c->time_s});
+    patterns[p].push_back({static_cast<double>(z->reuse), z->time_s, c->time_s, winner(*z, *c)});
   }
   for (const Pattern& p : order) {
     auto points = patterns[p];
@@ -81,7 +102,8 @@ void break_even_findings(ProbeResult& result, const std::vector<Measured>& all) 
                                        {"max_reuse", "", last.reuse},
                                        {"points", "", static_cast<double>(points.size())},
                                        {"speedup_first", "x", first.copy_s / first.zero_copy_s},
-                                       {"speedup_last", "x", last.copy_s / last.zero_copy_s}},
+                                       {"speedup_last", "x", last.copy_s / last.zero_copy_s},
+                                       {"alike_until", "", be.alike_until}},
                                       {text("result", break_even_kind_name(be.kind))}));
   }
 }

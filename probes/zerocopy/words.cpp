@@ -53,6 +53,16 @@ std::string break_even_text(const Finding& f) {
   if (result == "zerocopy-wins")
     return fmt::format("{}: zero-copy wins at every reuse up to {:g}, no break-even measured; {}",
                        pattern_text(f), value_of(f, "max_reuse"), gains);
+  if (result == "alike-then-copy")
+    return fmt::format(
+        "{}: zero-copy and the copy are alike within noise up to reuse {:g} (no winner there), "
+        "the copy wins from the next reuse on; {}",
+        pattern_text(f), value_of(f, "alike_until"), gains);
+  if (result == "alike")
+    return fmt::format(
+        "{}: zero-copy and the copy are alike within noise at every reuse up to "
+        "{:g}; {}",
+        pattern_text(f), value_of(f, "max_reuse"), gains);
   return fmt::format("{}: the copy wins already at reuse {:g}, no break-even measured; {}",
                      pattern_text(f), value_of(f, "min_reuse"), gains);
 }

@@ -16,8 +16,8 @@ bool undecided(Change c) {
 
 }  // namespace
 
-Change order_of(const Metric& b, const Metric& a) {
-  return compare_metric(a, b, kNoiseK, std::nullopt, kDefaultSameWithin).change;
+Change order_of(const Metric& b, const Metric& a, double same_within) {
+  return compare_metric(a, b, kNoiseK, std::nullopt, same_within).change;
 }
 
 std::vector<std::size_t> alike_to_extreme(std::span<const Metric* const> metrics, Extreme which) {

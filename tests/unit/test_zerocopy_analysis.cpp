@@ -7,10 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "fixtures.hpp"
 #include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/json_io.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -35,28 +39,48 @@ zerocopy::RunFacts facts() {
 TEST(ZeroCopyBreakEven, CrossingInterpolatedBetweenSweepPoints) {
   // gap = zc - copy: -1 ms at reuse 2, +3 ms at reuse 4 -> zero at 2 + 2 x 1/4 = 2.5.
   const auto be = zerocopy::break_even(
-      {{4, 0.008, 0.005}, {1, 0.002, 0.004}, {2, 0.004, 0.005}, {8, 0.016, 0.006}});
+      {{4, 0.008, 0.005, {}}, {1, 0.002, 0.004, {}}, {2, 0.004, 0.005, {}}, {8, 0.016, 0.006, {}}});
   EXPECT_EQ(be.kind, BreakEvenKind::kCrossing);
   ASSERT_TRUE(be.reuse.has_value());
   EXPECT_DOUBLE_EQ(*be.reuse, 2.5);
 }
 
 TEST(ZeroCopyBreakEven, ExactTieAtASweepPointIsTheCrossing) {
-  const auto be = zerocopy::break_even({{1, 1.0, 2.0}, {2, 2.0, 2.0}, {4, 4.0, 2.0}});
+  const auto be = zerocopy::break_even({{1, 1.0, 2.0, {}}, {2, 2.0, 2.0, {}}, {4, 4.0, 2.0, {}}});
   EXPECT_EQ(be.kind, BreakEvenKind::kCrossing);
   EXPECT_DOUBLE_EQ(be.reuse.value_or(0), 2.0);
 }
 
 TEST(ZeroCopyBreakEven, ZeroCopyAlwaysWinsAndCopyAlwaysWins) {
-  const auto never = zerocopy::break_even({{1, 1.0, 5.0}, {16, 4.0, 5.0}});
+  const auto never = zerocopy::break_even({{1, 1.0, 5.0, {}}, {16, 4.0, 5.0, {}}});
   EXPECT_EQ(never.kind, BreakEvenKind::kZeroCopyAlwaysWins);
   EXPECT_FALSE(never.reuse.has_value());
-  const auto always = zerocopy::break_even({{1, 3.0, 2.0}, {2, 6.0, 2.0}});
+  const auto always = zerocopy::break_even({{1, 3.0, 2.0, {}}, {2, 6.0, 2.0, {}}});
   EXPECT_EQ(always.kind, BreakEvenKind::kCopyAlwaysWins);
   EXPECT_FALSE(always.reuse.has_value());
   // A single point where zero-copy wins cannot show a crossing either.
-  EXPECT_EQ(zerocopy::break_even({{1, 1.0, 2.0}}).kind, BreakEvenKind::kZeroCopyAlwaysWins);
+  EXPECT_EQ(zerocopy::break_even({{1, 1.0, 2.0, {}}}).kind, BreakEvenKind::kZeroCopyAlwaysWins);
   EXPECT_STREQ(zerocopy::break_even_kind_name(BreakEvenKind::kCopyAlwaysWins), "copy-wins");
+}
+
+TEST(ZeroCopyBreakEven, PointsAlikeWithinNoiseDecideNothing) {
+  // The copy's median is 1% ahead at reuse 1 but the noise cannot tell the two apart (winner 0):
+  // not "the copy wins already at reuse 1" but alike there, the copy winning after.
+  const auto after =
+      zerocopy::break_even({{1, 1.01, 1.00, 0}, {2, 2.2, 1.5, +1}, {4, 4.4, 2.0, +1}});
+  EXPECT_EQ(after.kind, BreakEvenKind::kAlikeThenCopy);
+  EXPECT_EQ(after.alike_until.value_or(0), 1);
+  EXPECT_FALSE(after.reuse.has_value());
+  // Zero-copy ahead beyond noise at reuse 1, alike at 2, the copy ahead at 4: the crossing is
+  // interpolated on the medians between 1 and 4 where the gap changes sign (between 2 and 4).
+  const auto cross = zerocopy::break_even({{1, 1.0, 2.0, -1}, {2, 1.9, 2.0, 0}, {4, 4.2, 3.0, +1}});
+  EXPECT_EQ(cross.kind, BreakEvenKind::kCrossing);
+  EXPECT_NEAR(cross.reuse.value_or(0), 2 + 2 * 0.1 / 1.3, 1e-12);
+  // Alike everywhere, or zero-copy ahead then alike.
+  EXPECT_EQ(zerocopy::break_even({{1, 1.0, 1.0, 0}, {2, 2.0, 2.0, 0}}).kind, BreakEvenKind::kAlike);
+  EXPECT_EQ(zerocopy::break_even({{1, 1.0, 2.0, -1}, {2, 2.0, 2.0, 0}}).kind,
+            BreakEvenKind::kZeroCopyAlwaysWins);
+  EXPECT_STREQ(zerocopy::break_even_kind_name(BreakEvenKind::kAlikeThenCopy), "alike-then-copy");
 }
 
 // A measured row: params as the probe writes them, median time (s) and bandwidth (GB/s).
@@ -259,7 +283,23 @@ TEST(ZeroCopyFixture, ReproducesTheRunsFindingsWordForWord) {
   ASSERT_EQ(r.findings.size(), original.findings.size());
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     EXPECT_EQ(r.findings[i].id, original.findings[i].id) << i;
-    EXPECT_EQ(r.findings[i].text, original.findings[i].text) << i;
+    const Finding& f = r.findings[i];
+    if (f.id != "zerocopy_break_even") {
+      EXPECT_EQ(f.text, original.findings[i].text) << i;
+      continue;
+    }
+    // Since the run, the break-even respects the noise (5% margin). It may only withdraw a claim
+    // the run made from medians at the first reuse counts — the copy winning at reuse 1 (stride 1:
+    // a 1-4% lead), or a crossing before reuse 2 (strided 4-byte writes: zero-copy 3% and 10%
+    // ahead at reuse 1, inside the margin) — by calling those points alike; it never names
+    // another winner, and every other decision and crossing stays as the run had it.
+    if (f.text == original.findings[i].text) continue;
+    const std::string was = param_text_of(original.findings[i], "result");
+    const auto crossing = optional_value_of(original.findings[i], "break_even_reuse");
+    EXPECT_EQ(param_text_of(f, "result"), "alike-then-copy") << i;
+    EXPECT_EQ(value_of(f, "alike_until"), 1) << i;
+    EXPECT_TRUE(was == "copy-wins" || (was == "crossing" && crossing && *crossing < 2))
+        << i << " " << original.findings[i].text;
   }
   // One summary row per pattern: 2 directions x 2 memory kinds x 3 widths x 2 strides.
   EXPECT_EQ(r.summary.size(), 24u);
@@ -339,6 +379,35 @@ TEST(ZeroCopyFixture, CountersAndInFlightByHand) {
   const Finding* check = find_finding(r, "zerocopy_counter_link_bytes");
   ASSERT_NE(check, nullptr);
   EXPECT_EQ(param_text_of(*check, "agreement"), "agree");
+}
+
+// Six same-build `gpuprobe all` runs on the H100 (examples/results/h100/check: run-1..5 and
+// all.json, build d839c5171bcf, quick sweep). As written, the break-even of coalesced 16-byte
+// hostalloc reads flickered between "copy-wins" and "crossing": the copy led by 1-4% at reuse 1.
+// Re-analysed with the noise, every run reaches the same decision for every pattern.
+TEST(ZeroCopyAnalysis, SixSameBuildRunsReachTheSameBreakEvenDecisions) {
+  std::vector<std::string> decisions;
+  std::set<std::string> written;
+  for (const char* name : {"run-1", "run-2", "run-3", "run-4", "run-5", "all"}) {
+    const std::string path = std::string(GPUPROBE_EXAMPLES_DIR) + "/h100/check/" + name + ".json";
+    const RunReport report = report_from_json(read_json_file(path), path);
+    const auto it = std::find_if(report.results.begin(), report.results.end(),
+                                 [](const ProbeResult& p) { return p.probe == "zerocopy"; });
+    ASSERT_NE(it, report.results.end()) << path;
+    std::string all_written;
+    for (const auto& f : it->findings)
+      if (f.id == "zerocopy_break_even") all_written += param_text_of(f, "result") + " ";
+    written.insert(all_written);
+    ProbeResult r = measured_only(*it);
+    zerocopy::analyse(r, h100_facts());
+    std::string decided;
+    for (const auto& f : r.findings)
+      if (f.id == "zerocopy_break_even") decided += param_text_of(f, "result") + " ";
+    decisions.push_back(decided);
+  }
+  EXPECT_GT(written.size(), 1u);  // the flicker this test is about
+  for (std::size_t i = 1; i < decisions.size(); ++i)
+    EXPECT_EQ(decisions[i], decisions[0]) << "run " << i;
 }
 
 }  // namespace

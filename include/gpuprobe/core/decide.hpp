@@ -18,7 +18,9 @@ namespace gpuprobe {
 // compare's default "same" margin: "same", "faster"/"slower" (units with a better side),
 // "higher"/"lower", "inconclusive" (the interval reaches both inside and beyond the margin) or
 // "n/a".
-Change order_of(const Metric& b, const Metric& a);
+// `same_within` widens compare's 2% "same" margin for claims whose quantity moves more than that
+// between runs (a claim about which of two PCIe transfers is faster, say).
+Change order_of(const Metric& b, const Metric& a, double same_within = kDefaultSameWithin);
 
 // Which extreme alike_to_extreme looks for.
 enum class Extreme { kHighest, kLowest };
