@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "gpuprobe/core/units.hpp"
 
 namespace gpuprobe {
@@ -140,7 +142,13 @@ std::string scalar_text(const Scalar& value) {
 }
 
 bool is_decision_key(const std::string& key) {
-  return key == "agreement" || key == "outcome" || key == "holds";
+  // agreement: counter checks; outcome: bank-conflicts' comparisons, overlap's; holds: a source
+  // claim; result: zerocopy's break-even; winner, effect, hurts, residual: l2-persist's window
+  // decisions; slowdown: overlap's copies started together.
+  static const char* const kKeys[] = {"agreement", "outcome", "holds",    "result",
+                                      "winner",    "effect",  "hurts",    "residual",
+                                      "slowdown"};
+  return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
 }
 
 }  // namespace gpuprobe

@@ -826,6 +826,16 @@ TEST(CompareFindings, ADecisionThatChangedIsReportedAWorstRowThatMovedIsNot) {
     EXPECT_EQ(find_finding(res, "compare_finding_outcome_changed"), nullptr);
 }
 
+// The decisions of the new probes are decisions too: zerocopy's break-even result, l2-persist's
+// window effect and winner; where an extreme lies (worst_at, best_streams) is not.
+TEST(CompareFindings, TheNewProbesDecisionKeysAreDecisions) {
+  for (const char* key : {"agreement", "outcome", "holds", "result", "winner", "effect", "hurts",
+                          "residual", "slowdown"})
+    EXPECT_TRUE(is_decision_key(key)) << key;
+  for (const char* key : {"worst_at", "best_streams", "highest_pattern", "best_alike_with"})
+    EXPECT_FALSE(is_decision_key(key)) << key;
+}
+
 TEST(FindingKey, IsIdAndParamsNotValuesOrOutcome) {
   Finding a = verdict("x_worst", {{"element_bytes", std::int64_t{4}, "B"}}, {{"ratio", "x", 0.5}},
                       {{"worst_at", std::int64_t{1}, ""}});
