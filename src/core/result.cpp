@@ -145,10 +145,18 @@ bool is_decision_key(const std::string& key) {
   // agreement: counter checks; outcome: bank-conflicts' comparisons, overlap's; holds: a source
   // claim; result: zerocopy's break-even; winner, effect, hurts, residual: l2-persist's window
   // decisions; slowdown: overlap's copies started together.
-  static const char* const kKeys[] = {"agreement", "outcome", "holds",    "result",
-                                      "winner",    "effect",  "hurts",    "residual",
-                                      "slowdown"};
+  static const char* const kKeys[] = {"agreement", "outcome", "holds",    "result",  "winner",
+                                      "effect",    "hurts",   "residual", "slowdown"};
   return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
+}
+
+void order_findings(std::vector<Finding>& findings) {
+  const auto rank = [](FindingKind k) {
+    return k == FindingKind::kVerdict ? 0 : k == FindingKind::kWarning ? 1 : 2;
+  };
+  std::stable_sort(findings.begin(), findings.end(), [&rank](const Finding& a, const Finding& b) {
+    return rank(a.kind) < rank(b.kind);
+  });
 }
 
 }  // namespace gpuprobe

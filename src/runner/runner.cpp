@@ -118,6 +118,7 @@ ProbeResult plan_probe(const Probe& probe, const AxisValues& values, const Gloss
   r.probe = probe.name();
   r.status = Status::kPlanned;
   r.params = axis_params(probe.axes(), values);
+  order_findings(r.findings);
   phrase_findings(r, glossary);
   return r;
 }
@@ -167,6 +168,7 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
                                          {"sm_clock_after", "MHz", clock_after},
                                          {"sm_clock_max", "MHz", max_mhz}}));
     }
+    order_findings(result.findings);
     phrase_findings(result, glossary);
     return result;
   } catch (const runtime::VerificationError& e) {

@@ -75,3 +75,20 @@ TEST(Glossary, CoreWarnsOfALowClockWithTheNumbers) {
 
 }  // namespace
 }  // namespace gpuprobe
+
+namespace gpuprobe {
+namespace {
+
+// One order for every probe: verdicts, warnings, notes; within a kind, as the analysis made them.
+TEST(OrderFindings, VerdictsThenWarningsThenNotesEachInItsOwnOrder) {
+  std::vector<Finding> f = {note("n1", {}, {}), warning("w1", {}, {}), verdict("v1", {}, {}),
+                            note("n2", {}, {}), verdict("v2", {}, {}), warning("w2", {}, {})};
+  order_findings(f);
+  std::vector<std::string> ids;
+  for (const auto& x : f)
+    ids.push_back(x.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"v1", "v2", "w1", "w2", "n1", "n2"}));
+}
+
+}  // namespace
+}  // namespace gpuprobe

@@ -91,6 +91,11 @@ struct Finding {
   std::vector<Param> outcome;
 };
 
+// The order findings are shown in, declared once for every probe: verdicts, then warnings, then
+// notes, each kind in the order the analysis made them (a stable sort). The runner applies it to
+// every result and plan, so an analysis need not bucket its findings by kind.
+void order_findings(std::vector<Finding>& findings);
+
 // What became of a probe's counter pass: collected, switched off (--no-counters), refused by the
 // system (permissions, another profiler, a virtualised GPU, CUPTI missing), or not asked for
 // (the probe names no counters and --metrics named none).
