@@ -1,4 +1,4 @@
-// Command-line wiring: global options, one subcommand per probe, list/info/all/compare.
+// Command-line wiring: global options, one subcommand per probe, list/info/all/compare/report.
 #include "app.hpp"
 
 #include <fmt/format.h>
@@ -23,7 +23,7 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit codes: 0 success; 1 a probe failed at run time (CUDA error, out of memory, wrong "
     "result); 2 usage error (bad option or value, unreadable input); 3 no usable GPU, or the "
-    "probe is unsupported on this GPU; 4 a check failed (an --expect bound, or compare's "
+    "probe is unsupported on this GPU, or report's matplotlib is missing; 4 a check failed (an --expect bound, or compare's "
     "--fail-on-regression found a regression beyond its threshold, or --fail-on-inconclusive an "
     "inconclusive comparison, or fleet --fail-on-outlier an outlier).";
 
@@ -124,7 +124,9 @@ int run(int argc, char** argv) {
       "fleet",
       "many nodes' result files: per row the fleet median, spread and the GPUs beyond "
       "it (no GPU needed)");
-  for (auto* c : {list_cmd, info_cmd, all_cmd, compare_cmd, check_cmd, fleet_cmd})
+  auto* report_cmd = app.add_subcommand(
+      "report", "plots of result files in one self-contained HTML page (no GPU needed)");
+  for (auto* c : {list_cmd, info_cmd, all_cmd, compare_cmd, check_cmd, fleet_cmd, report_cmd})
     c->fallthrough();
   FleetArgs fleet_args;
   add_fleet_options(*fleet_cmd, fleet_args);
@@ -135,6 +137,9 @@ int run(int argc, char** argv) {
   check_cmd->footer(std::string(kCheckFooter) + "\n\n" + kExitCodes);
   CompareArgs compare_args;
   add_compare_options(*compare_cmd, compare_args);
+  ReportArgs report_args;
+  add_report_options(*report_cmd, report_args);
+  report_cmd->footer(report_cmd->get_footer() + "\n\n" + kExitCodes);
   compare_cmd->footer(compare_cmd->get_footer() + "\n\n" + kExitCodes);
 
   auto probes = make_probes();
@@ -178,6 +183,7 @@ int run(int argc, char** argv) {
   const Glossary glossary = make_glossary(probes);
   if (compare_cmd->parsed()) return compare_runs(options, command, compare_args, glossary);
   if (fleet_cmd->parsed()) return fleet_runs(options, command, fleet_args, glossary);
+  if (report_cmd->parsed()) return report_runs(report_args);
   if (check_cmd->parsed()) {
     if (std::find(options.expect_files.begin(), options.expect_files.end(), "auto") ==
         options.expect_files.end())
