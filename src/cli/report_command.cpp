@@ -88,7 +88,7 @@ int report_runs(const ReportArgs& args) {
   for (const auto& file : args.files)
     (void)read_report_file(file);  // a bad file is a usage error before anything is drawn
   const std::string python = find_report_python();
-  std::vector<std::string> call = {report_script_dir(), "--out", args.output, "--format",
+  std::vector<std::string> call = {"-B", report_script_dir(), "--out", args.output, "--format",
                                    args.format};
   std::string temp;
   if (args.files.size() == 2 && args.format == "html") {
