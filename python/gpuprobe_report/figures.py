@@ -30,8 +30,19 @@ def new_figure(ncols=1, nrows=1, width=None, height=3.6, sharey=False):
     return fig, [ax for row in axes for ax in row]
 
 
+def shown(runs, probe):
+    """(run, result) for the runs with data of the probe (the first such result of each), each
+    run given the line style of its place among them (solid for the first)."""
+    out = []
+    for run in runs:
+        for res in run.results(probe)[:1]:
+            run.style = len(out)
+            out.append((run, res))
+    return out
+
+
 def run_style(run):
-    return RUN_STYLES[run.index % len(RUN_STYLES)]
+    return RUN_STYLES[getattr(run, "style", run.index) % len(RUN_STYLES)]
 
 
 def color(i):

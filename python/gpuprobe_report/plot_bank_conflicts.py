@@ -10,7 +10,7 @@ WIDTHS = [4, 8, 16]
 
 
 def pictures(runs):
-    shown = [(run, res) for run in runs for res in run.results(PROBE)[:1]]
+    shown = fg.shown(runs, PROBE)
     if not shown:
         return []
     pics = []

@@ -5,7 +5,7 @@ import runs as rd
 
 def pictures_for(probe):
     def pictures(runs):
-        shown = [(run, res) for run in runs for res in run.results(probe)[:1]]
+        shown = fg.shown(runs, probe)
         if not shown:
             return []
         fig, axes = fg.new_figure(ncols=1, width=9.0, height=3.8)

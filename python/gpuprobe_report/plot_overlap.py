@@ -9,7 +9,7 @@ STAGE_COLORS = {"h2d": 0, "kernel": 2, "d2h": 1}
 
 
 def pictures(runs):
-    shown = [(run, res) for run in runs for res in run.results(PROBE)[:1]]
+    shown = fg.shown(runs, PROBE)
     if not shown:
         return []
     pics = [_streams(shown)]
@@ -32,7 +32,10 @@ def _workloads(shown):
 
 def _streams(shown):
     panels = _workloads(shown)
-    fig, axes = fg.new_figure(ncols=len(panels), sharey=False)
+    ncols = min(3, len(panels))
+    fig, axes = fg.new_figure(ncols=ncols, nrows=(len(panels) + ncols - 1) // ncols)
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
     for ax, (memory, workload) in zip(axes, panels):
         for run, res in shown:
             for i, order in enumerate(ORDERS):
@@ -60,9 +63,10 @@ def _streams(shown):
         ax.grid(True, which="both", alpha=0.3)
         handles, _ = ax.get_legend_handles_labels()
         handles.append(fg.model_handle("model: pipeline at the concurrent copy rates"))
-        ax.legend(handles=handles, fontsize=7, loc="lower left")
-    axes[0].set_ylabel("time for the whole buffer (ms)")
-    fg.run_legend(axes[-1], [r for r, _ in shown], loc="lower right")
+        ax.legend(handles=handles, fontsize=7, loc="best")
+    for ax in axes[::ncols]:
+        ax.set_ylabel("time for the whole buffer (ms)")
+    fg.run_legend(axes[len(panels) - 1], [r for r, _ in shown], loc="lower right")
     caption = ("Time to copy the buffer in, transform it and copy it out, staged over n chunks "
                "on n streams, against n; dashed: the pipeline model fed by the stage times "
                "measured alone and the rates of both copy directions at once; lines: the "

@@ -9,7 +9,7 @@ MEMORIES = ["pageable", "pinned", "wc", "registered"]
 
 
 def pictures(runs):
-    shown = [(run, res) for run in runs for res in run.results(PROBE)[:1]]
+    shown = fg.shown(runs, PROBE)
     if not shown:
         return []
     pics = [_bandwidth(runs, shown)]
@@ -38,7 +38,7 @@ def _bandwidth(runs, shown):
     axes[0].set_ylabel("bandwidth (GB/s)")
     handles, labels = axes[0].get_legend_handles_labels()
     handles.append(fg.model_handle("fit: size / (latency + size / bandwidth)"))
-    axes[0].legend(handles=handles, fontsize=7, loc="upper left")
+    axes[0].legend(handles=handles, fontsize=7, loc="lower right")
     fg.run_legend(axes[2], [r for r, _ in shown])
     caption = ("Copy bandwidth against size, one panel per direction (bidir: both directions at "
                "once, bytes of both counted); dashed: the latency-bandwidth fit of each curve. "

@@ -9,7 +9,7 @@ SERIES = [("zerocopy", 1), ("copy", 1), ("zerocopy", 32), ("copy", 32)]
 
 
 def pictures(runs):
-    shown = [(run, res) for run in runs for res in run.results(PROBE)[:1]]
+    shown = fg.shown(runs, PROBE)
     if not shown:
         return []
     pics = [_reuse(shown)]
@@ -19,8 +19,19 @@ def pictures(runs):
     return pics
 
 
+def _focus(res):
+    """The memory kind and element width drawn: the first memory, the widest element (other
+    kinds and widths are in the tables)."""
+    rows = [r["params"] for r in res["rows"] if "element_bytes" in r["params"]]
+    memory = rows[0].get("memory") if rows else None
+    width = max((p["element_bytes"] for p in rows), default=None)
+    return memory, width
+
+
 def _sweep_rows(res, **want):
-    return [r for r in rd.rows(res, **want) if "blocks" not in r["params"]]
+    memory, width = _focus(res)
+    return [r for r in rd.rows(res, memory=memory, element_bytes=width, **want)
+            if "blocks" not in r["params"]]
 
 
 def _reuse(shown):
@@ -33,7 +44,9 @@ def _reuse(shown):
                 label = (f"{mode}, stride {stride}" if run is shown[0][0] else None)
                 fg.plot_series(ax, run, xs, rows, "time", fg.color(i), label, scale=1e3)
             for i, stride in ((0, 1), (2, 32)):
-                be = rd.summary_value(res, "break_even_reuse", direction=direction, stride=stride)
+                memory, width = _focus(res)
+                be = rd.summary_value(res, "break_even_reuse", direction=direction, stride=stride,
+                                      memory=memory, element_bytes=width)
                 if be:
                     ax.axvline(be, color=fg.color(i), linestyle=fg.run_style(run)[0],
                                linewidth=0.9, alpha=0.7)
@@ -42,7 +55,8 @@ def _reuse(shown):
         fg.plain_log_axis(ax, "x")
         ax.set_yscale("log")
         ax.set_xlabel("reuse: passes of the kernel over the data")
-        ax.set_title(f"kernel {direction}s host data", fontsize=9)
+        memory, width = _focus(shown[0][1])
+        ax.set_title(f"kernel {direction}s host data ({memory}, {width} B elements)", fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, loc="upper left")
     axes[0].set_ylabel("time (ms)")
