@@ -42,7 +42,8 @@ def check_no_loading(text, root):
             fail(f"<{tag}> element: the page would load something")
         for name, value in el.attrib.items():
             local = name.split("}")[-1]
-            if local in ("src", "href", "data", "poster", "action") and not value.startswith("#"):
+            inline = value.startswith("#") or value.startswith("data:")  # in the page itself
+            if local in ("src", "href", "data", "poster", "action") and not inline:
                 fail(f"{local}={value!r}: the page would load something")
     for m in re.finditer(r"url\(([^)]*)\)", text):
         if not m.group(1).strip("'\"").startswith("#"):
@@ -70,7 +71,8 @@ def drawn_per_axes(figure):
         kids = [g.get("id", "") for g in axes.findall(SVG + "g") if _has_marks(g)]
         drawn = [k for k in kids if DATA_GROUP.match(k)]
         patches = [k for k in drawn if "-patch_" in k]
-        counts.append(len(drawn) - len(patches) + max(0, len(patches) - 5))
+        images = list(axes.iter(SVG + "image"))  # a heatmap (imshow), inline PNG
+        counts.append(len(drawn) - len(patches) + max(0, len(patches) - 5) + len(images))
     return counts
 
 
