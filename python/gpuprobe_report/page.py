@@ -12,6 +12,7 @@ body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1180px
 h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 table { border-collapse: collapse; font-size: 0.8em; margin: 0.5em 0; }
 td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
+td { white-space: nowrap; } td.t { white-space: normal; }
 th { background: #f2f2f2; } td.t, th.t { text-align: left; }
 tr.beyond td { background: #fff4d6; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
