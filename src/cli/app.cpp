@@ -23,7 +23,8 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit codes: 0 success; 1 a probe failed at run time (CUDA error, out of memory, wrong "
     "result); 2 usage error (bad option or value, unreadable input); 3 no usable GPU, or the "
-    "probe is unsupported on this GPU, or report's matplotlib is missing; 4 a check failed (an --expect bound, or compare's "
+    "probe is unsupported on this GPU, or report's matplotlib is missing; 4 a check failed (an "
+    "--expect bound, or compare's "
     "--fail-on-regression found a regression beyond its threshold, or --fail-on-inconclusive an "
     "inconclusive comparison, or fleet --fail-on-outlier an outlier).";
 

@@ -71,15 +71,18 @@ void add_report_options(CLI::App& command, ReportArgs& args) {
       ->required()
       ->check(CLI::ExistingFile)
       ->type_name("RUN.json [MORE.json...]");
-  command.add_option("-o,--output", args.output, "the HTML file (or, with --format svg|png, "
-                                                 "the folder for the plot files)")
+  command
+      .add_option("-o,--output", args.output,
+                  "the HTML file (or, with --format svg|png, "
+                  "the folder for the plot files)")
       ->required()
       ->type_name("PATH");
   command.add_option("--format", args.format, "html (one page), or svg / png (one file per plot)")
       ->check(CLI::IsMember({"html", "svg", "png"}))
       ->default_str("html");
-  command.add_option("--note", args.note, "a sentence printed above the plots (e.g. what the "
-                                          "runs are and what is missing)");
+  command.add_option("--note", args.note,
+                     "a sentence printed above the plots (e.g. what the "
+                     "runs are and what is missing)");
   command.add_option("--title", args.title, "the page's title");
   command.footer(kReportFooter);
 }
@@ -88,8 +91,8 @@ int report_runs(const ReportArgs& args) {
   for (const auto& file : args.files)
     (void)read_report_file(file);  // a bad file is a usage error before anything is drawn
   const std::string python = find_report_python();
-  std::vector<std::string> call = {"-B", report_script_dir(), "--out", args.output, "--format",
-                                   args.format};
+  std::vector<std::string> call = {"-B",        report_script_dir(), "--out",
+                                   args.output, "--format",          args.format};
   std::string temp;
   if (args.files.size() == 2 && args.format == "html") {
     const std::string cmp = write_comparison(args.files, temp);
@@ -103,9 +106,10 @@ int report_runs(const ReportArgs& args) {
   if (!temp.empty()) std::remove(temp.c_str());
   if (rc == kNoMatplotlibStatus) (void)find_report_python();  // throws with the install hint
   if (rc != 0)
-    throw RunError(fmt::format("report: the drawing script {} failed (exit {}); its message is "
-                               "above",
-                               report_script_dir(), rc));
+    throw RunError(
+        fmt::format("report: the drawing script {} failed (exit {}); its message is "
+                    "above",
+                    report_script_dir(), rc));
   return 0;
 }
 

@@ -1,8 +1,8 @@
 // Finding and running the report's drawing script: interpreter, script folder, subprocess.
 #include "report_python.hpp"
 
-#include <fmt/format.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,8 +32,8 @@ std::string report_script_dir() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    const fs::path installed = exe.parent_path().parent_path() / "share" / "gpuprobe" / "python" /
-                               "gpuprobe_report";
+    const fs::path installed =
+        exe.parent_path().parent_path() / "share" / "gpuprobe" / "python" / "gpuprobe_report";
     if (fs::exists(installed / "__main__.py", ec)) return installed.string();
   }
   return GPUPROBE_REPORT_SOURCE_DIR;
