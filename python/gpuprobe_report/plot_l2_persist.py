@@ -44,7 +44,9 @@ def _heatmap(shown):
     per run and workload; window on the stream, hit ratio 1."""
     from matplotlib.colors import TwoSlopeNorm
     workloads = ["phases", "bpg"]
-    fig, axes = fg.new_figure(ncols=2, nrows=len(shown), width=10.5, height=3.4)
+    n_sets = max(len({r["params"].get("setaside_pct") for r in res["rows"]}) for _, res in shown)
+    fig, axes = fg.new_figure(ncols=2, nrows=len(shown), width=10.5, height=1.4 + 0.45 * n_sets)
+    fig.set_layout_engine("constrained")
     norm = TwoSlopeNorm(vcenter=1.0, vmin=0.5, vmax=1.8)
     for j, (run, res) in enumerate(shown):
         for k, workload in enumerate(workloads):
