@@ -124,3 +124,34 @@ def rows_for(runs, comparison, margin):
                         ratio=ratio, interval=interval, noise=noise, how=how,
                         missing=[r.label for r, v in ((runs[0], a), (runs[1], b)) if v is None]))
     return out
+
+
+def ratio_picture(rows, runs):
+    """The headline table at a glance: B/A per figure both runs hold (1 = the same), its
+    95% interval where compare has one; orange beyond noise, grey within."""
+    import figures as fg
+    shown = [h for h in rows if h["ratio"] is not None]
+    if not shown:
+        return None
+    fig, axes = fg.new_figure(ncols=1, width=8.0, height=0.45 * len(shown) + 1.2)
+    ax = axes[0]
+    for i, h in enumerate(shown):
+        beyond = h["noise"].startswith("yes")
+        lo, hi = h["interval"]
+        err = None if None in (lo, hi) else [[h["ratio"] - lo], [hi - h["ratio"]]]
+        ax.errorbar([h["ratio"]], [i], xerr=err, fmt="o", capsize=3,
+                    color=fg.color(1) if beyond else "0.55")
+        ax.annotate(f"{h['ratio']:.3g}x", (h["ratio"], i), xytext=(6, 4),
+                    textcoords="offset points", fontsize=7)
+    ax.axvline(1.0, color="0.3", linewidth=1)
+    values = [h["ratio"] for h in shown] + [v for h in shown for v in h["interval"] if v]
+    ax.set_xlim(min(0.9, min(values) * 0.95), max(1.1, max(values) * 1.08))
+    ax.set_yticks(range(len(shown)))
+    ax.set_yticklabels([h["label"] for h in shown], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"B/A ({runs[1].gpu} / {runs[0].gpu}); orange: beyond noise")
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    caption = ("The headline figures both runs hold, as B/A (1: the same); "
+               "orange where compare calls the difference beyond noise, grey where not.")
+    return fg.Picture("comparison", "comparison-headline", "headline B/A", caption,
+                      fg.finish(fig, "Headline figures: B/A"))

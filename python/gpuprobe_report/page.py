@@ -56,7 +56,8 @@ def comparison_section(runs, comparison, margin, note):
     out.append('<table id="headline"><tr><th class="t">headline figure</th><th>A</th><th>B</th>'
                '<th>B/A</th><th>95% interval of B/A</th><th class="t">beyond noise?</th>'
                '<th class="t">how decided</th></tr>')
-    for h in headline.rows_for(runs, comparison, margin):
+    rows = headline.rows_for(runs, comparison, margin)
+    for h in rows:
         cls = ' class="beyond"' if h["noise"].startswith("yes") else ""
         iv = h["interval"]
         interval = f"[{iv[0]:.3f}, {iv[1]:.3f}]" if None not in iv else "—"
@@ -66,6 +67,12 @@ def comparison_section(runs, comparison, margin, note):
                    f'<td>{fmt(h["ratio"] and round(h["ratio"], 3), "x")}</td><td>{interval}</td>'
                    f'<td class="t">{escape(h["noise"])}</td><td class="t">{escape(how)}</td></tr>')
     out.append("</table>")
+    pic = headline.ratio_picture(rows, runs)
+    if pic is not None:
+        out.append(f'<figure data-plot="comparison-headline">{svg_of(pic, 999)}'
+                   f"<figcaption>{escape(pic.caption)}</figcaption></figure>")
+        import matplotlib.pyplot as plt
+        plt.close(pic.figure)
     out.append(_compare_findings(comparison))
     out.append("</section>")
     return "\n".join(out)
