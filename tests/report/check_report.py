@@ -7,6 +7,7 @@
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -148,6 +149,25 @@ def check_svg_files(gpuprobe, files):
     print(f"ok: {len(names)} SVG file(s) for {len(probes)} probe(s)")
 
 
+def check_in_browser(path, figures):
+    """Where Chromium is installed: load the page headless with every host name unresolvable
+    and check that the DOM it built holds every figure and SVG."""
+    browser = next((b for b in ("chromium", "chromium-browser", "google-chrome")
+                    if shutil.which(b)), None)
+    if browser is None:
+        print("note: no Chromium here; the page was not loaded in a browser")
+        return
+    proc = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--host-resolver-rules=MAP * ~NOTFOUND", "--dump-dom",
+                           "file://" + os.path.abspath(path)],
+                          capture_output=True, text=True, timeout=120)
+    dom = proc.stdout
+    if dom.count("<figure") != figures or dom.count("<svg") < figures:
+        fail(f"{browser} built {dom.count('<figure')} figure(s), {dom.count('<svg')} svg(s); "
+             f"the page has {figures} figure(s)")
+    print(f"ok: {browser} loaded the page: {figures} figure(s) in its DOM")
+
+
 def main():
     if sys.argv[1] == "--svg":
         check_svg_files(sys.argv[2], sys.argv[3:])
@@ -158,6 +178,7 @@ def main():
         render(gpuprobe, files, out)
         with open(out, encoding="utf-8") as f:
             text = f.read()
+        check_in_browser(out, text.count("<figure"))
     try:
         root = ET.fromstring(text.replace("<!DOCTYPE html>", "", 1))
     except ET.ParseError as e:
