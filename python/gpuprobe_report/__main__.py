@@ -83,8 +83,10 @@ def main(argv):
         return 0
     title = args.title or "gpuprobe report: " + " vs ".join(r.label for r in runs)
     parts = [f"<h1>{page.escape(title)}</h1>", _inputs(runs)]
-    if comparison is not None and len(runs) == 2:
-        parts.append(page.comparison_section(runs, comparison, args.margin, args.note))
+    if comparison is not None and len(args.files) == 2:
+        # compare pairs GPU i with GPU i; the headline shows the first GPU of each file
+        pair = [next(r for r in runs if r.path == path) for path in args.files]
+        parts.append(page.comparison_section(pair, comparison, args.margin, args.note))
     elif args.note:
         parts.append(f'<p class="note">{page.escape(args.note)}</p>')
     parts += sections + [page.environment_section(runs), page.tables_section(runs)]

@@ -121,7 +121,7 @@ def _findings(probe, runs):
     out = []
     for run in runs:
         items = []
-        for res in run.data.get("results", []):
+        for res in run.all_results():
             if res.get("probe") != probe:
                 continue
             if res.get("status") != "ok":
@@ -161,7 +161,7 @@ def environment_section(runs):
 def tables_section(runs):
     out = ['<section id="tables"><h2>Tables</h2>']
     for run in runs:
-        for res in run.data.get("results", []):
+        for res in run.all_results():
             if not res.get("rows"):
                 continue
             out.append(f"<details><summary>{escape(res['probe'])} on GPU {res.get('device')} — "

@@ -5,28 +5,36 @@ import os
 
 
 class Run:
-    """One result file: its path, a short label (GPU and file) and the parsed JSON."""
+    """One GPU of one result file: its path, a short label (GPU and file) and the parsed JSON.
+    A file of several GPUs (--device all) gives one Run per GPU."""
 
-    def __init__(self, path, data, index):
+    def __init__(self, path, data, index, device=None):
         self.path = path
         self.data = data
         self.index = index
+        self.device = device  # None: the file has one GPU (or none), every result is this run's
         devices = data.get("devices") or []
-        self.gpu = short_gpu(devices[0].get("name", "?")) if devices else "no GPU"
+        info = next((d for d in devices if d.get("index") == device), devices[0] if devices else {})
+        self.gpu = short_gpu(info.get("name", "no GPU"))
         self.file = short_path(path)
-        self.label = f"{self.gpu} · {self.file}"
+        where = "" if device is None else f" (GPU {device})"
+        self.label = f"{self.gpu}{where} · {self.file}"
         self.schema = data.get("schema_version")
         tool = data.get("tool") or {}
         self.build = tool.get("git") or "?"
 
-    def results(self, probe):
-        """The results of one probe that carry rows (any device, status ok)."""
+    def all_results(self):
         return [r for r in self.data.get("results", [])
+                if self.device is None or r.get("device") == self.device]
+
+    def results(self, probe):
+        """The results of one probe that carry rows (status ok)."""
+        return [r for r in self.all_results()
                 if r.get("probe") == probe and r.get("status") == "ok" and r.get("rows")]
 
     def probes(self):
         seen = []
-        for r in self.data.get("results", []):
+        for r in self.all_results():
             if r.get("probe") not in seen:
                 seen.append(r.get("probe"))
         return seen
@@ -43,10 +51,15 @@ def short_path(path):
 
 
 def load_runs(paths):
+    """One Run per file, or per GPU of a file that holds results of several GPUs."""
     runs = []
-    for i, path in enumerate(paths):
+    for path in paths:
         with open(path, encoding="utf-8") as f:
-            runs.append(Run(path, json.load(f), i))
+            data = json.load(f)
+        devices = sorted({r.get("device") for r in data.get("results", [])
+                          if r.get("device") is not None})
+        for device in (devices if len(devices) > 1 else [None]):
+            runs.append(Run(path, data, len(runs), device))
     return runs
 
 
