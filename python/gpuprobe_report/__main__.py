@@ -15,6 +15,7 @@ except ImportError:
 
 import matplotlib.pyplot as plt  # noqa: E402
 
+import headline  # noqa: E402
 import page  # noqa: E402
 import plot_bank_conflicts  # noqa: E402
 import plot_coalescing  # noqa: E402
@@ -79,14 +80,20 @@ def main(argv):
         for pic in pictures:
             plt.close(pic.figure)
     if args.format != "html":
+        if comparison is not None and len(args.files) == 2:
+            pic = headline.ratio_picture(headline.rows_for(_pair(runs, args.files), comparison,
+                                                           args.margin), _pair(runs, args.files))
+            if pic is not None:
+                path = os.path.join(args.out, f"{pic.name}.{args.format}")
+                pic.figure.savefig(path, format=args.format, dpi=150)
+                written.append(path)
         print(f"report: {len(written)} {args.format} file(s) in {args.out}")
         return 0
     title = args.title or "gpuprobe report: " + " vs ".join(r.label for r in runs)
     parts = [f"<h1>{page.escape(title)}</h1>", _inputs(runs)]
     if comparison is not None and len(args.files) == 2:
-        # compare pairs GPU i with GPU i; the headline shows the first GPU of each file
-        pair = [next(r for r in runs if r.path == path) for path in args.files]
-        parts.append(page.comparison_section(pair, comparison, args.margin, args.note))
+        parts.append(page.comparison_section(_pair(runs, args.files), comparison, args.margin,
+                                             args.note))
     elif args.note:
         parts.append(f'<p class="note">{page.escape(args.note)}</p>')
     parts += sections + [page.environment_section(runs), page.tables_section(runs)]
@@ -94,6 +101,11 @@ def main(argv):
         f.write(page.document(title, parts))
     print(f"report: {args.out}: {count} plot(s) of {len(sections)} probe(s) from {len(runs)} run(s)")
     return 0
+
+
+def _pair(runs, files):
+    """compare pairs GPU i with GPU i; the headline shows the first GPU of each file."""
+    return [next(r for r in runs if r.path == path) for path in files]
 
 
 def _inputs(runs):

@@ -94,7 +94,7 @@ int report_runs(const ReportArgs& args) {
   std::vector<std::string> call = {"-B",        report_script_dir(), "--out",
                                    args.output, "--format",          args.format};
   std::string temp;
-  if (args.files.size() == 2 && args.format == "html") {
+  if (args.files.size() == 2) {
     const std::string cmp = write_comparison(args.files, temp);
     if (!cmp.empty()) call.insert(call.end(), {"--compare", cmp});
   }
