@@ -64,6 +64,22 @@ std::string write_comparison(const std::vector<std::string>& files, std::string&
   return temp_path;
 }
 
+// The output's folder must exist (HTML) or be creatable (one file per plot): else exit 2 before
+// anything is drawn.
+void check_output(const ReportArgs& args) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (args.format != "html") {
+    fs::create_directories(args.output, ec);
+    if (ec || !fs::is_directory(args.output))
+      throw UsageError(fmt::format("report: -o: cannot create the folder '{}'", args.output));
+    return;
+  }
+  const fs::path parent = fs::absolute(args.output, ec).parent_path();
+  if (ec || !fs::is_directory(parent))
+    throw UsageError(fmt::format("report: -o: the folder of '{}' does not exist", args.output));
+}
+
 }  // namespace
 
 void add_report_options(CLI::App& command, ReportArgs& args) {
@@ -90,6 +106,7 @@ void add_report_options(CLI::App& command, ReportArgs& args) {
 int report_runs(const ReportArgs& args) {
   for (const auto& file : args.files)
     (void)read_report_file(file);  // a bad file is a usage error before anything is drawn
+  check_output(args);
   const std::string python = find_report_python();
   std::vector<std::string> call = {"-B",        report_script_dir(), "--out",
                                    args.output, "--format",          args.format};
@@ -100,7 +117,6 @@ int report_runs(const ReportArgs& args) {
   }
   if (!args.note.empty()) call.insert(call.end(), {"--note", args.note});
   if (!args.title.empty()) call.insert(call.end(), {"--title", args.title});
-  if (args.format != "html") std::filesystem::create_directories(args.output);
   call.insert(call.end(), args.files.begin(), args.files.end());
   const int rc = run_program(python, call);
   if (!temp.empty()) std::remove(temp.c_str());
