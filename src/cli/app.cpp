@@ -1,4 +1,4 @@
-// Command-line wiring: global options, one subcommand per probe, list/info/all/compare.
+// Command-line wiring: global options, one subcommand per probe, list/info/all/compare/report.
 #include "app.hpp"
 
 #include <fmt/format.h>
@@ -23,7 +23,8 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit codes: 0 success; 1 a probe failed at run time (CUDA error, out of memory, wrong "
     "result); 2 usage error (bad option or value, unreadable input); 3 no usable GPU, or the "
-    "probe is unsupported on this GPU; 4 a check failed (an --expect bound, or compare's "
+    "probe is unsupported on this GPU, or report's matplotlib is missing; 4 a check failed (an "
+    "--expect bound, or compare's "
     "--fail-on-regression found a regression beyond its threshold, or --fail-on-inconclusive an "
     "inconclusive comparison, or fleet --fail-on-outlier an outlier).";
 
@@ -108,8 +109,10 @@ struct ToolCommands {
   CLI::App* compare = nullptr;
   CLI::App* check = nullptr;
   CLI::App* fleet = nullptr;
+  CLI::App* report = nullptr;
   CompareArgs compare_args;
   FleetArgs fleet_args;
+  ReportArgs report_args;
   std::vector<std::string> check_files;
 };
 
@@ -127,8 +130,12 @@ void add_tool_commands(CLI::App& app, ToolCommands& t) {
       "fleet",
       "many nodes' result files: per row the fleet median, spread and the GPUs beyond "
       "it (no GPU needed)");
-  for (auto* c : {t.list, t.info, t.all, t.compare, t.check, t.fleet})
+  t.report = app.add_subcommand(
+      "report", "plots of result files in one self-contained HTML page (no GPU needed)");
+  for (auto* c : {t.list, t.info, t.all, t.compare, t.check, t.fleet, t.report})
     c->fallthrough();
+  add_report_options(*t.report, t.report_args);
+  t.report->footer(t.report->get_footer() + "\n\n" + kExitCodes);
   add_fleet_options(*t.fleet, t.fleet_args);
   t.fleet->footer(t.fleet->get_footer() + "\n\n" + kExitCodes);
   t.check->add_option("files", t.check_files, "saved results (gpuprobe --json output)")
@@ -174,6 +181,7 @@ int dispatch(const CLI::App& app, GlobalOptions& options, const ToolCommands& t,
   const Glossary glossary = make_glossary(probes);
   if (t.compare->parsed()) return compare_runs(options, command, t.compare_args, glossary);
   if (t.fleet->parsed()) return fleet_runs(options, command, t.fleet_args, glossary);
+  if (t.report->parsed()) return report_runs(t.report_args);
   if (t.check->parsed()) {
     if (std::find(options.expect_files.begin(), options.expect_files.end(), "auto") ==
         options.expect_files.end())

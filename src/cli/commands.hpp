@@ -67,4 +67,16 @@ void add_compare_options(CLI::App& command, CompareArgs& args);
 int compare_runs(const GlobalOptions& options, const std::vector<std::string>& command,
                  const CompareArgs& args, const Glossary& glossary);
 
+// `gpuprobe report RUN.json... -o report.html`: plots of every probe in one self-contained page
+// (or one SVG/PNG per plot), drawn by Python with matplotlib (optional; exit 3 when missing).
+struct ReportArgs {
+  std::vector<std::string> files;
+  std::string output;
+  std::string format = "html";  // html, svg, png
+  std::string note;
+  std::string title;
+};
+void add_report_options(CLI::App& command, ReportArgs& args);
+int report_runs(const ReportArgs& args);
+
 }  // namespace gpuprobe::cli
