@@ -56,14 +56,14 @@ const char* metric_kind_name(MetricKind kind) noexcept {
   return "unknown";
 }
 
-std::size_t CounterPlan::total_passes() const {
+std::size_t MetricGrouping::total_passes() const {
   std::size_t total = 0;
   for (const auto& config : configs)
     total += config.passes;
   return total;
 }
 
-std::vector<std::string> CounterPlan::metrics() const {
+std::vector<std::string> MetricGrouping::metrics() const {
   std::vector<std::string> out;
   for (const auto& config : configs)
     out.insert(out.end(), config.metrics.begin(), config.metrics.end());
@@ -268,15 +268,15 @@ bool MetricCatalog::is_device_scope(const std::string& name) const {
   return !impl_->accepts_together({kContextReference, name}) && impl_->accepts_together({name});
 }
 
-CounterPlan MetricCatalog::plan(const std::vector<std::string>& names) const {
+MetricGrouping MetricCatalog::group(const std::vector<std::string>& names) const {
   if (names.empty()) throw UsageError("no metrics asked for");
   validate(names);
-  CounterPlan plan;
-  plan.chip = impl_->chip;
+  MetricGrouping grouping;
+  grouping.chip = impl_->chip;
   for (const auto& name : names) {
     const bool device = is_device_scope(name);
     bool placed = false;
-    for (auto& config : plan.configs) {
+    for (auto& config : grouping.configs) {
       if (config.device_scope != device) continue;
       std::vector<std::string> trial = config.metrics;
       trial.push_back(name);
@@ -295,16 +295,16 @@ CounterPlan MetricCatalog::plan(const std::vector<std::string>& names) const {
       CounterConfig config;
       config.metrics = {name};
       config.device_scope = device;
-      plan.configs.push_back(std::move(config));
+      grouping.configs.push_back(std::move(config));
     }
   }
-  for (auto& config : plan.configs) {
+  for (auto& config : grouping.configs) {
     detail::HostObject host(impl_->chip, impl_->availability);
     host.add(config.metrics);
     config.image = host.config_image();
     config.passes = detail::passes_of(config.image);
   }
-  return plan;
+  return grouping;
 }
 
 }  // namespace gpuprobe::counters

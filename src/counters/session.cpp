@@ -230,7 +230,7 @@ struct CounterSession::Impl {
   ContextClaim claim;
   std::string chip;
   std::optional<MetricCatalog> catalog;
-  CounterPlan plan;
+  MetricGrouping grouping;
   std::string capture_dir = capture_dir_from_env();
   std::string capture_stem;
   bool open = true;
@@ -244,7 +244,7 @@ struct CounterSession::Impl {
         claim(ctx, device_index),
         chip(chip_name(device_index)),
         catalog(std::in_place, chip, counter_availability_image(ctx)),
-        plan(catalog->plan(metrics)) {}
+        grouping(catalog->group(metrics)) {}
 
   static std::vector<std::string> with_clock(std::vector<std::string> names) {
     const std::string clock(defaults::kSmClock);
@@ -265,7 +265,7 @@ struct CounterSession::Impl {
 std::vector<RangeCounters> CounterSession::Impl::run_config(std::size_t index,
                                                             const std::vector<std::string>& names,
                                                             const RangeWork& work) {
-  const CounterConfig& config = plan.configs[index];
+  const CounterConfig& config = grouping.configs[index];
   check_cuda(cudaSetDevice(device), "cudaSetDevice");
   RangeProfiler profiler(ctx);
 
@@ -384,10 +384,10 @@ CounterSession::~CounterSession() {
 }
 
 std::size_t CounterSession::passes() const {
-  return impl_->plan.total_passes();
+  return impl_->grouping.total_passes();
 }
-const CounterPlan& CounterSession::plan() const {
-  return impl_->plan;
+const MetricGrouping& CounterSession::grouping() const {
+  return impl_->grouping;
 }
 const std::string& CounterSession::chip() const {
   return impl_->chip;
@@ -430,13 +430,13 @@ std::vector<RangeCounters> CounterSession::collect(const std::vector<std::string
   std::vector<RangeCounters> out(range_names.size());
   for (std::size_t r = 0; r < range_names.size(); ++r)
     out[r].range = range_names[r];
-  for (std::size_t c = 0; c < impl_->plan.configs.size(); ++c) {
+  for (std::size_t c = 0; c < impl_->grouping.configs.size(); ++c) {
     const std::vector<RangeCounters> got = impl_->run_config(c, range_names, work);
     for (std::size_t r = 0; r < range_names.size(); ++r) {
       const auto found = std::find_if(got.begin(), got.end(), [&](const RangeCounters& g) {
         return g.range == range_names[r];
       });
-      for (const auto& metric : impl_->plan.configs[c].metrics) {
+      for (const auto& metric : impl_->grouping.configs[c].metrics) {
         const CounterValue* value = found == got.end() ? nullptr : found->find(metric);
         if (value != nullptr) {
           out[r].values.push_back(*value);

@@ -170,7 +170,7 @@ TEST(CountersGpu, SeveralRangesAndConfigsKeepEveryMetric) {
   DeviceBuffer in(64u << 20), out(64u << 20);
   CounterSession session(
       0, {"dram__bytes_read.sum", "pcie__read_bytes.sum", "gpu__time_duration.sum"}, 3);
-  EXPECT_EQ(session.plan().configs.size(), 2u);
+  EXPECT_EQ(session.grouping().configs.size(), 2u);
   const auto ranges = session.collect(
       {"a", "b", "c"}, [&](std::size_t i) { launch_copy(in.ptr, out.ptr, (16u << 20) * (i + 1)); });
   session.close();

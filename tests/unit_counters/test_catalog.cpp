@@ -1,4 +1,4 @@
-// GH100 metric catalogue through the CUPTI host API (no GPU): lists, validation, plans, passes.
+// GH100 metric catalogue through the CUPTI host API (no GPU): lists, validation, groupings, passes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -95,31 +95,31 @@ TEST(CounterCatalog, DeviceScope) {
 }
 
 TEST(CounterCatalog, PcieGoesToItsOwnConfig) {
-  const CounterPlan plan =
-      gh100().plan({"dram__bytes_read.sum", "pcie__read_bytes.sum",
-                    "sm__cycles_elapsed.avg.per_second", "pcie__write_bytes.sum"});
-  ASSERT_EQ(plan.configs.size(), 2u);
-  EXPECT_FALSE(plan.configs[0].device_scope);
+  const MetricGrouping grouping =
+      gh100().group({"dram__bytes_read.sum", "pcie__read_bytes.sum",
+                     "sm__cycles_elapsed.avg.per_second", "pcie__write_bytes.sum"});
+  ASSERT_EQ(grouping.configs.size(), 2u);
+  EXPECT_FALSE(grouping.configs[0].device_scope);
   EXPECT_EQ(
-      plan.configs[0].metrics,
+      grouping.configs[0].metrics,
       (std::vector<std::string>{"dram__bytes_read.sum", "sm__cycles_elapsed.avg.per_second"}));
-  EXPECT_TRUE(plan.configs[1].device_scope);
-  EXPECT_EQ(plan.configs[1].metrics,
+  EXPECT_TRUE(grouping.configs[1].device_scope);
+  EXPECT_EQ(grouping.configs[1].metrics,
             (std::vector<std::string>{"pcie__read_bytes.sum", "pcie__write_bytes.sum"}));
-  for (const auto& config : plan.configs) {
+  for (const auto& config : grouping.configs) {
     EXPECT_FALSE(config.image.empty());
     EXPECT_EQ(config.passes, 1u);
   }
-  EXPECT_EQ(plan.total_passes(), 2u);
-  EXPECT_EQ(plan.metrics().size(), 4u);
+  EXPECT_EQ(grouping.total_passes(), 2u);
+  EXPECT_EQ(grouping.metrics().size(), 4u);
 }
 
 // Pass counts the notes measured offline for GH100 (§2.2).
 TEST(CounterCatalog, PassCountsForGH100) {
   const auto passes = [](const std::vector<std::string>& names) {
-    const CounterPlan plan = gh100().plan(names);
-    EXPECT_EQ(plan.configs.size(), 1u);
-    return plan.total_passes();
+    const MetricGrouping grouping = gh100().group(names);
+    EXPECT_EQ(grouping.configs.size(), 1u);
+    return grouping.total_passes();
   };
   EXPECT_EQ(passes({"dram__bytes_read.sum", "dram__bytes_write.sum",
                     "lts__t_sectors_srcunit_tex_op_read.sum",
@@ -142,22 +142,23 @@ TEST(CounterCatalog, EveryProbesSetIsValidOnGH100) {
     ++with_sets;
     const auto names = defaults::with_companions(own);
     EXPECT_NO_THROW(gh100().validate(names)) << probe->name();
-    const CounterPlan plan = gh100().plan(names);
-    EXPECT_EQ(plan.metrics().size(), names.size()) << probe->name();
+    const MetricGrouping grouping = gh100().group(names);
+    EXPECT_EQ(grouping.metrics().size(), names.size()) << probe->name();
     std::cout << "[ info ] " << probe->name() << ": " << names.size() << " metrics, "
-              << plan.configs.size() << " config(s), " << plan.total_passes() << " pass(es)\n";
+              << grouping.configs.size() << " config(s), " << grouping.total_passes()
+              << " pass(es)\n";
     // What the notes measured: the shared-memory set is 1 pass; the PCIe set needs a
     // device-scope config of its own next to the companions'; the coalescing set at most 4.
     if (probe->name() == "bank-conflicts") {
-      EXPECT_EQ(plan.total_passes(), 1u);
+      EXPECT_EQ(grouping.total_passes(), 1u);
     }
     if (probe->name() == "coalescing") {
-      EXPECT_LE(plan.total_passes(), 4u);
+      EXPECT_LE(grouping.total_passes(), 4u);
     }
     if (probe->name() == "transfer") {
-      ASSERT_EQ(plan.configs.size(), 2u);
-      EXPECT_TRUE(plan.configs[0].device_scope);
-      EXPECT_FALSE(plan.configs[1].device_scope);
+      ASSERT_EQ(grouping.configs.size(), 2u);
+      EXPECT_TRUE(grouping.configs[0].device_scope);
+      EXPECT_FALSE(grouping.configs[1].device_scope);
     }
   }
   EXPECT_GE(with_sets, 3u);

@@ -1,4 +1,5 @@
-// Host-side metric knowledge for one chip (no GPU needed): list, validate, plan, pass counts.
+// Host-side metric knowledge for one chip (no GPU needed): list, validate, group into
+// configurations, pass counts.
 #pragma once
 
 #include <cstddef>
@@ -31,7 +32,7 @@ struct CounterConfig {
 };
 
 // Requested metrics split into configurations; every requested name is in exactly one.
-struct CounterPlan {
+struct MetricGrouping {
   std::string chip;
   std::vector<CounterConfig> configs;
   std::size_t total_passes() const;
@@ -82,7 +83,7 @@ class MetricCatalog {
   // Validates, then splits into configurations: per-context metrics together where CUPTI
   // accepts them together, device-scope metrics in configurations of their own; builds each
   // config image and its pass count.
-  CounterPlan plan(const std::vector<std::string>& names) const;
+  MetricGrouping group(const std::vector<std::string>& names) const;
 
  private:
   struct Impl;

@@ -58,7 +58,7 @@ class CounterSession {
 
   // Replays needed by one collect(), over all configurations.
   std::size_t passes() const;
-  const CounterPlan& plan() const;
+  const MetricGrouping& grouping() const;
   const std::string& chip() const;
   int device() const;
 
