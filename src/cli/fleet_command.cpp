@@ -87,8 +87,9 @@ void add_fleet_options(CLI::App& command, FleetArgs& args) {
   command
       .add_option("--outlier-k", args.k, "an outlier lies beyond K robust sigmas (1.4826 x MAD)")
       ->default_str("4")
+      ->type_name("K")
       ->check(finite_number())
-      ->check(CLI::Range(0.5, 1000.0));
+      ->check(range(0.5, 1000.0));
   command
       .add_option("--min-deviation", args.min_deviation,
                   "... and beyond PCT percent of the fleet median (3 or 3%)")
@@ -96,7 +97,9 @@ void add_fleet_options(CLI::App& command, FleetArgs& args) {
       ->type_name("PCT");
   command.add_option("--metric", args.metrics, "metric(s) compared (default: bandwidth)")
       ->delimiter(',')
-      ->type_name("NAME[,NAME...]");
+      ->type_name("NAME[,NAME...]")
+      ->expected(1)
+      ->take_all();
   command.add_flag("--fail-on-outlier", args.fail_on_outlier, "exit 4 when some GPU is an outlier");
   command.footer(kFleetFooter);
 }
