@@ -10,6 +10,7 @@
 #include "compare_args.hpp"
 #include "gpuprobe/core/compare.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/version.hpp"
 #include "output.hpp"
@@ -108,9 +109,10 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
 
   auto read_side = [](const std::vector<std::string>& paths) {
     CompareSide side;
-    side.files = paths;
-    for (const auto& path : paths)
+    for (const auto& path : paths) {
+      side.files.push_back(printable(path));  // shown in the header: no terminal escapes
       side.runs.push_back(read_report_file(path));
+    }
     return side;
   };
   const CompareSide a = read_side(files.a);

@@ -13,6 +13,7 @@
 #include "compare_args.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/fleet.hpp"
+#include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/version.hpp"
 #include "output.hpp"
@@ -61,7 +62,7 @@ std::vector<FleetMember> read_members(const std::vector<std::string>& files) {
   auto work = [&](std::size_t first) {
     for (std::size_t i = first; i < files.size(); i += threads) {
       try {
-        members[i] = {files[i], read_report_file(files[i])};
+        members[i] = {printable(files[i]), read_report_file(files[i])};  // a name to show
       } catch (...) {
         errors[i] = std::current_exception();
       }
