@@ -1,4 +1,5 @@
-// gpuprobe's entry point: runs the CLI and turns any error into one line and an exit code.
+// gpuprobe's entry point: runs the CLI and turns any error into one line and an exit code (its
+// control characters escaped: a message may quote a file's text).
 #include <fmt/format.h>
 
 #include <exception>
@@ -6,18 +7,24 @@
 
 #include "cli/app.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/input_file.hpp"
+#include "gpuprobe/core/interrupt.hpp"
 
 int main(int argc, char** argv) {
+  gpuprobe::install_interrupt_handlers();
   try {
     return gpuprobe::cli::run(argc, argv);
+  } catch (const gpuprobe::InterruptedError& e) {
+    std::cerr << fmt::format("\ngpuprobe: {}\n", e.what());
+    return static_cast<int>(e.code());
   } catch (const gpuprobe::Error& e) {
-    std::cerr << fmt::format("gpuprobe: error: {}\n", e.what());
+    std::cerr << fmt::format("gpuprobe: error: {}\n", gpuprobe::printable(e.what()));
     return static_cast<int>(e.code());
   } catch (const std::bad_alloc&) {
     std::cerr << "gpuprobe: error: out of host memory; make the sweep smaller\n";
     return static_cast<int>(gpuprobe::ExitCode::kRunFailure);
   } catch (const std::exception& e) {
-    std::cerr << fmt::format("gpuprobe: error: {}\n", e.what());
+    std::cerr << fmt::format("gpuprobe: error: {}\n", gpuprobe::printable(e.what()));
     return static_cast<int>(gpuprobe::ExitCode::kRunFailure);
   }
 }

@@ -14,6 +14,7 @@
 #include "gpuprobe/core/rounds.hpp"
 #include "gpuprobe/probe.hpp"
 #include "gpuprobe/version.hpp"
+#include "help_format.hpp"
 #include "options.hpp"
 #include "validators.hpp"
 
@@ -41,7 +42,9 @@ constexpr const char* kCheckFooter =
     "  gpuprobe check run.json            # saved results, no GPU";
 
 void add_global_options(CLI::App& app, GlobalOptions& o) {
-  app.add_option("-d,--device", o.device, "GPU index, list (0,2) or 'all'")->default_str("0");
+  app.add_option("-d,--device", o.device, "GPU index, list (0,2) or 'all'")
+      ->type_name("N|LIST|all")
+      ->default_str("0");
   app.add_option("--json", o.json_path, "write JSON results to FILE ('-' for stdout)")
       ->type_name("FILE")
       ->check(file_name());
@@ -53,22 +56,28 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       ->check(file_name());
   app.add_option("--samples", o.samples,
                  "fixed number of samples per point (deterministic, for CI)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+      ->check(range(std::size_t{1}, std::size_t{100000}))
+      ->type_name("N");
   app.add_option("--min-time", o.min_time, "least measured seconds per point (adaptive mode)")
+      ->type_name("SECONDS")
       ->check(finite_number())
-      ->check(CLI::Range(0.0, 3600.0));
+      ->check(range(0.0, 3600.0));
   app.add_option("--max-noise", o.max_noise,
                  "stop once the median is known to within this: half-width of its 95% interval, "
-                 "relative (0.01 or 1%)");
+                 "relative (0.01 or 1%)")
+      ->type_name("FRACTION|PCT");
   app.add_option("--max-time", o.max_time, "most seconds spent sampling one point")
+      ->type_name("SECONDS")
       ->check(finite_number())
-      ->check(CLI::Range(0.001, 3600.0));
+      ->check(range(0.001, 3600.0));
   app.add_option("--rounds", o.rounds,
                  "rounds per batch of points: each takes a share of every point's samples, in a "
                  "shuffled order (default 5)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100}));
+      ->type_name("N")
+      ->check(range(std::size_t{1}, std::size_t{100}));
   app.add_option("--seed", o.seed, "seed of the rounds' shuffled order (default: random, recorded)")
-      ->check(CLI::Range(std::uint64_t{0}, kMaxSeed));
+      ->type_name("N")
+      ->check(range(std::uint64_t{0}, kMaxSeed));
   app.add_flag("-q,--quiet", o.quiet, "no table on stdout (files are still written)");
   app.add_flag("--no-color", o.no_color, "no ANSI colour (also: NO_COLOR=1)");
   app.add_flag("--wide", o.wide,
@@ -79,8 +88,9 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_option("--metrics", o.metrics,
                  "more CUPTI metrics for every probe's counter pass, e.g. "
                  "dram__bytes_read.sum,lts__t_sector_hit_rate.pct")
-      ->delimiter(',')
-      ->type_name("LIST");
+      ->type_name("LIST")
+      ->expected(1)
+      ->take_all();  // split by metric_names(), which refuses empty items (CLI11 drops them)
   app.add_option_function<std::string>(
          "--list-metrics", [&o](const std::string& filter) { o.list_metrics = filter; },
          "list the metrics the GPU's chip offers (base names; names containing FILTER; a FILTER "
@@ -213,6 +223,7 @@ int run(int argc, char** argv) {
   CLI::App app{
       "gpuprobe: how your GPU really moves bytes — measured, with a model beside each number.",
       "gpuprobe"};
+  app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands: they inherit it
   app.footer(kExitCodes);
   app.set_version_flag("--version", fmt::format("gpuprobe {} ({})", kToolVersion, kToolGit));
   app.require_subcommand(0, 1);  // none given: a usage error below
@@ -235,6 +246,7 @@ int run(int argc, char** argv) {
     std::string msg = e.what();
     throw UsageError(fmt::format("{} (see gpuprobe --help)", msg));
   }
+  options.metrics = metric_names(options.metrics);  // before any device is looked up
   return dispatch(app, options, tool, probes, probe_cmds,
                   std::vector<std::string>(argv, argv + argc));
 }

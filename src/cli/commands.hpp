@@ -19,6 +19,11 @@ namespace gpuprobe::cli {
 int list_probes(const std::vector<std::unique_ptr<Probe>>& probes);
 // `gpuprobe --list-metrics [FILTER]`: the metrics the first selected GPU's chip offers.
 int list_metrics(const GlobalOptions& options, const std::string& filter);
+// The names of --metrics as given (each occurrence a comma-separated list), checked for what can
+// be checked without a device: none empty, only letters, digits, '_' and '.', no empty part
+// between dots. Throws a UsageError naming the bad name.
+std::vector<std::string> metric_names(const std::vector<std::string>& given);
+
 // Checks --metrics against the chip of every selected device before any probe runs: an
 // unknown name is a UsageError naming it with the nearest valid names. Devices whose counters
 // cannot be reached are left to the run (it reports them refused).

@@ -10,6 +10,7 @@
 #include "compare_args.hpp"
 #include "gpuprobe/core/compare.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/version.hpp"
 #include "output.hpp"
@@ -62,7 +63,9 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
                   "metric(s) or summary/finding value(s) to compare, e.g. bandwidth or time "
                   "(default: every one in both)")
       ->delimiter(',')
-      ->type_name("NAME[,NAME...]");
+      ->type_name("NAME[,NAME...]")
+      ->expected(1)
+      ->take_all();
   command
       .add_option("--fail-on-regression", args.fail_on_regression,
                   "exit 4 if some row metric is slower than A beyond PCT percent (5 or 5%): its "
@@ -80,8 +83,9 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
                   "files without samples (schema 1/2): noise band = K x the larger relative "
                   "noise of A and B (floor 0.5%)")
       ->default_str("3")
+      ->type_name("K")
       ->check(finite_number())
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(range(0.0, 1000.0));
   command
       .add_option("--devices", args.devices,
                   "pair GPU A of file A with GPU B of file B, e.g. 0:1 or 0:1,2:3 (default: "
@@ -105,9 +109,10 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
 
   auto read_side = [](const std::vector<std::string>& paths) {
     CompareSide side;
-    side.files = paths;
-    for (const auto& path : paths)
+    for (const auto& path : paths) {
+      side.files.push_back(printable(path));  // shown in the header: no terminal escapes
       side.runs.push_back(read_report_file(path));
+    }
     return side;
   };
   const CompareSide a = read_side(files.a);

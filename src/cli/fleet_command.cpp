@@ -13,6 +13,7 @@
 #include "compare_args.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/fleet.hpp"
+#include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/version.hpp"
 #include "output.hpp"
@@ -61,7 +62,7 @@ std::vector<FleetMember> read_members(const std::vector<std::string>& files) {
   auto work = [&](std::size_t first) {
     for (std::size_t i = first; i < files.size(); i += threads) {
       try {
-        members[i] = {files[i], read_report_file(files[i])};
+        members[i] = {printable(files[i]), read_report_file(files[i])};  // a name to show
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -87,8 +88,9 @@ void add_fleet_options(CLI::App& command, FleetArgs& args) {
   command
       .add_option("--outlier-k", args.k, "an outlier lies beyond K robust sigmas (1.4826 x MAD)")
       ->default_str("4")
+      ->type_name("K")
       ->check(finite_number())
-      ->check(CLI::Range(0.5, 1000.0));
+      ->check(range(0.5, 1000.0));
   command
       .add_option("--min-deviation", args.min_deviation,
                   "... and beyond PCT percent of the fleet median (3 or 3%)")
@@ -96,7 +98,9 @@ void add_fleet_options(CLI::App& command, FleetArgs& args) {
       ->type_name("PCT");
   command.add_option("--metric", args.metrics, "metric(s) compared (default: bandwidth)")
       ->delimiter(',')
-      ->type_name("NAME[,NAME...]");
+      ->type_name("NAME[,NAME...]")
+      ->expected(1)
+      ->take_all();
   command.add_flag("--fail-on-outlier", args.fail_on_outlier, "exit 4 when some GPU is an outlier");
   command.footer(kFleetFooter);
 }

@@ -1,12 +1,14 @@
-// `--list-metrics [FILTER]` and the check of `--metrics` names against the GPU's chip.
+// `--list-metrics [FILTER]` and the checks of `--metrics` names: their syntax, then the GPU's chip.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <map>
 
 #include "commands.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/counters/catalog.hpp"
 #include "gpuprobe/counters/errors.hpp"
 #include "gpuprobe/counters/session.hpp"
@@ -59,6 +61,35 @@ int list_metrics(const GlobalOptions& options, const std::string& filter) {
                  : "; counters need a rollup (.sum, .avg, .max, .min, then optionally "
                    ".per_second, ...): --list-metrics NAME. lists them");
   return 0;
+}
+
+std::vector<std::string> metric_names(const std::vector<std::string>& given) {
+  std::vector<std::string> metrics;
+  for (const auto& list : given) {
+    for (std::size_t start = 0;;) {
+      const std::size_t comma = std::min(list.find(',', start), list.size());
+      metrics.push_back(list.substr(start, comma - start));
+      if (comma == list.size()) break;
+      start = comma + 1;
+    }
+  }
+  for (const auto& name : metrics) {
+    const auto bad = std::find_if(name.begin(), name.end(), [](char c) {
+      return !std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.';
+    });
+    std::string problem;
+    if (name.empty())
+      problem = "an empty metric name (give names separated by commas)";
+    else if (bad != name.end())
+      problem = fmt::format("'{}' holds '{}': a metric name has letters, digits, '_' and '.' only",
+                            printable(name), printable(std::string(1, *bad)));
+    else if (name.size() > 256)
+      problem = fmt::format("'{}...' is longer than 256 characters", name.substr(0, 32));
+    else if (name.front() == '.' || name.back() == '.' || name.find("..") != std::string::npos)
+      problem = fmt::format("'{}' has an empty part between dots", name);
+    if (!problem.empty()) throw UsageError(fmt::format("--metrics: {}", problem));
+  }
+  return metrics;
 }
 
 void check_metrics(const GlobalOptions& options, const std::vector<int>& devices) {

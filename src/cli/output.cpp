@@ -1,17 +1,22 @@
 // Output destinations and formats for the CLI.
 #include "output.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/input_file.hpp"
+#include "gpuprobe/core/interrupt.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/render.hpp"
 #include "gpuprobe/core/units.hpp"
@@ -33,9 +38,21 @@ void check_path(const char* flag, const std::string& path) {
   }
   if (fs::is_directory(p, ec))
     throw UsageError(fmt::format("{} {}: is a folder, give a file name", flag, path));
-  if (::access(dir.c_str(), W_OK) != 0) {
-    throw UsageError(fmt::format("{} {}: folder '{}' is not writable", flag, path, dir.string()));
+  // Create (then remove) a file beside it, as the atomic write will: this finds out now, not
+  // after the run, whether the folder takes files (/proc, /sys, read-only mounts and folders).
+  const fs::path trial =
+      dir / fmt::format(".{}.gpuprobe-check.{}", p.filename().string(), ::getpid());
+  const int fd = ::open(trial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    // ENOENT for a folder that exists: it takes no new files (/proc and the like).
+    throw UsageError(fmt::format(
+        "{} {}: cannot create a file in folder '{}': {}", flag, printable(path),
+        printable(dir.string()),
+        err == ENOENT ? "it takes no new files (a virtual file system?)" : std::strerror(err)));
   }
+  ::close(fd);
+  ::unlink(trial.c_str());
 }
 
 bool to_stdout(const GlobalOptions& o) {
@@ -53,6 +70,7 @@ void check_outputs(const GlobalOptions& o) {
 }
 
 void write_outputs(const GlobalOptions& o, const RunReport& report, const Glossary& glossary) {
+  throw_if_interrupted();  // a run stopped by SIGINT/SIGTERM writes nothing
   if (!o.quiet && !to_stdout(o)) {
     TableStyle style;
     style.color = !o.no_color && std::getenv("NO_COLOR") == nullptr && ::isatty(STDOUT_FILENO);

@@ -15,6 +15,10 @@ const char* exit_code_name(ExitCode code) noexcept {
       return "no-device";
     case ExitCode::kCheckFailed:
       return "check-failed";
+    case ExitCode::kInterrupted:
+      return "interrupted";
+    case ExitCode::kTerminated:
+      return "terminated";
   }
   return "unknown";
 }

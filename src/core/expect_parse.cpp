@@ -4,9 +4,11 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/expect.hpp"
+#include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "units_tokens.hpp"
 
@@ -21,8 +23,8 @@ struct Parser {
   const std::string& origin;
 
   [[noreturn]] void fail(std::string_view token, const std::string& what) const {
-    throw UsageError(fmt::format("{}: bad expectation '{}': {} at '{}'", origin, text, what,
-                                 token.empty() ? std::string_view("end") : token));
+    throw UsageError(fmt::format("{}: bad expectation '{}': {} at '{}'", origin, printable(text),
+                                 what, token.empty() ? std::string("end") : printable(token)));
   }
 };
 
@@ -243,14 +245,14 @@ Expectation parse_expectation(std::string_view text, const std::string& origin) 
 }
 
 std::vector<Expectation> read_expectation_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("--expect-file: cannot read '{}'", path));
+  std::istringstream in(
+      read_input_file(path, kMaxExpectationFileBytes, "an expectation file", "--expect-file"));
   std::vector<Expectation> out;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     const std::string_view body = trim(std::string_view(line).substr(0, line.find('#')));
     if (body.empty()) continue;
-    out.push_back(parse_expectation(body, fmt::format("{}:{}", path, number)));
+    out.push_back(parse_expectation(body, fmt::format("{}:{}", printable(path), number)));
   }
   return out;
 }

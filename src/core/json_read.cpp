@@ -2,9 +2,6 @@
 // prose findings).
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <type_traits>
 #include <utility>
 
@@ -12,6 +9,7 @@
 
 #include "device_fields.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/core/json_io.hpp"
 
 namespace gpuprobe {
@@ -20,7 +18,33 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 [[noreturn]] void malformed(const std::string& origin, const std::string& what) {
-  throw UsageError(fmt::format("{}: not a gpuprobe result file: {}", origin, what));
+  throw UsageError(fmt::format("{}: not a gpuprobe result file: {}", printable(origin), what));
+}
+
+// The text between the first pair of `open` and `close` after `from` in `message` ("" if none).
+std::string between(const std::string& message, const std::string& from, char open, char close) {
+  const auto start = message.find(from);
+  if (start == std::string::npos) return {};
+  const auto a = message.find(open, start + from.size());
+  const auto b = a == std::string::npos ? a : message.find(close, a + 1);
+  return b == std::string::npos ? std::string() : message.substr(a + 1, b - a - 1);
+}
+
+// What a library error met while reading the parsed file means, in gpuprobe's words.
+std::string shape_problem(const nlohmann::json::exception& e) {
+  const std::string m = e.what();
+  if (e.id == 403) return fmt::format("the field '{}' is missing", between(m, "key", '\'', '\''));
+  if (e.id == 302) {
+    const auto types = m.find("type must be ");
+    if (types != std::string::npos) {
+      const auto but = m.find(", but is ", types);
+      if (but != std::string::npos)
+        return fmt::format("a {} where a {} belongs", m.substr(but + 9),
+                           m.substr(types + 13, but - types - 13));
+    }
+  }
+  if (e.id == 306 || e.id == 304) return "a value where an object with fields belongs";
+  return "a field of an unexpected type or shape";
 }
 
 // The integer at obj[key] (fallback when absent or null), refused when it is not an integer
@@ -267,27 +291,25 @@ RunReport report_from_json(const ojson& j, const std::string& origin) {
     }
     if (!j.contains("results") || !j.at("results").is_array())
       malformed(origin, "no results array");
-    for (const auto& rj : j.at("results"))
-      r.results.push_back(result_from(rj, version, origin));
+    for (const auto& rj : j.at("results")) {
+      try {
+        r.results.push_back(result_from(rj, version, origin));
+      } catch (const nlohmann::json::exception& e) {
+        const std::string probe = rj.is_object() && rj.contains("probe") && rj["probe"].is_string()
+                                      ? fmt::format(" ({})", rj["probe"].get<std::string>())
+                                      : std::string();
+        malformed(origin,
+                  fmt::format("result {}{}: {}", r.results.size() + 1, probe, shape_problem(e)));
+      }
+    }
     return r;
   } catch (const nlohmann::json::exception& e) {
-    malformed(origin, e.what());
+    malformed(origin, shape_problem(e));
   }
 }
 
 ojson read_json_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw UsageError(fmt::format("cannot read '{}': it is a folder, not a file", path));
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("cannot read '{}': no such file or not readable", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  try {
-    return ojson::parse(buffer.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(fmt::format("'{}' is not valid JSON: {}", path, e.what()));
-  }
+  return parse_json_text(read_input_file(path, kMaxResultFileBytes, "a result file"), path);
 }
 
 RunReport read_report_file(const std::string& path) {

@@ -12,6 +12,7 @@
 
 #include "device_fields.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/interrupt.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/samples.hpp"
 
@@ -260,6 +261,10 @@ void write_output(const std::string& path, const std::string& text) {
       std::remove(temp.c_str());
       throw Error(ExitCode::kRunFailure, fmt::format("writing '{}' failed (disk full?)", path));
     }
+  }
+  if (interrupt_signal() != 0) {  // stopped while writing: no file rather than a partial one
+    std::remove(temp.c_str());
+    throw_if_interrupted();
   }
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
     std::remove(temp.c_str());

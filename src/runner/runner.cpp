@@ -12,6 +12,7 @@
 
 #include "counter_pass.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/interrupt.hpp"
 #include "gpuprobe/core/rounds.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/clock.hpp"
@@ -184,6 +185,15 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
     ProbeResult r = failed(probe, device.index, e.what());
     r.status = Status::kSkipped;
     return r;
+  } catch (const InterruptedError&) {
+    // Stopped by SIGINT/SIGTERM: leave no persisting-L2 limit behind (the buffers were freed
+    // on the way here), then stop the whole run.
+    if (device.persisting_l2_max_bytes > 0) {
+      (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+      (void)cudaCtxResetPersistingL2Cache();
+      (void)cudaGetLastError();
+    }
+    throw;
   } catch (const NoDeviceError&) {
     throw;
   } catch (const Error& e) {
@@ -205,6 +215,7 @@ std::vector<ProbeResult> run_on_devices(const std::vector<ProbeRun>& probes,
   std::vector<ProbeResult> out;
   for (const auto& device : devices) {
     for (const auto& p : probes) {
+      throw_if_interrupted();
       out.push_back(run_probe(*p.probe, p.values, device, options, counters, progress, glossary));
       if (after_each) after_each();
     }

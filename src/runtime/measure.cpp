@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/interrupt.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 
 namespace gpuprobe::runtime {
@@ -266,6 +267,7 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
   std::vector<double> lane_seconds;
   while (round_rule.should_continue(std::span(out.seconds).subspan(before), out.seconds, measured,
                                     seconds_between(started, Clock::now()))) {
+    throw_if_interrupted();  // SIGINT/SIGTERM: stop within a sample (about a millisecond)
     if (op.reset_sample) {
       op.reset_sample(main_stream());
       GP_CUDA(cudaStreamSynchronize(main_stream()));

@@ -14,6 +14,7 @@
 #   --has REGEX     the output must also match REGEX (may be repeated)
 #   --not REGEX     the output must not match REGEX (may be repeated)
 #   --fast MS       also run the command 5 more times; their mean wall time must be < MS ms
+#   --one-line      the output must be exactly one line (a usage error's message, nothing more)
 #
 # Prints what it expected and what it got on failure. Exits 0 (pass) or 1 (fail); 2 for
 # bad use of this script.
@@ -32,6 +33,7 @@ required=()
 forbidden=()
 fast_ms=""
 either=0
+one_line=0
 
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case "$1" in
@@ -53,6 +55,10 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
       ;;
     --either)
       either=1
+      shift
+      ;;
+    --one-line)
+      one_line=1
       shift
       ;;
     *)
@@ -122,6 +128,10 @@ for regex in "${forbidden[@]+"${forbidden[@]}"}"; do
     fail "output matches the forbidden /${regex}/"
   fi
 done
+
+if [ "$one_line" -eq 1 ] && [ "$(printf '%s\n' "$output" | wc -l)" -ne 1 ]; then
+  fail "the output is not exactly one line"
+fi
 
 if [ -n "$fast_ms" ]; then
   runs=5

@@ -8,11 +8,13 @@ namespace gpuprobe {
 
 // Documented exit codes (README "Exit codes"); keep in step with DESIGN.md.
 enum class ExitCode : int {
-  kOk = 0,           // success
-  kRunFailure = 1,   // a probe failed at run time (CUDA error, out of memory, wrong result)
-  kUsage = 2,        // unknown option, bad value, unreadable or malformed input file
-  kNoDevice = 3,     // no usable GPU, or the probe is unsupported on this GPU
-  kCheckFailed = 4,  // compare --fail-on-regression: a regression beyond the threshold
+  kOk = 0,             // success
+  kRunFailure = 1,     // a probe failed at run time (CUDA error, out of memory, wrong result)
+  kUsage = 2,          // unknown option, bad value, unreadable or malformed input file
+  kNoDevice = 3,       // no usable GPU, or the probe is unsupported on this GPU
+  kCheckFailed = 4,    // compare --fail-on-regression: a regression beyond the threshold
+  kInterrupted = 130,  // stopped by SIGINT (128 + 2, as a shell reports it)
+  kTerminated = 143,   // stopped by SIGTERM (128 + 15)
 };
 
 // An error that carries the exit code it should end the process with.

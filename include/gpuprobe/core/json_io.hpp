@@ -2,8 +2,10 @@
 // output: written by json_write.cpp, read by json_read.cpp.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "gpuprobe/core/result.hpp"
 
@@ -21,8 +23,18 @@ nlohmann::ordered_json to_json(const RunReport& report);
 // or an unsupported schema_version.
 RunReport report_from_json(const nlohmann::ordered_json& json, const std::string& origin);
 
-// Reads and parses a JSON file, keeping key order. Throws UsageError if it cannot be read or
-// parsed.
+// The most nesting and values a file read as JSON may hold (a full `all` run: 6 levels, some
+// 60 000 values); beyond them it is refused, so that no input exhausts the stack or the memory.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+inline constexpr std::size_t kMaxJsonValues = std::size_t{1} << 22;
+
+// Parses JSON text keeping key order, within kMaxJsonDepth and kMaxJsonValues; the control
+// characters in its strings and keys are escaped (printable()). Throws UsageError naming
+// `origin`, the line and column and what was wrong.
+nlohmann::ordered_json parse_json_text(std::string_view text, const std::string& origin);
+
+// Reads (read_input_file, at most kMaxResultFileBytes) and parses (parse_json_text) a JSON
+// file. Throws UsageError if it cannot be read or parsed.
 nlohmann::ordered_json read_json_file(const std::string& path);
 
 // Reads a gpuprobe JSON result file (read_json_file + report_from_json); throws UsageError when

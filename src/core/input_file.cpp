@@ -1,0 +1,145 @@
+// Bounded reading of input files and escaping of the control characters they may hold.
+#include "gpuprobe/core/input_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/interrupt.hpp"
+
+namespace gpuprobe {
+namespace {
+
+// Closes the descriptor on every way out.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+const char* kind_of(mode_t mode) {
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+std::string limit_text(std::uint64_t limit) {
+  return limit % (1u << 20) == 0 ? fmt::format("{} MiB", limit >> 20)
+                                 : fmt::format("{} bytes", limit);
+}
+
+// Length of the UTF-8 sequence starting at s[i] (2 to 4), or 0 when it is not one.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  const std::size_t n = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
+  if (n == 0 || b >= 0xF5 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  const auto b1 = static_cast<unsigned char>(s[i + 1]);
+  if ((b == 0xE0 && b1 < 0xA0) || (b == 0xED && b1 > 0x9F) || (b == 0xF0 && b1 < 0x90) ||
+      (b == 0xF4 && b1 > 0x8F))
+    return 0;  // overlong, surrogate or beyond U+10FFFF
+  return n;
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, std::uint64_t limit, std::string_view what,
+                            std::string_view flag) {
+  const std::string where = flag.empty() ? std::string() : fmt::format("{}: ", flag);
+  Fd in{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (in.fd < 0) {
+    const int err = errno;
+    throw UsageError(fmt::format("{}cannot read '{}': {}", where, printable(path),
+                                 err == ENOENT ? "no such file" : std::strerror(err)));
+  }
+  struct stat st {};
+  if (::fstat(in.fd, &st) != 0)
+    throw UsageError(
+        fmt::format("{}cannot read '{}': {}", where, printable(path), std::strerror(errno)));
+  if (S_ISDIR(st.st_mode))
+    throw UsageError(
+        fmt::format("{}cannot read '{}': it is a folder, not a file", where, printable(path)));
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+    throw UsageError(
+        fmt::format("{}cannot read '{}': it is {}, not {} (a regular file or a named "
+                    "pipe)",
+                    where, printable(path), kind_of(st.st_mode), what));
+  }
+  const auto too_long = [&] {
+    return UsageError(fmt::format("{}'{}' is larger than {}, the most gpuprobe reads as {}", where,
+                                  printable(path), limit_text(limit), what));
+  };
+  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > limit) throw too_long();
+  if (S_ISFIFO(st.st_mode)) {
+    // A named pipe: open it again, blocking, to wait for its writer (SIGINT/SIGTERM end the
+    // wait); the first open, without blocking, only told what the path is. It stays open until
+    // then: a writer already there must never see the pipe without a reader.
+    Fd blocking;
+    while ((blocking.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC)) < 0) {
+      if (errno != EINTR)
+        throw UsageError(
+            fmt::format("{}cannot read '{}': {}", where, printable(path), std::strerror(errno)));
+      throw_if_interrupted();
+    }
+    std::swap(in.fd, blocking.fd);
+  } else {
+    ::fcntl(in.fd, F_SETFL, ::fcntl(in.fd, F_GETFL) & ~O_NONBLOCK);
+  }
+  std::string text;
+  char buffer[1 << 16];
+  while (true) {
+    const ssize_t n = ::read(in.fd, buffer, sizeof buffer);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) {
+        throw_if_interrupted();  // SIGINT or SIGTERM while a pipe kept us waiting
+        continue;
+      }
+      throw UsageError(
+          fmt::format("{}cannot read '{}': {}", where, printable(path), std::strerror(errno)));
+    }
+    if (text.size() + static_cast<std::size_t>(n) > limit) throw too_long();
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b >= 0x20 && b < 0x7F) {
+      out += text[i++];
+    } else if (b == '\n' || b == '\t' || b == '\r') {
+      out += b == '\n' ? "\\n" : b == '\t' ? "\\t" : "\\r";
+      ++i;
+    } else if (b < 0x80) {
+      out += fmt::format("\\x{:02x}", b);
+      ++i;
+    } else if (const std::size_t n = utf8_length(text, i); n == 0) {
+      out += fmt::format("\\x{:02x}", b);
+      ++i;
+    } else if (b == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[i + 1]));
+      i += 2;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuprobe

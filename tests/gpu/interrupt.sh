@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# GPU test: SIGINT/SIGTERM during a sweep. gpuprobe must stop within a second of the signal,
+# exit 130 (SIGINT) or 143 (SIGTERM), leave no output file (nor its temporary), and hold the GPU
+# no longer (no compute process left); a second SIGINT ends it at once. Each probe is tried,
+# l2-persist included (its persisting-L2 limit is reset on the way out). Exit 77 (skipped)
+# without a GPU. Usage: interrupt.sh GPUPROBE
+set -u
+bin=$1
+command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || { echo "SKIP: no GPU"; exit 77; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fail=0
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# interrupt SIGNAL EXPECTED_CODE TWICE PROBE ARGS...: start a long sweep, signal it after 3 s
+# (twice in a row when TWICE=1), check the exit code, the time to stop and what is left behind.
+interrupt() {
+  local sig=$1 code=$2 twice=$3
+  shift 3
+  rm -f "$out"/r.json*
+  set -m  # job control: the background run gets SIGINT like a foreground one
+  "$bin" --quiet --json "$out/r.json" --min-time 5 "$@" >"$out/log" 2>&1 &
+  local pid=$!
+  set +m
+  sleep 3
+  local start
+  start=$(now_ms)
+  kill -"$sig" "$pid"
+  [ "$twice" = 1 ] && kill -"$sig" "$pid"
+  wait "$pid"
+  local rc=$? took=$(($(now_ms) - start))
+  local what="$* after SIG$sig$([ "$twice" = 1 ] && echo " twice")"
+  if [ "$rc" -ne "$code" ]; then
+    echo "FAIL: $what: exit $rc, expected $code"; sed 's/^/  | /' "$out/log"; fail=1
+  elif [ "$took" -ge 1000 ]; then
+    echo "FAIL: $what: took $took ms to stop"; fail=1
+  elif ls "$out"/r.json* >/dev/null 2>&1; then
+    echo "FAIL: $what: left $(ls "$out"/r.json*)"; fail=1
+  elif nvidia-smi --query-compute-apps=pid --format=csv,noheader | grep -qw "$pid"; then
+    echo "FAIL: $what: pid $pid still holds the GPU"; fail=1
+  else
+    echo "ok: $what: exit $rc in $took ms, no file left: $(tail -n 1 "$out/log")"
+  fi
+}
+
+interrupt INT 130 0 transfer --pinned --sizes 64MiB,256MiB
+interrupt TERM 143 0 transfer --pinned --sizes 64MiB,256MiB
+interrupt INT 130 1 transfer --pinned --sizes 64MiB,256MiB
+interrupt INT 130 0 coalescing
+interrupt INT 130 0 bank-conflicts
+interrupt INT 130 0 overlap
+interrupt INT 130 0 zerocopy
+interrupt INT 130 0 l2-persist
+[ $fail -eq 0 ] && echo PASS
+exit $fail
