@@ -255,7 +255,7 @@ ProbeResult result_from(const ojson& rj, int version, const std::string& origin)
     c.passes = integer_or(cj, "passes", std::size_t{0}, origin);
     c.reason = text("reason");
     c.hint = text("hint");
-    pr.counters = std::move(c);
+    pr.counter_status = std::move(c);
   }
   return pr;
 }

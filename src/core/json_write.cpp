@@ -127,8 +127,8 @@ ojson result_json(const ProbeResult& r) {
                         {"text", f.text}});
   }
   out["findings"] = findings;
-  if (r.counters) {
-    const CounterStatus& c = *r.counters;
+  if (r.counter_status) {
+    const CounterStatus& c = *r.counter_status;
     out["counters"] = {{"state", counter_state_name(c.state)},
                        {"chip", c.chip.empty() ? ojson(nullptr) : ojson(c.chip)},
                        {"metrics", c.metrics},

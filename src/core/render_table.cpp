@@ -256,8 +256,8 @@ std::string render_table(const RunReport& report, const TableStyle& style,
       append_items(out, style, "  conditions: ", parts, 4);
     }
     if (!result.method.empty()) append_prose(out, style, "  method: ", result.method);
-    if (result.counters && result.counters->state == CounterState::kCollected)
-      append_prose(out, style, "  counters: ", render_detail::counters_text(*result.counters));
+    if (result.counter_status && result.counter_status->state == CounterState::kCollected)
+      append_prose(out, style, "  counters: ", render_detail::counters_text(*result.counter_status));
     for (const auto& f : result.findings) {
       // A note or warning said once is not repeated for the next probe (counters refused on
       // this GPU, say); verdicts always show.

@@ -162,7 +162,7 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
       result.conditions.push_back(std::move(q));
     for (auto& f : counter_pass.findings())
       result.findings.push_back(std::move(f));
-    result.counters = counter_pass.status();
+    result.counter_status = counter_pass.status();
     if (max_mhz > 0 && std::min(clock_before, clock_after) < 0.8 * max_mhz) {
       result.findings.push_back(warning("sm_clock_low", {},
                                         {{"sm_clock_before", "MHz", clock_before},

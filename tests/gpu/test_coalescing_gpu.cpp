@@ -100,11 +100,11 @@ TEST(CoalescingGpu, CounterPassCountsSectorsPerRequest) {
   const ProbeResult r =
       testing::run_probe(*probe, {"--pattern", "stride", "--strides", "1,32", "--widths", "4"}, 3);
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
-  ASSERT_TRUE(r.counters);
-  if (r.counters->state == CounterState::kRefused)
-    GTEST_SKIP() << "counters refused here: " << r.counters->reason;
-  ASSERT_EQ(r.counters->state, CounterState::kCollected);
-  EXPECT_GE(r.counters->passes, 1u);
+  ASSERT_TRUE(r.counter_status);
+  if (r.counter_status->state == CounterState::kRefused)
+    GTEST_SKIP() << "counters refused here: " << r.counter_status->reason;
+  ASSERT_EQ(r.counter_status->state, CounterState::kCollected);
+  EXPECT_GE(r.counter_status->passes, 1u);
   for (const auto& [stride, sectors] : {std::pair{"1", 4.0}, {"32", 32.0}}) {
     const Row* row = testing::find_row(r, {{"stride", stride}});
     ASSERT_NE(row, nullptr);
@@ -125,8 +125,8 @@ TEST(CoalescingGpu, NoCountersLeavesTimingOnly) {
   const ProbeResult r = testing::run_probe(
       *probe, {"--pattern", "stride", "--strides", "1,32", "--widths", "4"}, 3, false);
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
-  ASSERT_TRUE(r.counters);
-  EXPECT_EQ(r.counters->state, CounterState::kOff);
+  ASSERT_TRUE(r.counter_status);
+  EXPECT_EQ(r.counter_status->state, CounterState::kOff);
   for (const auto& row : r.rows) {
     EXPECT_FALSE(row.counters);
     EXPECT_EQ(find_quantity(row.derived, "sectors_per_request_counter"), nullptr);

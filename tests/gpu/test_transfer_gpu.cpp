@@ -95,9 +95,9 @@ TEST(TransferGpu, LinkBytesMatchThePayload) {
   const ProbeResult r =
       testing::run_probe(*probe, {"--pinned", "--sizes", "64MiB", "--direction", "h2d,d2h"}, 3);
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
-  ASSERT_TRUE(r.counters);
-  if (r.counters->state == CounterState::kRefused)
-    GTEST_SKIP() << "counters refused here: " << r.counters->reason;
+  ASSERT_TRUE(r.counter_status);
+  if (r.counter_status->state == CounterState::kRefused)
+    GTEST_SKIP() << "counters refused here: " << r.counter_status->reason;
   for (const char* dir : {"h2d", "d2h"}) {
     const Row* row =
         testing::find_row(r, {{"memory", "pinned"}, {"direction", dir}, {"bytes", "67108864"}});

@@ -132,7 +132,7 @@ struct ProbeResult {
   std::vector<Quantity> conditions;  // clocks, working set / L2, ... measured around the run
   std::vector<Finding> findings;     // verdicts, notes and warnings, as data
   // The counter pass; nullopt where none was attempted (a plan, a failed probe, older files).
-  std::optional<CounterStatus> counters;
+  std::optional<CounterStatus> counter_status;
 };
 
 struct ToolInfo {
