@@ -47,8 +47,8 @@ int check_files(const GlobalOptions& options, const std::vector<std::string>& fi
 struct FleetArgs {
   std::vector<std::string> inputs;
   double k = 4;
-  std::string min_deviation = "3";  // percent
-  std::vector<std::string> metrics;
+  std::string min_deviation = "3";       // percent
+  std::vector<std::string> value_names;  // --metric
   bool fail_on_outlier = false;
 };
 void add_fleet_options(CLI::App& command, FleetArgs& args);
@@ -58,8 +58,8 @@ int fleet_runs(const GlobalOptions& options, const std::vector<std::string>& com
 // `gpuprobe compare A.json B.json` (or `A1.json A2.json vs B1.json`): its arguments as given,
 // checked by compare_runs.
 struct CompareArgs {
-  std::vector<std::string> files;  // both sides, 'vs' between them when several
-  std::vector<std::string> metrics;
+  std::vector<std::string> files;                 // both sides, 'vs' between them when several
+  std::vector<std::string> value_names;           // --metric
   std::optional<std::string> fail_on_regression;  // percent; absent: no check
   std::optional<std::string> devices;             // absent: device i with device i
   double noise_k = 3;

@@ -59,7 +59,7 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
       ->required()
       ->type_name("A.json [vs] B.json");
   command
-      .add_option("--metric", args.metrics,
+      .add_option("--metric", args.value_names,
                   "metric(s) or summary/finding value(s) to compare, e.g. bandwidth or time "
                   "(default: every one in both)")
       ->delimiter(',')
@@ -97,7 +97,7 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
 int compare_runs(const GlobalOptions& options, const std::vector<std::string>& command,
                  const CompareArgs& args, const Glossary& glossary) {
   CompareOptions compare;
-  compare.metrics = args.metrics;
+  compare.value_names = args.value_names;
   compare.noise_k = args.noise_k;
   compare.same_within = parse_percent("--same-within", args.same_within) / 100.0;
   compare.fail_on_inconclusive = args.fail_on_inconclusive;

@@ -96,7 +96,7 @@ void add_fleet_options(CLI::App& command, FleetArgs& args) {
                   "... and beyond PCT percent of the fleet median (3 or 3%)")
       ->default_str("3")
       ->type_name("PCT");
-  command.add_option("--metric", args.metrics, "metric(s) compared (default: bandwidth)")
+  command.add_option("--metric", args.value_names, "metric(s) compared (default: bandwidth)")
       ->delimiter(',')
       ->type_name("NAME[,NAME...]")
       ->expected(1)
@@ -110,7 +110,7 @@ int fleet_runs(const GlobalOptions& options, const std::vector<std::string>& com
   FleetOptions fleet;
   fleet.k = args.k;
   fleet.min_deviation = parse_percent("--min-deviation", args.min_deviation) / 100.0;
-  fleet.metrics = args.metrics;
+  fleet.value_names = args.value_names;
   check_outputs(options);
   const auto files = expand_inputs(args.inputs);
   RunReport report = fleet_report(read_members(files), fleet);

@@ -296,7 +296,7 @@ std::vector<std::string> Comparer::common_names(const std::string& probe, Compar
   names_seen_.insert(a_names.begin(), a_names.end());
   names_seen_.insert(b_names.begin(), b_names.end());
   std::vector<std::string> out;
-  if (options_.metrics.empty()) {
+  if (options_.value_names.empty()) {
     for (const auto& n : a_names) {
       if (has(b_names, n))
         out.push_back(n);
@@ -308,7 +308,7 @@ std::vector<std::string> Comparer::common_names(const std::string& probe, Compar
     }
     return out;
   }
-  for (const auto& n : options_.metrics) {
+  for (const auto& n : options_.value_names) {
     const bool in_a = has(a_names, n);
     const bool in_b = has(b_names, n);
     if (in_a && in_b)
@@ -515,8 +515,8 @@ void Comparer::compare_findings(const ResultPairing& pairing, ProbeTally& tally,
 
 void Comparer::bootstrap_all(const std::vector<ResultPairing>& pairings) {
   auto wanted = [&](const std::string& name) {
-    return options_.metrics.empty() || std::find(options_.metrics.begin(), options_.metrics.end(),
-                                                 name) != options_.metrics.end();
+    return options_.value_names.empty() || std::find(options_.value_names.begin(), options_.value_names.end(),
+                                                 name) != options_.value_names.end();
   };
   std::vector<std::pair<const Metric*, const Metric*>> keys;
   std::vector<RatioTask> tasks;
@@ -765,8 +765,8 @@ ProbeResult Comparer::overview(const std::vector<DevicePair>& pairs) const {
               {"b_file", options_.b_name, ""},
               {"devices", fmt::format("{}", fmt::join(pair_texts, ",")), ""},
               {"metrics",
-               options_.metrics.empty() ? std::string("all common")
-                                        : fmt::format("{}", fmt::join(options_.metrics, ",")),
+               options_.value_names.empty() ? std::string("all common")
+                                        : fmt::format("{}", fmt::join(options_.value_names, ",")),
                ""}};
   for (auto& p : option_params())
     r.params.push_back(std::move(p));
@@ -819,7 +819,7 @@ void Comparer::no_comparison() const {
   if (out_.matched_rows > 0) {
     throw UsageError(fmt::format("{} rows match but no metric is in both files' rows{}",
                                  out_.matched_rows,
-                                 options_.metrics.empty() ? "" : " (check --metric)"));
+                                 options_.value_names.empty() ? "" : " (check --metric)"));
   }
   std::string hint;
   const std::set<int> in_a = result_devices(a_);
@@ -877,7 +877,7 @@ CompareOutcome Comparer::run() {
   for (const auto& pairing : match.pairs)
     compare_pair(pairing);
 
-  for (const auto& name : options_.metrics) {
+  for (const auto& name : options_.value_names) {
     if (!names_seen_.count(name)) {
       throw UsageError(fmt::format(
           "--metric {}: no matched row, summary row or finding has this metric or value (they "

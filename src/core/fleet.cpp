@@ -41,9 +41,9 @@ std::vector<std::string> metrics_of(const Row& row, const FleetOptions& o) {
   std::vector<std::string> out;
   for (const auto& m : row.metrics) {
     const bool wanted =
-        o.metrics.empty()
+        o.value_names.empty()
             ? (!find_metric(row, "bandwidth") || m.name == "bandwidth")
-            : std::find(o.metrics.begin(), o.metrics.end(), m.name) != o.metrics.end();
+            : std::find(o.value_names.begin(), o.value_names.end(), m.name) != o.value_names.end();
     if (wanted) out.push_back(m.name);
   }
   return out;

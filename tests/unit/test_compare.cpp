@@ -258,7 +258,7 @@ TEST(CompareReports, ClassifiesFasterSlowerSameAcrossRows) {
                                        transfer_row("d2h", 64 * kMiB, 50.1),      // 0.2%: same
                                        transfer_row("bidir", 64 * kMiB, 99)})});  // 10% faster
   CompareOptions options;
-  options.metrics = {"bandwidth"};
+  options.value_names = {"bandwidth"};
   const CompareOutcome out = compare_reports(a, b, options);
   EXPECT_EQ(out.comparisons, 3u);
   EXPECT_EQ(out.slower, 1u);
@@ -281,7 +281,7 @@ TEST(CompareReports, RegressionThresholdDecidesWhatFails) {
   const RunReport b = report_with({transfer_result(
       0, {transfer_row("h2d", 64 * kMiB, 45), transfer_row("d2h", 64 * kMiB, 40)})});
   CompareOptions options;
-  options.metrics = {"bandwidth"};
+  options.value_names = {"bandwidth"};
   options.fail_on_regression = 5;
   CompareOutcome out = compare_reports(a, b, options);
   ASSERT_EQ(out.regressions.size(), 2u);
@@ -371,7 +371,7 @@ TEST(CompareReports, FailedResultsAreNotedNotCompared) {
 TEST(CompareReports, UnknownMetricIsAUsageError) {
   const RunReport a = report_with({transfer_result(0, {transfer_row("h2d", 64 * kMiB, 50)})});
   CompareOptions options;
-  options.metrics = {"latency"};
+  options.value_names = {"latency"};
   EXPECT_THROW(compare_reports(a, a, options), UsageError);
 }
 
@@ -406,7 +406,7 @@ TEST(CompareDevices, PairsTwoGpusOfOneFile) {
                                     "aaaa", 2);
   CompareOptions options;
   options.devices = {{0, 1}};
-  options.metrics = {"bandwidth"};
+  options.value_names = {"bandwidth"};
   const CompareOutcome out = compare_reports(run, run, options);
   EXPECT_EQ(out.matched_rows, 1u);
   const ProbeResult* bw = table_for(out, "bandwidth");
@@ -608,7 +608,7 @@ TEST(CompareSummaries, NeutralValuesNeverRegressAndMetricFilterApplies) {
                                        report_with({with_summary({b_row})}), options);
   EXPECT_EQ(out.higher, 1u);
   EXPECT_TRUE(out.regressions.empty());
-  options.metrics = {"latency"};  // a summary value's name works with --metric
+  options.value_names = {"latency"};  // a summary value's name works with --metric
   out = compare_reports(report_with({with_summary({a_row})}), report_with({with_summary({b_row})}),
                         options);
   EXPECT_EQ(out.comparisons, 1u);

@@ -123,7 +123,7 @@ TEST(Fleet, MissingResultsAreNotedAndEveryFindingIsPhrased) {
     fleet.push_back(member("n" + std::to_string(i), {100}));
   fleet.back().report.results[0].status = Status::kFailed;
   FleetOptions both;
-  both.metrics = {"bandwidth", "time"};
+  both.value_names = {"bandwidth", "time"};
   const RunReport r = fleet_report(fleet, both);
   EXPECT_EQ(r.results[0].rows.size(), 2u);
   const auto incomplete = with_id(r, "fleet_incomplete");

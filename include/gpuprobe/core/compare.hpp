@@ -18,7 +18,7 @@ namespace gpuprobe {
 struct CompareOptions {
   // Metrics (and summary or finding values) to compare, by name; empty: every one present on
   // both sides of a matched pair.
-  std::vector<std::string> metrics;
+  std::vector<std::string> value_names;
   // Percent; a "slower" row metric whose whole interval lies beyond it (band: whose ratio lies
   // beyond it) is a regression (flagged, and the CLI exits 4). nullopt: no check; nothing is
   // called a regression. Summary and finding values never are.

@@ -23,8 +23,9 @@ struct FleetOptions {
   // ... and more than this share of the median away from it (so a fleet of nearly identical
   // GPUs does not call 0.3% an outlier).
   double min_deviation = 0.03;
-  // Metrics compared (empty: a row's `bandwidth` when it has one, else all of its metrics).
-  std::vector<std::string> metrics;
+  // The metrics compared, by name (--metric; empty: a row's `bandwidth` when it has one, else
+  // all of its metrics).
+  std::vector<std::string> value_names;
   // A GPU is an outlier in a probe when more than this share of its values there are beyond the
   // fleet: a slow link or slow memory moves most rows, run-to-run noise only a few.
   double max_outlier_share = 0.10;
