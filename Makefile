@@ -24,7 +24,10 @@ test: build
 
 # Host code built with AddressSanitizer + UndefinedBehaviorSanitizer (-DGPUPROBE_SANITIZE=ON);
 # any report fails its test. protect_shadow_gap=0: the CUDA runtime maps memory where ASan keeps
-# its gap (cudaGetDeviceCount would fail otherwise).
+# its gap (cudaGetDeviceCount would fail otherwise). Left out: the --fast timing checks (a
+# sanitized binary is slower by design) and the counter tests that load NVIDIA's profiler host
+# library (CounterCatalog, CounterEvaluate): libcupti dlopens libnvperf_host.so with
+# RTLD_DEEPBIND, which the ASan runtime refuses; the counter-name tests still run.
 sanitize-test:
 	cmake -S . -B $(SANITIZE_DIR) -DGPUPROBE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) >/dev/null
@@ -32,8 +35,8 @@ sanitize-test:
 	  gpuprobe_counters_tests
 	cd $(SANITIZE_DIR) && \
 	  ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1:abort_on_error=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j 2 -L 'unit|cli'
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 GPUPROBE_EXPECT_NO_TIMING=1 \
+	  ctest --output-on-failure -j 2 -L 'unit|cli' -E '^Counter(Catalog|Evaluate)[.]'
 
 # The libFuzzer targets (-DGPUPROBE_FUZZ=ON, clang) run 5 s each from fuzz/corpus: a regression
 # test. scripts/fuzz.sh runs them for longer.
