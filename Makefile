@@ -1,8 +1,15 @@
-# The two entry points of the README: `make run` and `make test` (what .ci/run calls).
+# The two entry points of the README: `make run` and `make test` (what .ci/run calls), and the
+# CI's two more: `make sanitize-test` (unit and CLI tests under ASan + UBSan) and
+# `make fuzz-regression` (each libFuzzer target a few seconds from its seed corpus, clang).
 BUILD_DIR ?= build
+SANITIZE_DIR ?= build-sanitize
+FUZZ_DIR ?= build-fuzz
 DEVICE ?= 0
+JOBS ?= $(shell nproc)
+# The sanitizer and fuzz builds need kernels for one architecture only (nothing runs on a GPU).
+CHECK_ARCH ?= 90
 
-.PHONY: run test build clean format
+.PHONY: run test build clean format sanitize-test fuzz-regression
 
 build:
 	BUILD_DIR=$(BUILD_DIR) scripts/setup.sh
@@ -15,8 +22,32 @@ run: build
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j 2
 
+# Host code built with AddressSanitizer + UndefinedBehaviorSanitizer (-DGPUPROBE_SANITIZE=ON);
+# any report fails its test. protect_shadow_gap=0: the CUDA runtime maps memory where ASan keeps
+# its gap (cudaGetDeviceCount would fail otherwise). Left out: the --fast timing checks (a
+# sanitized binary is slower by design) and the counter tests that load NVIDIA's profiler host
+# library (CounterCatalog, CounterEvaluate): libcupti dlopens libnvperf_host.so with
+# RTLD_DEEPBIND, which the ASan runtime refuses; the counter-name tests still run.
+sanitize-test:
+	cmake -S . -B $(SANITIZE_DIR) -DGPUPROBE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) >/dev/null
+	cmake --build $(SANITIZE_DIR) -j $(JOBS) --target gpuprobe gpuprobe_unit_tests \
+	  gpuprobe_counters_tests
+	cd $(SANITIZE_DIR) && \
+	  ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 GPUPROBE_EXPECT_NO_TIMING=1 \
+	  ctest --output-on-failure -j 2 -L 'unit|cli' -E '^Counter(Catalog|Evaluate)[.]'
+
+# The libFuzzer targets (-DGPUPROBE_FUZZ=ON, clang) run 5 s each from fuzz/corpus: a regression
+# test. scripts/fuzz.sh runs them for longer.
+fuzz-regression:
+	CXX=$${CXX:-clang++} cmake -S . -B $(FUZZ_DIR) -DGPUPROBE_FUZZ=ON -DGPUPROBE_BUILD_TESTS=OFF \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) >/dev/null
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_units fuzz_axes fuzz_expect fuzz_result
+	cd $(FUZZ_DIR) && ctest --output-on-failure -L fuzz
+
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.cu')
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(FUZZ_DIR)

@@ -96,7 +96,8 @@ TEST(PoolRuns, AFileWithoutSamplesLeavesTheMetricToTheBand) {
   const RunReport one = run_of("r1", {row_of("h2d", {metric_of("bandwidth", "GB/s", {{1, 2}})})});
   RunReport old = run_of("r2", {row_of("h2d", {metric_of("bandwidth", "GB/s", {{9, 9}})})});
   old.results[0].rows[0].metrics[0].samples.clear();  // as read from a schema 2 file
-  const Metric& m = pool_runs({one, old}).results[0].rows[0].metrics[0];
+  const RunReport pooled = pool_runs({one, old});     // kept: m refers into it
+  const Metric& m = pooled.results[0].rows[0].metrics[0];
   EXPECT_TRUE(m.samples.empty());
   EXPECT_DOUBLE_EQ(m.stats.median, 1.5);  // the first file's statistics
 }
