@@ -6,9 +6,11 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/result.hpp"
+#include "gpuprobe/core/stats.hpp"
 
 namespace gpuprobe::testing {
 
@@ -25,6 +27,23 @@ inline const ProbeResult& fixture_result(const std::string& file, const std::str
     if (r.probe == probe) return cache.emplace(key, r).first->second;
   }
   throw std::runtime_error("no " + probe + " result in " + path);
+}
+
+// A bandwidth metric of 5 rounds x 10 samples: `center` x (1 + spread x a fixed zig-zag in
+// [-1, 1]), its statistics from those samples (for tests of decisions made with the noise).
+inline Metric zigzag_bandwidth(double center, double spread) {
+  Metric m{"bandwidth", "GB/s", {}, {}};
+  std::vector<double> all;
+  for (std::size_t r = 0; r < 5; ++r) {
+    m.samples.emplace_back();
+    for (std::size_t i = 0; i < 10; ++i) {
+      const double z = static_cast<double>((r * 10 + i) * 7 % 11) / 5.0 - 1.0;
+      m.samples.back().push_back(center * (1.0 + spread * z));
+      all.push_back(m.samples.back().back());
+    }
+  }
+  m.stats = statistics_of(all);
+  return m;
 }
 
 }  // namespace gpuprobe::testing

@@ -5,26 +5,16 @@
 
 #include <gtest/gtest.h>
 
+#include "fixtures.hpp"
+
 #include "gpuprobe/core/stats.hpp"
 
 namespace gpuprobe {
 namespace {
 
-// A bandwidth metric of 5 rounds x 10 samples: `center` x (1 + spread x a fixed zig-zag in
-// [-1, 1]), its statistics from those samples.
+// A bandwidth metric with samples in rounds (tests/unit/fixtures.hpp).
 Metric bandwidth(double center, double spread) {
-  Metric m{"bandwidth", "GB/s", {}, {}};
-  std::vector<double> all;
-  for (std::size_t r = 0; r < 5; ++r) {
-    m.samples.emplace_back();
-    for (std::size_t i = 0; i < 10; ++i) {
-      const double z = static_cast<double>((r * 10 + i) * 7 % 11) / 5.0 - 1.0;
-      m.samples.back().push_back(center * (1.0 + spread * z));
-      all.push_back(m.samples.back().back());
-    }
-  }
-  m.stats = statistics_of(all);
-  return m;
+  return testing::zigzag_bandwidth(center, spread);
 }
 
 // The same median and relative noise without samples (a schema 1/2 row).

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "fixtures.hpp"
+
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/stats.hpp"
 
@@ -101,20 +103,9 @@ TEST(ExpectUnits, ConvertWithinAFamilyOnly) {
   EXPECT_FALSE(known_constant_unit("furlongs"));
 }
 
-// A metric of 5 rounds x 10 samples around `center` (+-spread, a fixed zig-zag).
+// A bandwidth metric with samples in rounds (tests/unit/fixtures.hpp).
 Metric bandwidth(double center, double spread) {
-  Metric m{"bandwidth", "GB/s", {}, {}};
-  std::vector<double> all;
-  for (std::size_t r = 0; r < 5; ++r) {
-    m.samples.emplace_back();
-    for (std::size_t i = 0; i < 10; ++i) {
-      const double z = static_cast<double>((r * 10 + i) * 7 % 11) / 5.0 - 1.0;
-      m.samples.back().push_back(center * (1.0 + spread * z));
-      all.push_back(m.samples.back().back());
-    }
-  }
-  m.stats = statistics_of(all);
-  return m;
+  return testing::zigzag_bandwidth(center, spread);
 }
 
 Row transfer_row(const std::string& memory, std::int64_t bytes, Metric m) {
