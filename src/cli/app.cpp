@@ -27,7 +27,8 @@ constexpr const char* kExitCodes =
     "probe is unsupported on this GPU, or report's matplotlib is missing; 4 a check failed (an "
     "--expect bound, or compare's "
     "--fail-on-regression found a regression beyond its threshold, or --fail-on-inconclusive an "
-    "inconclusive comparison, or fleet --fail-on-outlier an outlier).";
+    "inconclusive comparison, or fleet --fail-on-outlier an outlier); 130/143 stopped by "
+    "SIGINT/SIGTERM.";
 
 constexpr const char* kCheckFooter =
     "check runs what `all` runs and evaluates this GPU's reference expectations "
