@@ -27,6 +27,9 @@ class Probe {
   virtual std::string description() const = 0;            // one line for `gpuprobe list`
   virtual std::vector<Axis> axes() const = 0;             // the flags, defaults and checks
   virtual std::string help_footer() const { return {}; }  // more `--help` text, optional
+  // The flags that set how much device memory the sweep takes ("--sizes"), named to the user
+  // when an allocation fails. Empty: the message says to make the sweep smaller.
+  virtual std::string memory_flags() const { return {}; }
   // Checks across axes that a single axis cannot express; throws UsageError naming the flag.
   virtual void check(const AxisValues& /*values*/) const {}
   // The probe's phrasings and column terms (from its analysis).

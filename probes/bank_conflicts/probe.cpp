@@ -114,6 +114,7 @@ class BankConflictsProbe final : public Probe {
             choice_axis("ops", "stride sweep operations", {"load", "store"}, "all")};
   }
 
+  std::string memory_flags() const override { return "--size"; }
   std::string help_footer() const override {
     return "Parts: --parts ladder,strides picks them; without --parts, --ladder runs the ladder "
            "and --strides LIST the stride sweep (both when both are given); with none of the "

@@ -133,6 +133,7 @@ class CoalescingProbe final : public Probe {
             choice_axis("pattern", "which sweeps", {"offset", "stride"}, "all"), l2};
   }
 
+  std::string memory_flags() const override { return "--l2-multiple"; }
   std::string help_footer() const override {
     return "Relative bandwidth is to offset 0 / stride 1 of the same width, measured even when "
            "not listed.";

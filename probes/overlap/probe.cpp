@@ -428,6 +428,7 @@ class OverlapProbe final : public Probe {
            "against a pipeline model fed by the measured stage times";
   }
   std::vector<Axis> axes() const override;
+  std::string memory_flags() const override { return "--size"; }
   std::string help_footer() const override {
     return "Runs: h2d, d2h, h2d+d2h (both at once), kernel, <stage>-chunked (the largest stream "
            "count's chunks back to back on one stream: per-chunk costs), sequential (one stream, "

@@ -185,6 +185,7 @@ class TransferProbe final : public Probe {
             sizes};
   }
 
+  std::string memory_flags() const override { return "--sizes"; }
   std::string help_footer() const override {
     return "--pageable, --pinned, --wc and --registered pick memory kinds (combine freely); with "
            "none of them and no --memory, all four kinds are measured.";

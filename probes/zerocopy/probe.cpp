@@ -354,6 +354,7 @@ class ZeroCopyProbe final : public Probe {
             blocks};
   }
 
+  std::string memory_flags() const override { return "--bytes"; }
   std::string help_footer() const override {
     return "Every row's elements lie in one --bytes host buffer: stride s reads or writes every "
            "s-th element (payload = span / s); the copy mode copies the whole span. memcpy rows "

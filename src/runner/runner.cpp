@@ -22,6 +22,14 @@
 namespace gpuprobe::runner {
 namespace {
 
+// An allocation failure with the way out: the probe's flags that shrink its sweep.
+std::string out_of_memory_reason(const Probe& probe, const std::string& what) {
+  const std::string flags = probe.memory_flags();
+  if (flags.empty()) return fmt::format("{}; make the sweep smaller", what);
+  return fmt::format("{}; make the sweep smaller with {} (gpuprobe {} --help)", what, flags,
+                     probe.name());
+}
+
 ProbeResult failed(const Probe& probe, int device, const std::string& reason) {
   ProbeResult r;
   r.probe = probe.name();
@@ -196,6 +204,9 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
     throw;
   } catch (const NoDeviceError&) {
     throw;
+  } catch (const OutOfMemoryError& e) {
+    recover_device(device.index);
+    return failed(probe, device.index, out_of_memory_reason(probe, e.what()));
   } catch (const Error& e) {
     recover_device(device.index);
     return failed(probe, device.index, e.what());

@@ -23,18 +23,17 @@ constexpr std::size_t kPageBytes = 4096;
   (void)cudaGetLastError();
   std::size_t free_bytes = 0, total_bytes = 0;
   (void)cudaMemGetInfo(&free_bytes, &total_bytes);
-  throw RunError(fmt::format(
-      "out of device memory: asked for {}, {} free of {}; make the sweep smaller (see the probe's "
-      "--help for its size flags)",
-      format_bytes(static_cast<double>(bytes)), format_bytes(static_cast<double>(free_bytes)),
-      format_bytes(static_cast<double>(total_bytes))));
+  throw OutOfMemoryError(fmt::format("out of device memory: asked for {}, {} free of {}",
+                                     format_bytes(static_cast<double>(bytes)),
+                                     format_bytes(static_cast<double>(free_bytes)),
+                                     format_bytes(static_cast<double>(total_bytes))));
 }
 
 [[noreturn]] void out_of_host_memory(HostMemory kind, std::size_t bytes) {
   (void)cudaGetLastError();
-  throw RunError(fmt::format(
-      "could not allocate {} of {} host memory; make the sweep smaller (--sizes) or free memory",
-      format_bytes(static_cast<double>(bytes)), host_memory_name(kind)));
+  throw OutOfMemoryError(fmt::format("out of host memory: could not allocate {} of {} host memory",
+                                     format_bytes(static_cast<double>(bytes)),
+                                     host_memory_name(kind)));
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ rc=$?
 cat "$out/log"
 [ $rc -eq 1 ] || { echo "FAIL: exit $rc, expected 1"; exit 1; }
 grep -q "out of device memory: asked for 1 TiB" "$out/log" || { echo "FAIL: no size named"; exit 1; }
-grep -q "make the sweep smaller" "$out/log" || { echo "FAIL: no way out named"; exit 1; }
+grep -q "make the sweep smaller with --sizes" "$out/log" || { echo "FAIL: no way out named"; exit 1; }
 "$bin" --quiet transfer --memory pinned --direction h2d --sizes 64MiB --samples 3 ||
   { echo "FAIL: the next run on the GPU failed"; exit 1; }
 echo PASS

@@ -53,6 +53,13 @@ class RunError : public Error {
   explicit RunError(const std::string& message) : Error(ExitCode::kRunFailure, message) {}
 };
 
+// A device or host allocation that could not be satisfied: exit code 1. The runner adds the probe's
+// flags that shrink the sweep (Probe::memory_flags) to the message.
+class OutOfMemoryError : public RunError {
+ public:
+  explicit OutOfMemoryError(const std::string& message) : RunError(message) {}
+};
+
 // Name of an exit code, as printed in docs and messages ("usage", "no-device", ...).
 const char* exit_code_name(ExitCode code) noexcept;
 
