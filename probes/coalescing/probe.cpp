@@ -186,6 +186,7 @@ runtime::Operation make_operation(const Sized& s, void* dst, const void* src, in
   op.label = fmt::format("{} {}, {} B", pattern_name(p.pattern), p.param, p.width);
   op.timing = runtime::Timing::kDeviceEvents;
   op.cache = runtime::Cache::kAsLeft;  // the working set is many times the L2
+  op.count_write_back = true;          // DRAM writes per launch: the kernel's own (counter pass)
   op.lanes.push_back({"copy", 2.0 * static_cast<double>(out_len), [=](runtime::LaunchScope& l) {
                         coalescing::launch_copy(kind, p.width, dst, src, n, p.param, grid,
                                                 l.stream());

@@ -102,42 +102,109 @@ runtime::CounterPass CounterPassDriver::pass() {
 std::vector<std::optional<std::vector<Quantity>>> CounterPassDriver::collect(
     const std::vector<runtime::CounterPoint>& points) {
   std::vector<std::optional<std::vector<Quantity>>> out(points.size());
-  for (std::size_t first = 0; first < points.size() && session_; first += kRangesPerCollect)
-    collect_chunk(points, first, std::min(kRangesPerCollect, points.size() - first), out);
+  // Chunks of whole points: a point with a write-back step takes two ranges.
+  std::size_t first = 0, ranges = 0;
+  for (std::size_t i = 0; i < points.size() && session_; ++i) {
+    const std::size_t need = points[i].steps.write_back ? 2 : 1;
+    if (ranges + need > kRangesPerCollect) {
+      collect_chunk(points, first, i - first, out);
+      first = i;
+      ranges = 0;
+    }
+    ranges += need;
+  }
+  if (first < points.size() && session_) collect_chunk(points, first, points.size() - first, out);
   return out;
 }
 
-void CounterPassDriver::collect_chunk(const std::vector<runtime::CounterPoint>& points,
-                                      std::size_t first, std::size_t count,
-                                      std::vector<std::optional<std::vector<Quantity>>>& out) {
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < count; ++i)
-    names.push_back(counters::range_name(++ranges_named_, points[first + i].label));
+namespace {
+
+// The ranges of a chunk of points: each point's own range, then its write-back range if it has
+// a write-back step.
+struct RangeOf {
+  std::size_t point;  // index into the chunk's points
+  bool write_back;
+};
+
+std::vector<RangeOf> ranges_of(const std::vector<runtime::CounterPoint>& points, std::size_t first,
+                               std::size_t count) {
+  std::vector<RangeOf> out;
+  for (std::size_t i = 0; i < count; ++i) {
+    out.push_back({first + i, false});
+    if (points[first + i].steps.write_back) out.push_back({first + i, true});
+  }
+  return out;
+}
+
+// The range work over `ranges`: reset, cache and (with a write-back step) an L2 flush before a
+// point's own range, the operation in it, the L2 flush again in its write-back range; the check
+// after the point's last range (after the write-back, which must find the operation's dirty lines
+// still in the L2).
+counters::RangeWork range_work(const std::vector<runtime::CounterPoint>& points,
+                               const std::vector<RangeOf>& ranges) {
   counters::RangeWork work;
   work.before = [&](std::size_t r) {
-    const PassSteps& steps = points[first + r].steps;
+    if (ranges[r].write_back) return;
+    const PassSteps& steps = points[ranges[r].point].steps;
     if (steps.reset) steps.reset();
     if (steps.cache) steps.cache();
+    // No dirty line of earlier work (a reset's writes) may be written back inside the range.
+    if (steps.write_back) steps.write_back();
   };
   work.work = [&](std::size_t r) {
-    if (points[first + r].steps.run) points[first + r].steps.run();
+    const PassSteps& steps = points[ranges[r].point].steps;
+    if (ranges[r].write_back) {
+      steps.write_back();
+    } else if (steps.run) {
+      steps.run();
+    }
   };
   work.after = [&](std::size_t r) {
-    const runtime::CounterPoint& point = points[first + r];
-    if (!point.steps.verify) return;
+    const runtime::CounterPoint& point = points[ranges[r].point];
+    const bool last = r + 1 == ranges.size() || ranges[r + 1].point != ranges[r].point;
+    if (!last || !point.steps.verify) return;
     const std::string problem = point.steps.verify();
     if (!problem.empty())
       throw runtime::VerificationError(fmt::format("{} (counter pass): {}", point.label, problem));
   };
+  return work;
+}
+
+// The write-back range's DRAM writes, added to its point's values under their own name.
+void add_write_back(const counters::RangeCounters& range,
+                    std::optional<std::vector<Quantity>>& point) {
+  if (!point) return;
+  for (const auto& v : range.values) {
+    if (v.name != counters::kDramWriteBytes) continue;
+    point->push_back({std::string(counters::kWriteBackPrefix) + v.name, v.unit, v.value});
+  }
+}
+
+}  // namespace
+
+void CounterPassDriver::collect_chunk(const std::vector<runtime::CounterPoint>& points,
+                                      std::size_t first, std::size_t count,
+                                      std::vector<std::optional<std::vector<Quantity>>>& out) {
+  const std::vector<RangeOf> ranges = ranges_of(points, first, count);
+  std::vector<std::string> names;
+  for (const auto& range : ranges) {
+    const std::string& label = points[range.point].label;
+    names.push_back(
+        counters::range_name(++ranges_named_, range.write_back ? label + " write-back" : label));
+  }
   std::vector<counters::RangeCounters> got;
   try {
-    got = session_->collect(names, work);
+    got = session_->collect(names, range_work(points, ranges));
   } catch (const counters::CountersUnavailable& e) {
     refused_during_run_ = true;
     refuse(e.reason(), e.hint());
     return;
   }
-  for (std::size_t r = 0; r < count && r < got.size(); ++r) {
+  for (std::size_t r = 0; r < ranges.size() && r < got.size(); ++r) {
+    if (ranges[r].write_back) {
+      add_write_back(got[r], out[ranges[r].point]);
+      continue;
+    }
     std::vector<Quantity> values;
     for (const auto& v : got[r].values) {
       values.push_back({v.name, v.unit, v.value});
@@ -147,7 +214,7 @@ void CounterPassDriver::collect_chunk(const std::vector<runtime::CounterPoint>& 
       clock_min_hz_ = std::min(clock_min_hz_.value_or(*hz), *hz);
       clock_max_hz_ = std::max(clock_max_hz_.value_or(*hz), *hz);
     }
-    out[first + r] = std::move(values);
+    out[ranges[r].point] = std::move(values);
   }
 }
 

@@ -1,4 +1,4 @@
-// L2 flush buffer and persisting-L2 reset.
+// L2 flush (a read sweep of twice the L2) and persisting-L2 reset.
 #include "gpuprobe/runtime/l2.hpp"
 
 #include "gpuprobe/core/errors.hpp"
@@ -6,11 +6,15 @@
 
 namespace gpuprobe::runtime {
 
-L2Flusher::L2Flusher(std::size_t l2_bytes) : buffer_(2 * (l2_bytes > 0 ? l2_bytes : (4u << 20))) {}
+L2Flusher::L2Flusher(std::size_t l2_bytes)
+    : buffer_(2 * (l2_bytes > 0 ? l2_bytes : (4u << 20))), sink_(sizeof(std::uint32_t)) {
+  // Defined contents once (the sweep reads them); the lines this leaves dirty are written back
+  // by the first flush.
+  GP_CUDA(cudaMemset(buffer_.get(), 0x5a, buffer_.bytes()));
+}
 
 void L2Flusher::flush(cudaStream_t stream) {
-  ++value_;
-  GP_CUDA(cudaMemsetAsync(buffer_.get(), value_, buffer_.bytes(), stream));
+  launch_l2_sweep(buffer_.get(), buffer_.bytes(), static_cast<std::uint32_t*>(sink_.get()), stream);
 }
 
 void reset_persisting_l2(std::size_t persisting_l2_max_bytes) {

@@ -132,6 +132,13 @@ PassSteps Measurer::pass_steps(const Operation& op) {
     GP_CHECK_LAUNCH(op.label.c_str());
   };
   if (op.verify) steps.verify = op.verify;
+  if (op.count_write_back) {
+    steps.write_back = [this, main] {
+      if (!flusher_) flusher_ = std::make_unique<L2Flusher>(l2_bytes_);
+      flusher_->flush(main);
+      GP_CUDA(cudaStreamSynchronize(main));
+    };
+  }
   return steps;
 }
 

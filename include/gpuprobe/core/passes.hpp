@@ -16,6 +16,9 @@ struct PassSteps {
   std::function<void()> cache;
   std::function<void()> run;
   std::function<std::string()> verify;
+  // Optional: flushes the L2 (a read sweep), so that what `run` left dirty is written back; the
+  // counter pass counts it in a range of its own (Operation::count_write_back).
+  std::function<void()> write_back;
 };
 
 }  // namespace gpuprobe

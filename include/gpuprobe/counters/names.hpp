@@ -28,6 +28,11 @@ std::vector<std::string> nearest_names(std::string_view wanted,
                                        const std::vector<std::string>& candidates,
                                        std::size_t count = 3);
 
+// DRAM bytes written, and the prefix of its value in an operation's write-back range (the DRAM
+// writes of the lines the operation left dirty in the L2; runtime::Operation::count_write_back).
+inline constexpr std::string_view kDramWriteBytes = "dram__bytes_write.sum";
+inline constexpr std::string_view kWriteBackPrefix = "write_back.";
+
 // The longest counter range name a session accepts. On the H100 (CUDA 13.0, driver 580) ranges
 // whose names had 61 characters or more came back missing from the counter data (54 were kept),
 // and a sweep with 64-character names crashed inside CUPTI: 48 leaves a margin.

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -12,8 +13,16 @@
 
 namespace gpuprobe::runtime {
 
-// Owns a buffer twice the L2 size; flush() overwrites it on a stream so that no line of a
-// probe's data stays in L2.
+// Reads `bytes` of `buffer` (a multiple of 16, 16-byte aligned) on `stream` and writes nothing:
+// the lines it replaces leave the L2, dirty ones written back to DRAM during the sweep. `sink`:
+// 4 bytes the kernel may write so that its loads are kept.
+void launch_l2_sweep(const void* buffer, std::size_t bytes, std::uint32_t* sink,
+                     cudaStream_t stream);
+
+// Owns a buffer twice the L2 size; flush() reads it on a stream so that no line of a probe's data
+// stays in L2 and no dirty line is left behind: what the L2 holds afterwards is the flush
+// buffer's clean lines, so the next work's DRAM writes are its own (the counter pass relies on
+// that), and none of it is spent writing back earlier work.
 class L2Flusher {
  public:
   explicit L2Flusher(std::size_t l2_bytes);
@@ -21,7 +30,7 @@ class L2Flusher {
 
  private:
   DeviceBuffer buffer_;
-  unsigned char value_ = 0;
+  DeviceBuffer sink_;
 };
 
 // Sets the persisting-L2 limit to 0 and evicts persisting lines (no-op on GPUs without

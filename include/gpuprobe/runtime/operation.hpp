@@ -24,7 +24,7 @@ enum class Timing {
 // The cache state an operation needs before every timed sample and every pass.
 enum class Cache {
   kAsLeft,                     // whatever the previous work left (warm, or a working set >> L2)
-  kFlushL2,                    // flush L2 (write a buffer of 2x its size)
+  kFlushL2,                    // flush L2 (read a buffer of 2x its size: no dirty line left)
   kFlushL2AndResetPersisting,  // flush L2 and turn persisting lines back to normal ones
 };
 
@@ -103,6 +103,14 @@ struct Operation {
   // A persisting-L2 set-aside and window while this operation runs (optional; GPUs without
   // persisting L2 refuse it with UnsupportedError).
   std::optional<PersistingL2> persisting;
+  // Counter pass only: count the operation's own DRAM writes. A write-back L2 cache holds some
+  // of an operation's writes as dirty lines when it ends and writes them back later, outside its
+  // range, while writing back earlier work's dirty lines inside it. With this set, each pass
+  // flushes the L2 (a read sweep: nothing dirty left) after reset and cache, so the range starts
+  // clean, then flushes it again in a range of its own right after the operation's, and reports
+  // that range's `dram__bytes_write.sum` as `write_back.dram__bytes_write.sum`: the range's
+  // DRAM writes plus the write-back are the operation's writes.
+  bool count_write_back = false;
 };
 
 }  // namespace gpuprobe::runtime
