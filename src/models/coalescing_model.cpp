@@ -97,17 +97,21 @@ struct Counts {
   double load_sectors;
   double store_sectors;
   double load_lines;
-  double dram_bytes;  // loads + stores, G-byte blocks x G
+  double dram_load_bytes;          // G-byte blocks x G, each block fetched once per run
+  double dram_store_bytes;         // the same for the stores
+  double dram_load_bytes_refetch;  // G-byte blocks x G, each block once per request touching it
 };
 
 Counts count(CopyPattern pattern, int element_bytes, std::uint64_t param, int fetch_bytes) {
   auto loads = [&](std::uint64_t k) { return load_lanes(pattern, param, k); };
   auto stores = [](std::uint64_t k) { return store_lanes(k); };
-  const double blocks = run_units_per_warp(element_bytes, fetch_bytes, loads) +
-                        run_units_per_warp(element_bytes, fetch_bytes, stores);
+  const double g = fetch_bytes;
   return {average_request_units(element_bytes, kSectorBytes, loads),
           average_request_units(element_bytes, kSectorBytes, stores),
-          average_request_units(element_bytes, kLineBytes, loads), blocks * fetch_bytes};
+          average_request_units(element_bytes, kLineBytes, loads),
+          run_units_per_warp(element_bytes, fetch_bytes, loads) * g,
+          run_units_per_warp(element_bytes, fetch_bytes, stores) * g,
+          average_request_units(element_bytes, fetch_bytes, loads) * g};
 }
 
 void check_fetch(int fetch_bytes) {
@@ -161,8 +165,12 @@ CopyPrediction predict_copy(CopyPattern pattern, int element_bytes, std::uint64_
   p.predicted_relative_bandwidth =
       (base.load_sectors + base.store_sectors) / (here.load_sectors + here.store_sectors);
   p.fetch_bytes = fetch_bytes;
-  p.dram_bytes_per_warp = here.dram_bytes;
-  p.predicted_relative_bandwidth_dram = base.dram_bytes / here.dram_bytes;
+  p.dram_load_bytes_per_warp = here.dram_load_bytes;
+  p.dram_store_bytes_per_warp = here.dram_store_bytes;
+  p.dram_load_bytes_per_warp_refetch = here.dram_load_bytes_refetch;
+  p.dram_bytes_per_warp = here.dram_load_bytes + here.dram_store_bytes;
+  p.predicted_relative_bandwidth_dram =
+      (base.dram_load_bytes + base.dram_store_bytes) / p.dram_bytes_per_warp;
   return p;
 }
 

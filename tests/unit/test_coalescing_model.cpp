@@ -275,6 +275,29 @@ TEST(CoalescingModel, TouchedBytesMatchBruteForce) {
   }
 }
 
+// The loads' DRAM bytes between "each shared 64-B block once" and "once per request": hand
+// counts of the 64-B blocks a warp's request covers.
+TEST(CoalescingModel, LoadDramBoundsAtSixtyFourByteFetch) {
+  // 4 B, offset 8: bytes 32..159 of each 128 -> blocks 0, 1, 2 per request (3 x 64 = 192 B);
+  // over a run each block once: 128 B per warp. Bounds 1.0x and 1.5x the 128 useful bytes.
+  const CopyPrediction o8 = predict_copy(kOffset, 4, 8, 64);
+  EXPECT_DOUBLE_EQ(o8.dram_load_bytes_per_warp, 128);
+  EXPECT_DOUBLE_EQ(o8.dram_load_bytes_per_warp_refetch, 192);
+  EXPECT_DOUBLE_EQ(o8.dram_store_bytes_per_warp, 128);
+  EXPECT_DOUBLE_EQ(o8.dram_bytes_per_warp, 256);
+  // Offset 16 (64 B): each request covers blocks 1 and 2 only: no block is shared.
+  const CopyPrediction o16 = predict_copy(kOffset, 4, 16, 64);
+  EXPECT_DOUBLE_EQ(o16.dram_load_bytes_per_warp_refetch, 128);
+  // Offset 1 (4 B): bytes 4..131 -> blocks 0, 1, 2 again: 192 B per request.
+  EXPECT_DOUBLE_EQ(predict_copy(kOffset, 4, 1, 64).dram_load_bytes_per_warp_refetch, 192);
+  // 16 B, offset 2 (32 B): bytes 32..543 -> blocks 0..8, 9 x 64 = 576 B for 512 useful.
+  EXPECT_DOUBLE_EQ(predict_copy(kOffset, 16, 2, 64).dram_load_bytes_per_warp_refetch, 576);
+  // Stride 16 (64 B apart): each lane its own block, nothing shared: both counts 32 x 64.
+  const CopyPrediction s16 = predict_copy(kStride, 4, 16, 64);
+  EXPECT_DOUBLE_EQ(s16.dram_load_bytes_per_warp, 2048);
+  EXPECT_DOUBLE_EQ(s16.dram_load_bytes_per_warp_refetch, 2048);
+}
+
 TEST(CoalescingModel, InputElements) {
   EXPECT_EQ(copy_input_elements(kOffset, 5, 100), 105u);
   EXPECT_EQ(copy_input_elements(kStride, 4, 100), 397u);  // last index 99 * 4 = 396

@@ -37,7 +37,10 @@ int model_fetch_bytes(std::uint64_t reported_bytes);
 // DRAM level: every DRAM fetch moves one aligned block of fetch_bytes (G) bytes. Distinct
 // G-byte blocks per warp over a long run of consecutive warps, loads and stores: a block two
 // neighbouring warps share (the extra sector of a misaligned offset) is fetched once, a block
-// that holds a single element of a wide stride costs G bytes for it.
+// that holds a single element of a wide stride costs G bytes for it. The loads' upper bound
+// counts each block once per request that touches it instead: a shared block fetched again for
+// the second request (it missed while the first fetch was in flight, or after the block left the
+// L2). A copy whose requests start G-aligned shares no block, and both counts agree.
 struct CopyPrediction {
   double load_sectors_per_request = 0;           // sectors
   double store_sectors_per_request = 0;          // sectors (stores are unit-stride and aligned)
@@ -46,6 +49,9 @@ struct CopyPrediction {
   double predicted_relative_bandwidth = 0;       // x: (ld+st sectors) at baseline / here
   int fetch_bytes = kSectorBytes;                // G used by the DRAM level
   double dram_bytes_per_warp = 0;                // B: distinct ld+st G-blocks per warp x G
+  double dram_load_bytes_per_warp = 0;           // B: the loads' part of it
+  double dram_store_bytes_per_warp = 0;          // B: the stores' part of it
+  double dram_load_bytes_per_warp_refetch = 0;   // B: loads, G-blocks per request x G (bound)
   double predicted_relative_bandwidth_dram = 0;  // x: DRAM bytes at baseline / here
 };
 
