@@ -45,17 +45,52 @@ struct CounterChecks {
   CounterCheck load{"coalescing_counter_load_sectors", "sectors"};
   CounterCheck store{"coalescing_counter_store_sectors", "sectors"};
   CounterCheck l2{"coalescing_counter_l2_sectors", "sectors"};
-  CounterCheck dram{"coalescing_counter_dram", "B/B"};
+  CounterCheck dram_read{"coalescing_counter_dram_read", "B/B"};
+  CounterCheck dram_write{"coalescing_counter_dram_write", "B/B"};
 };
 
-// Counter-measured sectors per request (loads, stores, loads as L2 sees them) and DRAM bytes per
+// Sectors per load request that L1 sends on to L2: the model's sectors less the L1 hits the
+// counters saw (a misaligned request's boundary sector, already brought in by its neighbour).
+void add_l2_sectors(const Measured& m, CounterChecks& checks) {
+  Row& row = *m.row;
+  const auto ld_requests = counter_value(row, kLoadRequests);
+  const auto hits = ratio_of(counter_value(row, kLoadHitSectors), ld_requests);
+  row.derived.push_back({"l1_hit_sectors_per_request_counter", "sectors", hits});
+  const std::optional<double> sent =
+      hits ? std::optional<double>(m.model.load_sectors_per_request - *hits) : std::nullopt;
+  set_model_value(row, {"l2_sectors_per_request", "sectors", sent});
+  checks.l2.add(row, "l2_sectors_per_request_counter",
+                ratio_of(counter_value(row, kL2ReadSectors), ld_requests), sent);
+}
+
+// DRAM bytes per useful byte, reads and writes apart. Reads: between the model's count (each
+// shared 64-B block fetched once) and its bound (once per request), with the share of shared
+// blocks fetched twice. Writes: in-range plus write-back of the launch's dirty lines.
+void add_dram(const Measured& m, std::optional<double> useful, CounterChecks& checks) {
+  Row& row = *m.row;
+  const double per_warp = useful_bytes_per_warp(m.width) / 2;  // one way: 32 elements
+  const double low = m.model.dram_load_bytes_per_warp / per_warp;
+  const double high = m.model.dram_load_bytes_per_warp_refetch / per_warp;
+  set_model_value(row, {"dram_read_bytes_per_useful_byte", "B/B", low});
+  set_model_value(row, {"dram_read_bytes_per_useful_byte_refetch", "B/B", high});
+  set_model_value(row, {"dram_write_bytes_per_useful_byte", "B/B",
+                        m.model.dram_store_bytes_per_warp / per_warp});
+  const auto read = ratio_of(counter_value(row, kDramRead), useful);
+  checks.dram_read.add_bounded(row, "dram_read_bytes_per_useful_byte_counter", read, low, high);
+  std::optional<double> refetched;
+  if (read && high > low) refetched = std::clamp((*read - low) / (high - low), 0.0, 1.0);
+  row.derived.push_back({"shared_blocks_refetched", "%",
+                         refetched ? std::optional<double>(100 * *refetched) : std::nullopt});
+  const auto written = sum_of(counter_value(row, kDramWrite), counter_value(row, kDramWriteBack));
+  checks.dram_write.add(row, "dram_write_bytes_per_useful_byte_counter", ratio_of(written, useful),
+                        m.model.dram_store_bytes_per_warp / per_warp);
+}
+
+// Counter-measured sectors per request (loads, stores, what L1 sends to L2) and DRAM bytes per
 // useful byte beside the model's, on a row with counters.
 void add_counter_columns(const Measured& m, const Sizing& z, CounterChecks& checks) {
   Row& row = *m.row;
-  // The model values these are compared with that the row's model columns do not show yet.
-  const double dram_model = m.model.dram_bytes_per_warp / useful_bytes_per_warp(m.width);
   set_model_value(row, {"store_sectors_per_request", "sectors", m.model.store_sectors_per_request});
-  set_model_value(row, {"dram_bytes_per_useful_byte", "B/B", dram_model});
   const auto ld_requests = counter_value(row, kLoadRequests);
   checks.load.add(row, "sectors_per_request_counter",
                   ratio_of(counter_value(row, kLoadSectors), ld_requests),
@@ -63,16 +98,10 @@ void add_counter_columns(const Measured& m, const Sizing& z, CounterChecks& chec
   checks.store.add(row, "store_sectors_per_request_counter",
                    ratio_of(counter_value(row, kStoreSectors), counter_value(row, kStoreRequests)),
                    m.model.store_sectors_per_request);
-  checks.l2.add(row, "l2_sectors_per_request_counter",
-                ratio_of(counter_value(row, kL2ReadSectors), ld_requests),
-                m.model.load_sectors_per_request);
+  add_l2_sectors(m, checks);
   const auto n = elements_of(z, m);
-  const std::optional<double> useful =
-      n ? std::optional<double>(2.0 * static_cast<double>(*n) * m.width) : std::nullopt;
-  checks.dram.add(
-      row, "dram_bytes_per_useful_byte_counter",
-      ratio_of(sum_of(counter_value(row, kDramRead), counter_value(row, kDramWrite)), useful),
-      dram_model);
+  // Useful bytes each way: N elements read, N written.
+  add_dram(m, n ? std::optional<double>(static_cast<double>(*n) * m.width) : std::nullopt, checks);
 }
 
 // The measured rows, and their widths in the order the rows came.
@@ -292,7 +321,8 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
   summarise(result, measured, baselines, fetch, verdicts, notes);
   extreme_findings(measured.rows, facts, verdicts);
   // Counters beside the model: agreement verdicts and disagreement warnings, after the verdicts.
-  for (const CounterCheck* c : {&checks.load, &checks.store, &checks.l2, &checks.dram}) {
+  for (const CounterCheck* c :
+       {&checks.load, &checks.store, &checks.l2, &checks.dram_read, &checks.dram_write}) {
     if (auto f = c->finding()) verdicts.push_back(std::move(*f));
   }
   // Conditions, then the notes: sizing, baselines added, what the columns mean.

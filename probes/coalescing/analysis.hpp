@@ -33,9 +33,15 @@ inline constexpr std::string_view kDramRead = "dram__bytes_read.sum";
 inline constexpr std::string_view kDramWrite = "dram__bytes_write.sum";
 inline constexpr std::string_view kLoadBytesPerSector =
     "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct";
-inline constexpr std::array<std::string_view, 9> kCounterMetrics = {
-    kLoadRequests,   kLoadSectors, kStoreRequests, kStoreSectors,      kL2ReadSectors,
-    kL2WriteSectors, kDramRead,    kDramWrite,     kLoadBytesPerSector};
+// Load sectors that hit in L1 (the rest are sent on to L2).
+inline constexpr std::string_view kLoadHitSectors =
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum";
+// The DRAM writes of the lines a launch left dirty in L2, counted after its range
+// (runtime::Operation::count_write_back; counters::kWriteBackPrefix + kDramWrite).
+inline constexpr std::string_view kDramWriteBack = "write_back.dram__bytes_write.sum";
+inline constexpr std::array<std::string_view, 10> kCounterMetrics = {
+    kLoadRequests,   kLoadSectors, kStoreRequests, kStoreSectors,       kL2ReadSectors,
+    kL2WriteSectors, kDramRead,    kDramWrite,     kLoadBytesPerSector, kLoadHitSectors};
 
 // Sizing rules shared by the probe (which applies them) and the findings (which state them).
 inline constexpr double kMemoryCapFraction = 0.25;    // of free device memory, inputs + output

@@ -136,16 +136,28 @@ constexpr TermEntry kTerms[] = {
      "st ctr / the model's sectors per warp store (unit-stride, aligned)"},
     {"l2_sectors_per_request_counter", "L2 ctr",
      "counters: L2 sectors read by L1 / load requests: what L1 sends on"},
-    {"l2_sectors_per_request_counter_vs_model", "L2 c/m",
-     "L2 ctr / the model's sectors per warp load (every one sent to L2)"},
-    {"dram_bytes_per_useful_byte_counter", "DRAM ctr",
-     "counters: DRAM bytes read + written / useful bytes (2 x N x width)"},
-    {"dram_bytes_per_useful_byte_counter_vs_model", "DRAM c/m",
-     "DRAM ctr / the DRAM model's bytes per useful byte"},
+    {"l2_sectors_per_request_counter_vs_model", "L2 c/m", "L2 ctr / m.L2 sec"},
+    {"l1_hit_sectors_per_request_counter", "L1 hit",
+     "counters: load sectors that hit in L1 / load requests"},
+    {"l2_sectors_per_request", "m.L2 sec",
+     "model: sectors per warp load less the L1 hits counted (what L1 sends on)"},
+    {"dram_read_bytes_per_useful_byte_counter", "rd ctr",
+     "counters: DRAM bytes read / useful bytes read (N x width)"},
+    {"dram_read_bytes_per_useful_byte_counter_vs_model", "rd c/m",
+     "rd ctr / m.rd (agrees anywhere from m.rd to m.rd max)"},
+    {"dram_read_bytes_per_useful_byte", "m.rd",
+     "model: load fetch-block bytes per useful byte, a shared block fetched once"},
+    {"dram_read_bytes_per_useful_byte_refetch", "m.rd max",
+     "model: the same, a shared block fetched once per request touching it"},
+    {"shared_blocks_refetched", "refetch",
+     "(rd ctr - m.rd) / (m.rd max - m.rd): share of shared blocks fetched twice"},
+    {"dram_write_bytes_per_useful_byte_counter", "wr ctr",
+     "counters: DRAM bytes written in the launch's range + written back after it / N x width"},
+    {"dram_write_bytes_per_useful_byte_counter_vs_model", "wr c/m", "wr ctr / m.wr"},
+    {"dram_write_bytes_per_useful_byte", "m.wr",
+     "model: store fetch-block bytes per useful byte written"},
     {"store_sectors_per_request", "st sec",
      "model: distinct 32-B sectors one warp store touches (with counters)"},
-    {"dram_bytes_per_useful_byte", "DRAM B/B",
-     "model: DRAM fetch-block bytes (ld + st) per useful byte (with counters)"},
     {"element_bytes", "width", "element width in bytes"},
     {"relative_bandwidth", "rel", "bandwidth / that of offset 0 or stride 1 at the same width"},
     {"working_set_over_l2", "ws/L2", "distinct sectors in + out per launch x 32 B / L2 size"},
@@ -347,8 +359,14 @@ void add_counter_phrasings(Glossary& g) {
                               "global-store sectors per request (l1tex)", point);
   CounterCheck::add_phrasings(g, "coalescing_counter_l2_sectors",
                               "L2 read sectors from L1 per load request", point);
-  CounterCheck::add_phrasings(g, "coalescing_counter_dram",
-                              "DRAM bytes (read + written) per useful byte", point);
+  CounterCheck::add_phrasings(g, "coalescing_counter_dram_read",
+                              "DRAM bytes read per useful byte (model: each shared 64-B block "
+                              "fetched once to once per request)",
+                              point);
+  CounterCheck::add_phrasings(g, "coalescing_counter_dram_write",
+                              "DRAM bytes written per useful byte (in the range + written back "
+                              "after it)",
+                              point);
 }
 
 }  // namespace

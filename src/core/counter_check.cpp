@@ -42,12 +42,20 @@ CounterCheck::CounterCheck(std::string id, std::string unit)
 
 void CounterCheck::add(Row& row, const std::string& name, std::optional<double> counter,
                        std::optional<double> model) {
-  const std::optional<double> ratio = counter ? ratio_of(counter, model) : std::nullopt;
+  add_bounded(row, name, counter, model, model);
+}
+
+void CounterCheck::add_bounded(Row& row, const std::string& name, std::optional<double> counter,
+                               std::optional<double> low, std::optional<double> high) {
+  const std::optional<double> ratio = counter ? ratio_of(counter, low) : std::nullopt;
   row.derived.push_back({name, unit_, counter});
   row.derived.push_back({name + "_vs_model", "x", ratio});
-  if (!ratio) return;
+  if (!ratio || !high || !(*high > 0)) return;
   ++compared_;
-  const double deviation = std::fabs(*ratio - 1);
+  // Inside [low, high] the model accounts for the value; outside, measured against the nearer end.
+  const double bound = *counter > *high ? *high : *low;
+  const double deviation =
+      *counter >= *low && *counter <= *high ? 0.0 : std::fabs(*counter / bound - 1);
   if (deviation > kCounterModelTolerance) {
     ++off_;
     if (std::find(row.flags.begin(), row.flags.end(), kCounterModelFlag) == row.flags.end())
@@ -56,7 +64,7 @@ void CounterCheck::add(Row& row, const std::string& name, std::optional<double> 
   if (compared_ == 1 || deviation > max_deviation_) {
     max_deviation_ = deviation;
     worst_counter_ = counter;
-    worst_model_ = model;
+    worst_model_ = bound;
     worst_params_ = row.params;
   }
 }

@@ -541,7 +541,8 @@ TEST(CoalescingAnalysis, PlannedRowsGetTheSectorModelAndPlanNotes) {
 // l*s, so a warp load touches min(32, 4s) sectors (32 at stride 32, as measured) and every sector
 // goes on to L2 (no two warps share one); DRAM moves a 64-B block per sector touched once a
 // lane owns its block (stride >= 16: exactly 2x the L2 sectors, as measured), plus the N x 4 B
-// written by unit-stride stores (4 sectors per request).
+// written by unit-stride stores (4 sectors per request): 97% of them inside the launch's range,
+// 3% written back after it. No load sector hits in L1 (no two warps share one).
 std::vector<Quantity> stride4_counters(std::int64_t stride) {
   const double n = 52428800, requests = n / 32;
   const double sectors = std::min(32.0, 4.0 * static_cast<double>(stride));
@@ -553,7 +554,9 @@ std::vector<Quantity> stride4_counters(std::int64_t stride) {
           {"lts__t_sectors_srcunit_tex_op_read.sum", "sector", requests * sectors},
           {"lts__t_sectors_srcunit_tex_op_write.sum", "sector", requests * 4},
           {"dram__bytes_read.sum", "byte", n * read_per_element},
-          {"dram__bytes_write.sum", "byte", n * 4},
+          {"dram__bytes_write.sum", "byte", n * 4 * 0.97},
+          {"write_back.dram__bytes_write.sum", "byte", n * 4 * 0.03},
+          {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "sector", 0},
           {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "%",
            100 * 4 / (sectors * 32 / 32)},
           {"gpu__time_duration.sum", "nsecond", 1.4e6},
@@ -604,33 +607,42 @@ TEST(CoalescingAnalysis, WithoutCountersNothingCounterRelatedIsAdded) {
 
 TEST(CoalescingAnalysis, CountersBesideTheModelAgreeOnTheStrides) {
   const ProbeResult r = analysed(with_stride4_counters());
-  // stride 32: 32 sectors per load request, 4 per store, 32 reaching L2; DRAM (64 + 4) / 8 B.
+  // stride 32: 32 sectors per load request, 4 per store, 32 reaching L2; DRAM reads 64 B per
+  // 4 useful (a 64-B block per lane: nothing shared, so both read bounds are 16), writes 1.
   const Row& s32 = row(r, "stride", 32, 4);
   EXPECT_DOUBLE_EQ(value(s32.derived, "sectors_per_request_counter"), 32);
   EXPECT_DOUBLE_EQ(value(s32.derived, "sectors_per_request_counter_vs_model"), 1);
   EXPECT_DOUBLE_EQ(value(s32.derived, "store_sectors_per_request_counter"), 4);
   EXPECT_DOUBLE_EQ(value(s32.derived, "store_sectors_per_request_counter_vs_model"), 1);
   EXPECT_DOUBLE_EQ(value(s32.derived, "l2_sectors_per_request_counter"), 32);
-  EXPECT_DOUBLE_EQ(value(s32.derived, "dram_bytes_per_useful_byte_counter"), 8.5);
-  EXPECT_DOUBLE_EQ(value(s32.derived, "dram_bytes_per_useful_byte_counter_vs_model"), 1);
-  // stride 8: 32 sectors, but 32-B blocks of 64 B hold two lanes' elements: (32 + 4) / 8.
-  EXPECT_DOUBLE_EQ(value(row(r, "stride", 8, 4).derived, "dram_bytes_per_useful_byte_counter"),
-                   4.5);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "l1_hit_sectors_per_request_counter"), 0);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "dram_read_bytes_per_useful_byte_counter"), 16);
+  EXPECT_DOUBLE_EQ(value(s32.derived, "dram_read_bytes_per_useful_byte_counter_vs_model"), 1);
+  EXPECT_NEAR(value(s32.derived, "dram_write_bytes_per_useful_byte_counter"), 1, 1e-12);
+  EXPECT_FALSE(find_quantity(s32.derived, "shared_blocks_refetched")->value.has_value());
+  // stride 8: 32 sectors, but 64-B blocks hold two lanes' elements: 32 B read per 4 useful.
+  EXPECT_DOUBLE_EQ(value(row(r, "stride", 8, 4).derived, "dram_read_bytes_per_useful_byte_counter"),
+                   8);
   EXPECT_DOUBLE_EQ(value(row(r, "stride", 2, 4).derived, "sectors_per_request_counter"), 8);
   // The model beside them, with the two values only counter rows show; rows without counters
   // get no counter columns.
   EXPECT_DOUBLE_EQ(value(s32.model, "sectors_per_request"), 32);
   EXPECT_DOUBLE_EQ(value(s32.model, "store_sectors_per_request"), 4);
-  EXPECT_DOUBLE_EQ(value(s32.model, "dram_bytes_per_useful_byte"), 8.5);
-  EXPECT_EQ(find_quantity(row(r, "stride", 32, 8).model, "dram_bytes_per_useful_byte"), nullptr);
+  EXPECT_DOUBLE_EQ(value(s32.model, "l2_sectors_per_request"), 32);
+  EXPECT_DOUBLE_EQ(value(s32.model, "dram_read_bytes_per_useful_byte"), 16);
+  EXPECT_DOUBLE_EQ(value(s32.model, "dram_read_bytes_per_useful_byte_refetch"), 16);
+  EXPECT_DOUBLE_EQ(value(s32.model, "dram_write_bytes_per_useful_byte"), 1);
+  EXPECT_EQ(find_quantity(row(r, "stride", 32, 8).model, "dram_read_bytes_per_useful_byte"),
+            nullptr);
   EXPECT_EQ(find_quantity(row(r, "stride", 32, 8).derived, "sectors_per_request_counter"), nullptr);
   for (const auto& rw : r.rows)
     EXPECT_FALSE(has_flag(rw, "ctr-vs-model"));
 
-  EXPECT_EQ(counter_finding_ids(r),
-            (std::vector<std::string>{"coalescing_counter_load_sectors",
-                                      "coalescing_counter_store_sectors",
-                                      "coalescing_counter_l2_sectors", "coalescing_counter_dram"}));
+  EXPECT_EQ(
+      counter_finding_ids(r),
+      (std::vector<std::string>{"coalescing_counter_load_sectors",
+                                "coalescing_counter_store_sectors", "coalescing_counter_l2_sectors",
+                                "coalescing_counter_dram_read", "coalescing_counter_dram_write"}));
   const Finding* load = find_finding(r, "coalescing_counter_load_sectors");
   EXPECT_EQ(load->kind, FindingKind::kVerdict);
   EXPECT_EQ(value_of(*load, "rows_compared"), 6);
@@ -642,8 +654,9 @@ TEST(CoalescingAnalysis, CountersBesideTheModelAgreeOnTheStrides) {
 }
 
 TEST(CoalescingAnalysis, DirtyLinesInDramWritesAreADisagreementWithBothNumbers) {
-  // cupti.md §3.1: the stride-32 kernel wrote 8.4 MB but dram__bytes_write read 27-28 MB, the
-  // previous kernel's dirty lines leaving L2 (no flush before the pass): 3.3x the stores.
+  // cupti.md §3.1: with no clean L2 before the range, the stride-32 kernel's range wrote 3.3x
+  // its stores (the previous kernel's dirty lines leaving L2); with the write-back after it:
+  // 3.33x the model's 1.
   ProbeResult in = with_stride4_counters();
   for (auto& rw : in.rows) {
     if (rw.counters && std::get<std::int64_t>(find_param(rw.params, "stride")->value) == 32)
@@ -651,24 +664,61 @@ TEST(CoalescingAnalysis, DirtyLinesInDramWritesAreADisagreementWithBothNumbers) 
   }
   const ProbeResult r = analysed(in);
   const Row& s32 = row(r, "stride", 32, 4);
-  EXPECT_DOUBLE_EQ(value(s32.derived, "dram_bytes_per_useful_byte_counter"), (64 + 13.2) / 8);
-  EXPECT_NEAR(value(s32.derived, "dram_bytes_per_useful_byte_counter_vs_model"), 9.65 / 8.5, 1e-12);
+  EXPECT_NEAR(value(s32.derived, "dram_write_bytes_per_useful_byte_counter"), 3.33, 1e-12);
+  EXPECT_NEAR(value(s32.derived, "dram_write_bytes_per_useful_byte_counter_vs_model"), 3.33, 1e-12);
   EXPECT_TRUE(has_flag(s32, "ctr-vs-model"));
   EXPECT_FALSE(has_flag(row(r, "stride", 16, 4), "ctr-vs-model"));
-  const Finding* f = find_finding(r, "coalescing_counter_dram");
+  const Finding* f = find_finding(r, "coalescing_counter_dram_write");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->kind, FindingKind::kWarning);
   EXPECT_EQ(param_text_of(*f, "agreement"), "differ");
   EXPECT_EQ(value_of(*f, "rows_off"), 1);
   EXPECT_EQ(value_of(*f, "rows_compared"), 6);
-  EXPECT_NEAR(value_of(*f, "counter"), 9.65, 1e-12);
-  EXPECT_DOUBLE_EQ(value_of(*f, "model"), 8.5);
+  EXPECT_NEAR(value_of(*f, "counter"), 3.33, 1e-12);
+  EXPECT_DOUBLE_EQ(value_of(*f, "model"), 1);
   EXPECT_EQ(f->text,
-            "counters: DRAM bytes (read + written) per useful byte differ from the model by more "
-            "than 5% on 1 of 6 rows (flag ctr-vs-model); worst at stride 32, 4 B: 9.65 B/B "
-            "measured vs 8.5 B/B model (+13.5%)");
-  // Sectors still agree: one finding per quantity.
+            "counters: DRAM bytes written per useful byte (in the range + written back after it) "
+            "differ from the model by more than 5% on 1 of 6 rows (flag ctr-vs-model); worst at "
+            "stride 32, 4 B: 3.33 B/B measured vs 1 B/B model (+233.0%)");
+  // Reads and sectors still agree: one finding per quantity.
+  EXPECT_EQ(find_finding(r, "coalescing_counter_dram_read")->kind, FindingKind::kVerdict);
   EXPECT_NE(find_finding(r, "coalescing_counter_load_sectors"), nullptr);
+}
+
+// A misaligned 4-byte offset as the H100 counts it (offset 1): 5 sectors per request of which
+// 0.3 hit in L1, 4.7 read from L2; DRAM reads 1.22x the useful bytes, between the model's 1.0
+// (each shared 64-B block once) and 1.5 (once per request: 3 blocks per 128 B).
+TEST(CoalescingAnalysis, L1HitsAndRefetchedBlocksExplainAMisalignedOffset) {
+  ProbeResult in = stripped();
+  const double n = 104857600, requests = n / 32;
+  for (auto& rw : in.rows) {
+    if (scalar_text(find_param(rw.params, "pattern")->value) != "offset" ||
+        std::get<std::int64_t>(find_param(rw.params, "element_bytes")->value) != 4 ||
+        std::get<std::int64_t>(find_param(rw.params, "offset")->value) != 1)
+      continue;
+    rw.counters = std::vector<Quantity>{
+        {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "request", requests},
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sector", requests * 5},
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "sector", requests * 0.3},
+        {"lts__t_sectors_srcunit_tex_op_read.sum", "sector", requests * 4.69},
+        {"dram__bytes_read.sum", "byte", n * 4 * 1.22},
+        {"dram__bytes_write.sum", "byte", n * 4 * 0.99},
+        {"write_back.dram__bytes_write.sum", "byte", n * 4 * 0.02}};
+  }
+  RunFacts facts = h100_facts();
+  facts.sizing.default_elements = {{4, 104857600}, {8, 52428800}, {16, 26214400}};
+  const ProbeResult r = analysed(in, facts);
+  const Row& o1 = row(r, "offset", 1, 4);
+  EXPECT_NEAR(value(o1.model, "l2_sectors_per_request"), 4.7, 1e-12);
+  EXPECT_NEAR(value(o1.derived, "l2_sectors_per_request_counter_vs_model"), 4.69 / 4.7, 1e-12);
+  EXPECT_DOUBLE_EQ(value(o1.model, "dram_read_bytes_per_useful_byte"), 1);
+  EXPECT_DOUBLE_EQ(value(o1.model, "dram_read_bytes_per_useful_byte_refetch"), 1.5);
+  EXPECT_NEAR(value(o1.derived, "shared_blocks_refetched"), 44, 1e-9);
+  EXPECT_NEAR(value(o1.derived, "dram_write_bytes_per_useful_byte_counter"), 1.01, 1e-12);
+  EXPECT_FALSE(has_flag(o1, "ctr-vs-model"));
+  for (const char* id : {"coalescing_counter_l2_sectors", "coalescing_counter_dram_read",
+                         "coalescing_counter_dram_write"})
+    EXPECT_EQ(find_finding(r, id)->kind, FindingKind::kVerdict) << id;
 }
 
 TEST(CoalescingAnalysis, AMissingCounterOrSizeGivesNullValuesAndIsNotCompared) {
@@ -685,17 +735,21 @@ TEST(CoalescingAnalysis, AMissingCounterOrSizeGivesNullValuesAndIsNotCompared) {
   EXPECT_FALSE(sectors->value.has_value());
   EXPECT_FALSE(find_quantity(s2.derived, "l2_sectors_per_request_counter")->value.has_value());
   EXPECT_DOUBLE_EQ(value(s2.derived, "store_sectors_per_request_counter"), 4);
-  EXPECT_FALSE(find_quantity(s2.derived, "dram_bytes_per_useful_byte_counter")->value.has_value());
-  EXPECT_EQ(find_finding(r, "coalescing_counter_dram"), nullptr);
+  EXPECT_FALSE(
+      find_quantity(s2.derived, "dram_write_bytes_per_useful_byte_counter")->value.has_value());
+  EXPECT_EQ(find_finding(r, "coalescing_counter_dram_write"), nullptr);
+  EXPECT_NE(find_finding(r, "coalescing_counter_dram_read"), nullptr);
   EXPECT_EQ(value_of(*find_finding(r, "coalescing_counter_load_sectors"), "rows_compared"), 5);
 
   // A sizing that does not give the width's N: no useful bytes, no DRAM ratio.
   RunFacts facts = h100_facts();
   facts.sizing.default_elements = {{8, 26214400}, {16, 13107200}};
   r = analysed(with_stride4_counters(), facts);
-  EXPECT_FALSE(find_quantity(row(r, "stride", 32, 4).derived, "dram_bytes_per_useful_byte_counter")
-                   ->value.has_value());
-  EXPECT_EQ(find_finding(r, "coalescing_counter_dram"), nullptr);
+  EXPECT_FALSE(
+      find_quantity(row(r, "stride", 32, 4).derived, "dram_read_bytes_per_useful_byte_counter")
+          ->value.has_value());
+  EXPECT_EQ(find_finding(r, "coalescing_counter_dram_read"), nullptr);
+  EXPECT_EQ(find_finding(r, "coalescing_counter_dram_write"), nullptr);
 }
 
 TEST(CoalescingAnalysis, AClampedStrideUsesItsOwnN) {
@@ -703,8 +757,8 @@ TEST(CoalescingAnalysis, AClampedStrideUsesItsOwnN) {
   facts.sizing.clamped = {{4, 32, 52428800 / 4}};  // stride 32 ran with a quarter of N
   const ProbeResult r = analysed(with_stride4_counters(), facts);
   // The counters were for the full N: 4x the DRAM bytes per useful byte of the smaller launch.
-  EXPECT_DOUBLE_EQ(value(row(r, "stride", 32, 4).derived, "dram_bytes_per_useful_byte_counter"),
-                   4 * 8.5);
+  EXPECT_DOUBLE_EQ(
+      value(row(r, "stride", 32, 4).derived, "dram_read_bytes_per_useful_byte_counter"), 4 * 16);
 }
 
 TEST(CoalescingAnalysis, CounterColumnsHaveShortTerms) {

@@ -109,6 +109,29 @@ TEST(CounterCheck, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
             "(-10.0%)");
 }
 
+TEST(CounterCheck, ABoundedModelAgreesInsideItsBoundsAndMeasuresOutsideFromTheNearerOne) {
+  CounterCheck check("x_counter_sectors", "sectors");
+  Row inside = row_with(1, std::vector<Quantity>{});
+  Row above = row_with(2, std::vector<Quantity>{});
+  Row below = row_with(4, std::vector<Quantity>{});
+  check.add_bounded(inside, "bytes_counter", 1.24, 1.0, 1.5);  // +24% over low: inside
+  EXPECT_FALSE(flagged(inside));
+  EXPECT_EQ(check.rows_off(), 0u);
+  EXPECT_EQ(check.finding()->kind, FindingKind::kVerdict);
+  check.add_bounded(above, "bytes_counter", 1.68, 1.0, 1.5);  // +12% over high
+  check.add_bounded(below, "bytes_counter", 0.97, 1.0, 1.5);  // -3% under low: within 5%
+  EXPECT_TRUE(flagged(above));
+  EXPECT_FALSE(flagged(below));
+  EXPECT_EQ(check.rows_off(), 1u);
+  const auto f = check.finding();
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, FindingKind::kWarning);
+  EXPECT_DOUBLE_EQ(value_of(*f, "model"), 1.5);  // the bound it was measured against
+  EXPECT_NEAR(value_of(*f, "deviation"), 12.0, 1e-9);
+  // The row's ratio column is to the lower bound.
+  EXPECT_NEAR(*find_quantity(above.derived, "bytes_counter_vs_model")->value, 1.68, 1e-12);
+}
+
 TEST(CounterCheck, UnknownSidesGiveNullValuesAndNoFinding) {
   CounterCheck check("x_counter_sectors", "sectors");
   Row a = row_with(1, std::vector<Quantity>{});

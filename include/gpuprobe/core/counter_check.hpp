@@ -54,6 +54,11 @@ class CounterCheck {
 
   void add(Row& row, const std::string& name, std::optional<double> counter,
            std::optional<double> model);
+  // The same against a model that bounds the quantity from both sides: a counter value within
+  // [low, high] agrees; outside, it is compared with the nearer bound. `name + "_vs_model"` is
+  // counter / low.
+  void add_bounded(Row& row, const std::string& name, std::optional<double> counter,
+                   std::optional<double> low, std::optional<double> high);
 
   std::optional<Finding> finding() const;
 
