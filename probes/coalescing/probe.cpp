@@ -189,14 +189,12 @@ runtime::Operation make_operation(const Sized& s, void* dst, const void* src, in
                         coalescing::launch_copy(kind, p.width, dst, src, n, p.param, grid,
                                                 l.stream());
                       }});
-  // Poison: pattern words are never 0, so an element the kernel skipped cannot pass.
-  const auto poison = [=](cudaStream_t st) { GP_CUDA(cudaMemsetAsync(dst, 0, out_len, st)); };
-  op.prepare = poison;
-  op.verify = [=]() -> std::string {
-    const std::uint64_t bad =
-        coalescing::count_copy_mismatches(kind, p.width, dst, n, p.param, kSeed, check_stream);
-    if (bad == 0) return "";
-    return fmt::format("{} of {} output words wrong", bad, out_len / 4);
+  // Poisoned before each round (pattern words are never 0): an element skipped cannot pass.
+  op.prepare = [=](cudaStream_t st) { GP_CUDA(cudaMemsetAsync(dst, 0, out_len, st)); };
+  op.verify = [=]() {
+    return mismatch_text(
+        "", coalescing::check_copy(kind, p.width, dst, n, p.param, kSeed, check_stream),
+        out_len / 4, "output words");
   };
   return op;
 }

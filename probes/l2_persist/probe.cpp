@@ -79,10 +79,6 @@ std::optional<runtime::PersistingL2> persisting_of(const Point& p, const Sizes& 
   return setting;
 }
 
-std::string mismatches(const char* what, std::uint64_t bad, std::uint64_t words) {
-  return bad ? fmt::format("{}: {} of {} words wrong; ", what, bad, words) : "";
-}
-
 runtime::Operation make_operation(const Point& p, const Sizes& z, Buffers& b, cudaStream_t check) {
   runtime::Operation op;
   op.label = fmt::format("{} aside {}% hot {}% {} {}", p.workload, p.setaside_pct, p.hot_pct,
@@ -107,12 +103,11 @@ runtime::Operation make_operation(const Point& p, const Sizes& z, Buffers& b, cu
       runtime::fill_pattern_device(data, stream_words * 4, kBpgSeed, s);
     };
     op.verify = [=]() {
-      return mismatches("hot",
-                        l2_persist::count_updated_mismatches(hot, hot_words, kHotSeed, check),
-                        hot_words) +
-             mismatches("streaming",
-                        l2_persist::count_updated_mismatches(data, stream_words, kBpgSeed, check),
-                        stream_words);
+      MismatchReport report;
+      report.add("hot", l2_persist::check_updated(hot, hot_words, kHotSeed, check), hot_words);
+      report.add("streaming", l2_persist::check_updated(data, stream_words, kBpgSeed, check),
+                 stream_words);
+      return report.text();
     };
     return op;
   }
@@ -135,13 +130,12 @@ runtime::Operation make_operation(const Point& p, const Sizes& z, Buffers& b, cu
     GP_CUDA(cudaMemsetAsync(sink, 0, sink_bytes, s));
   };
   op.verify = [=]() {
-    std::string problems = mismatches(
-        "sink", l2_persist::count_sink_mismatches(sink, stream_words, blocks, kStreamSeed, check),
-        sink_bytes / 4);
+    MismatchReport report;
+    report.add("sink", l2_persist::check_sink(sink, stream_words, blocks, kStreamSeed, check),
+               sink_bytes / 4);
     if (with_hot)
-      problems += mismatches(
-          "hot", l2_persist::count_updated_mismatches(hot, hot_words, kHotSeed, check), hot_words);
-    return problems;
+      report.add("hot", l2_persist::check_updated(hot, hot_words, kHotSeed, check), hot_words);
+    return report.text();
   };
   return op;
 }

@@ -120,17 +120,11 @@ struct HostSide {
 };
 
 // Words of out[0, words) that differ from the transform of the input pattern.
-std::uint64_t count_untransformed(const std::uint32_t* out, std::uint64_t words,
-                                  std::uint32_t iterations) {
+Mismatches check_transformed(const std::uint32_t* out, std::uint64_t words,
+                             std::uint32_t iterations) {
   const overlap::Affine f = overlap::composed_steps(iterations);
-  std::uint64_t bad = 0;
-  for (std::uint64_t i = 0; i < words; ++i)
-    bad += out[i] != f(runtime::pattern_word(i, kInSeed)) ? 1 : 0;
-  return bad;
-}
-
-std::string mismatch_text(const char* what, std::uint64_t bad, std::uint64_t words) {
-  return bad ? fmt::format("{}: {} of {} words wrong; ", what, bad, words) : std::string();
+  return find_mismatches(
+      words, [&](std::uint64_t i) { return out[i] != f(runtime::pattern_word(i, kInSeed)); });
 }
 
 // What an operation writes, so prepare poisons it and verify checks it.
@@ -150,26 +144,20 @@ void add_checks(runtime::Operation& op, const Buffers& b, Checks c) {
     if (!c.host_out_pattern) GP_CUDA(cudaMemsetAsync(b.dev_out, 0, bytes, s));
     if (c.host_out) std::memset(b.host_out, 0, bytes);
   };
-  op.verify = [b, c, bytes]() -> std::string {
-    std::string problems;
-    if (c.dev_in) {
-      const auto bad = runtime::count_mismatches_device(b.dev_in, bytes, kInSeed, nullptr);
-      problems += mismatch_text("h2d", bad, b.words);
-    }
+  op.verify = [b, c, bytes]() {
+    MismatchReport report;
+    if (c.dev_in)
+      report.add("h2d", runtime::check_pattern_device(b.dev_in, bytes, kInSeed, nullptr), b.words);
     if (c.dev_out) {
       std::vector<std::uint32_t> copy(b.words);
       GP_CUDA(cudaMemcpy(copy.data(), b.dev_out, bytes, cudaMemcpyDeviceToHost));
-      problems +=
-          mismatch_text("kernel", count_untransformed(copy.data(), b.words, b.iterations), b.words);
+      report.add("kernel", check_transformed(copy.data(), b.words, b.iterations), b.words);
     }
-    if (c.host_out && c.host_out_pattern) {
-      const auto bad = runtime::count_mismatches_host(b.host_out, bytes, kOutSeed);
-      problems += mismatch_text("d2h", bad, b.words);
-    } else if (c.host_out) {
-      problems += mismatch_text("pipeline", count_untransformed(b.host_out, b.words, b.iterations),
-                                b.words);
-    }
-    return problems;
+    if (c.host_out && c.host_out_pattern)
+      report.add("d2h", runtime::check_pattern_host(b.host_out, bytes, kOutSeed), b.words);
+    else if (c.host_out)
+      report.add("pipeline", check_transformed(b.host_out, b.words, b.iterations), b.words);
+    return report.text();
   };
 }
 
