@@ -130,6 +130,21 @@ std::optional<double> metric_median(const Row& row, std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<TextList> list_items_of(const std::vector<Param>& params, std::string_view key) {
+  for (const auto& p : params) {
+    if (p.key != key) continue;
+    if (const auto* ints = std::get_if<IntList>(&p.value)) {
+      TextList out;
+      for (const auto i : *ints)
+        out.push_back(fmt::format("{}", i));
+      return out;
+    }
+    if (const auto* texts = std::get_if<TextList>(&p.value)) return *texts;
+    return TextList{scalar_text(p.value)};
+  }
+  return std::nullopt;
+}
+
 std::string scalar_text(const Scalar& value) {
   struct Visitor {
     std::string operator()(std::monostate) const { return ""; }
@@ -137,6 +152,8 @@ std::string scalar_text(const Scalar& value) {
     std::string operator()(std::int64_t i) const { return fmt::format("{}", i); }
     std::string operator()(double d) const { return format_number(d); }
     std::string operator()(const std::string& s) const { return s; }
+    std::string operator()(const IntList& l) const { return fmt::format("{}", fmt::join(l, ",")); }
+    std::string operator()(const TextList& l) const { return fmt::format("{}", fmt::join(l, ",")); }
   };
   return std::visit(Visitor{}, value);
 }
