@@ -137,7 +137,7 @@ class BankConflictsProbe final : public Probe {
   // Shared load/store instructions, the wavefronts they took and the bank conflicts counted
   // (wavefronts beyond the minimum). 1 replay pass on GH100.
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(bank::kCounterMetrics.begin(), bank::kCounterMetrics.end());
+    return metric_names(bank::kCounterMetrics);
   }
 
   ProbeResult plan(const AxisValues& v) const override {
@@ -159,8 +159,7 @@ class BankConflictsProbe final : public Probe {
   ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
 
  private:
-  static ProbeResult skeleton(const Parts& parts) {
-    ProbeResult r;
+  ProbeResult skeleton(const Parts& parts) const {
     std::vector<std::string> method;
     if (parts.ladder)
       method.emplace_back(
@@ -173,8 +172,7 @@ class BankConflictsProbe final : public Probe {
           "stores, time_per_instruction = kernel time / warp shared instructions per SM, "
           "bandwidth = 32 lanes x element bytes per instruction / time");
     method.emplace_back("GB/s = 1e9 B/s");
-    r.method = fmt::format("{}", fmt::join(method, "; "));
-    return r;
+    return new_result(fmt::format("{}", fmt::join(method, "; ")));
   }
 
   static void run_ladder(runtime::ProbeContext& ctx, std::uint64_t size, ProbeResult& result,

@@ -183,19 +183,14 @@ class L2PersistProbe final : public Probe {
 
   // L2 read sectors and their hits from the SMs, evict-last (persisting) sectors, DRAM bytes.
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(l2_persist::kCounterMetrics.begin(),
-                                    l2_persist::kCounterMetrics.end());
+    return metric_names(l2_persist::kCounterMetrics);
   }
 
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = skeleton();
     for (const Point& p : l2_persist::points(values))
-      r.rows.push_back({l2_persist::row_params(l2_persist::spec_of(p, nullptr)),
-                        {},
-                        {},
-                        {},
-                        {},
-                        l2_persist::point_flags(p)});
+      r.rows.push_back(unmeasured_row(l2_persist::row_params(l2_persist::spec_of(p, nullptr)),
+                                      l2_persist::point_flags(p)));
     l2_persist::add_model(r, 0);  // from the shares: the model depends on ratios only
     return r;
   }
@@ -204,9 +199,7 @@ class L2PersistProbe final : public Probe {
 
  private:
   ProbeResult skeleton() const {
-    ProbeResult r;
-    r.probe = name();
-    r.method = fmt::format(
+    return new_result(fmt::format(
         "phases: one repetition = {} x (grid-stride read of a streaming region of {} x L2, then "
         "a grid-stride read-modify-write of the hot region), hot time = (repetition - the same "
         "without the hot kernel, same set-aside) / {}; bpg: one kernel, thread t updates "
@@ -215,8 +208,7 @@ class L2PersistProbe final : public Probe {
         "launch (cudaLaunchAttributeAccessPolicyWindow); hitProp persisting, missProp "
         "streaming; batches gated and timed with CUDA events, no L2 flush (the streaming region "
         "evicts); every hot and streaming word checked after sampling",
-        l2_persist::kIterations, l2_persist::kStreamL2Multiple, l2_persist::kIterations);
-    return r;
+        l2_persist::kIterations, l2_persist::kStreamL2Multiple, l2_persist::kIterations));
   }
 };
 

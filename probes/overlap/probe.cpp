@@ -425,28 +425,24 @@ class OverlapProbe final : public Probe {
   }
   void add_words(Glossary& glossary) const override { overlap::add_words(glossary); }
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(overlap::kCounterMetrics.begin(),
-                                    overlap::kCounterMetrics.end());
+    return metric_names(overlap::kCounterMetrics);
   }
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = skeleton();
     for (const auto& p : points(values))
-      r.rows.push_back({row_params(p), {}, {}, {}, {}, {}});
+      r.rows.push_back(unmeasured_row(row_params(p)));
     return r;
   }
   ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
 
  private:
   ProbeResult skeleton() const {
-    ProbeResult r;
-    r.probe = name();
-    r.method =
+    return new_result(
         "H2D cudaMemcpyAsync -> transform kernel (a chain of integer multiply-adds per 32-bit "
         "word) -> D2H on non-blocking streams; staged = n equal chunks, chunk i on forked stream "
         "i; pinned runs gated and timed with CUDA events, pageable with the host clock; solo "
         "stage times, both copies at once, sequential and staged runs in one batch of "
-        "interleaved rounds; every run's output verified against the transformed input";
-    return r;
+        "interleaved rounds; every run's output verified against the transformed input");
   }
 };
 

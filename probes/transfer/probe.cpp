@@ -189,14 +189,13 @@ class TransferProbe final : public Probe {
   // write = the GPU wrote host memory (d2h). Device-wide counters (they also count other traffic
   // on the link), so CUPTI collects them in a configuration of their own.
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(transfer::kCounterMetrics.begin(),
-                                    transfer::kCounterMetrics.end());
+    return metric_names(transfer::kCounterMetrics);
   }
 
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = skeleton();
     for (const auto& p : points(values))
-      r.rows.push_back({row_params(p), {}, {}, {}, {}, {}});
+      r.rows.push_back(unmeasured_row(row_params(p)));
     return r;
   }
 
@@ -204,14 +203,11 @@ class TransferProbe final : public Probe {
 
  private:
   ProbeResult skeleton() const {
-    ProbeResult r;
-    r.probe = name();
-    r.method =
+    return new_result(
         "cudaMemcpyAsync on non-blocking streams; pinned/wc/registered batches gated behind a spin "
         "kernel and timed with CUDA events, pageable batches timed with the host clock (the copy "
         "is staged synchronously); bytes counted once per direction, bidir = both directions "
-        "summed; GB/s = 1e9 B/s; data verified after sampling";
-    return r;
+        "summed; GB/s = 1e9 B/s; data verified after sampling");
   }
 };
 

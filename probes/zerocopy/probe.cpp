@@ -367,15 +367,14 @@ class ZeroCopyProbe final : public Probe {
 
   // PCIe bytes each way, device-wide (CUPTI puts them in a configuration of their own).
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(zerocopy::kCounterMetrics.begin(),
-                                    zerocopy::kCounterMetrics.end());
+    return metric_names(zerocopy::kCounterMetrics);
   }
 
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = skeleton();
     const std::uint64_t span = values.number("bytes");
     for (const auto& p : points(values))
-      r.rows.push_back({row_params(p, span), {}, {}, {}, {}, {}});
+      r.rows.push_back(unmeasured_row(row_params(p, span)));
     zerocopy::add_model(r);
     return r;
   }
@@ -384,9 +383,7 @@ class ZeroCopyProbe final : public Probe {
 
  private:
   ProbeResult skeleton() const {
-    ProbeResult r;
-    r.probe = name();
-    r.method = fmt::format(
+    return new_result(fmt::format(
         "read: a grid-stride kernel (SMs x resident blocks of {} threads, {} independent loads in "
         "flight per thread, volatile ld.global.cg) sums every element `reuse` times, reading "
         "mapped "
@@ -397,8 +394,7 @@ class ZeroCopyProbe final : public Probe {
         "counted once whatever the reuse) / time; GB/s = 1e9 B/s; every row's result checked after "
         "sampling (read sums and written host memory on the host, the memcpy H2D copy on the "
         "device)",
-        zerocopy::kThreads, zerocopy::kUnroll);
-    return r;
+        zerocopy::kThreads, zerocopy::kUnroll));
   }
 };
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "gpuprobe/core/units.hpp"
 
@@ -128,6 +129,13 @@ std::optional<double> metric_median(const Row& row, std::string_view name) {
     if (m.name == name) return m.stats.median;
   }
   return std::nullopt;
+}
+
+Row unmeasured_row(std::vector<Param> params, std::vector<std::string> flags) {
+  Row row;
+  row.params = std::move(params);
+  row.flags = std::move(flags);
+  return row;
 }
 
 std::optional<TextList> list_items_of(const std::vector<Param>& params, std::string_view key) {

@@ -67,6 +67,9 @@ struct Row {
   std::vector<std::string> flags;  // e.g. "noisy" (time cap hit above the noise bound)
 };
 
+// A planned sweep point: its params (and flags), nothing measured or predicted yet.
+Row unmeasured_row(std::vector<Param> params, std::vector<std::string> flags = {});
+
 // A figure that summarises several rows (a fit per memory kind, a ratio at the largest size).
 struct SummaryRow {
   std::vector<Param> params;
