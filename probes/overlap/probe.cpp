@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <vector>
@@ -137,24 +136,25 @@ struct Checks {
 
 void add_checks(runtime::Operation& op, const Buffers& b, Checks c) {
   const std::size_t bytes = b.words * sizeof(std::uint32_t);
-  op.prepare = [b, c, bytes](cudaStream_t s) {
-    if (c.dev_in) GP_CUDA(cudaMemsetAsync(b.dev_in, 0, bytes, s));
+  const runtime::PatternBuffer h2d{"h2d", b.dev_in, bytes, kInSeed};
+  const runtime::PatternBuffer d2h{"d2h", b.host_out, bytes, kOutSeed, true};
+  op.prepare = [b, c, bytes, h2d, d2h](cudaStream_t s) {
+    if (c.dev_in) h2d.poison(s);
     if (!c.dev_in) runtime::fill_pattern_device(b.dev_in, bytes, kInSeed, s);
     if (c.host_out_pattern) runtime::fill_pattern_device(b.dev_out, bytes, kOutSeed, s);
     if (!c.host_out_pattern) GP_CUDA(cudaMemsetAsync(b.dev_out, 0, bytes, s));
-    if (c.host_out) std::memset(b.host_out, 0, bytes);
+    if (c.host_out) d2h.poison(s);
   };
-  op.verify = [b, c, bytes]() {
+  op.verify = [b, c, bytes, h2d, d2h]() {
     MismatchReport report;
-    if (c.dev_in)
-      report.add("h2d", runtime::check_pattern_device(b.dev_in, bytes, kInSeed, nullptr), b.words);
+    if (c.dev_in) h2d.check(report, nullptr);
     if (c.dev_out) {
       std::vector<std::uint32_t> copy(b.words);
       GP_CUDA(cudaMemcpy(copy.data(), b.dev_out, bytes, cudaMemcpyDeviceToHost));
       report.add("kernel", check_transformed(copy.data(), b.words, b.iterations), b.words);
     }
     if (c.host_out && c.host_out_pattern)
-      report.add("d2h", runtime::check_pattern_host(b.host_out, bytes, kOutSeed), b.words);
+      d2h.check(report, nullptr);
     else if (c.host_out)
       report.add("pipeline", check_transformed(b.host_out, b.words, b.iterations), b.words);
     return report.text();
