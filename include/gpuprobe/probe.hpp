@@ -2,7 +2,10 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpuprobe/core/axes.hpp"
@@ -44,7 +47,23 @@ class Probe {
   virtual ProbeResult plan(const AxisValues& values) const = 0;
   // Runs the sweep on the context's device. Throws on failure; the runner records it.
   virtual ProbeResult run(runtime::ProbeContext& context, const AxisValues& values) = 0;
+
+ protected:
+  // A result of this probe with its method line and nothing else yet: what plan() and run()
+  // start from.
+  ProbeResult new_result(std::string method) const {
+    ProbeResult r;
+    r.probe = name();
+    r.method = std::move(method);
+    return r;
+  }
 };
+
+// counter_metrics() from the one list of names the analysis reads the counters by:
+//   return metric_names(transfer::kCounterMetrics);
+inline std::vector<std::string> metric_names(std::span<const std::string_view> names) {
+  return {names.begin(), names.end()};
+}
 
 // Every registered probe, in the order `list` and `all` use (probes/registry.cpp).
 std::vector<std::unique_ptr<Probe>> make_probes();

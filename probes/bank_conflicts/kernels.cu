@@ -73,15 +73,15 @@ __global__ void __launch_bounds__(kTileDim* kBlockRows)
 }
 
 __global__ void check_transpose_kernel(const std::uint32_t* out, int n, std::uint32_t seed,
-                                       unsigned long long* mismatches) {
+                                       runtime::MismatchTally tally) {
   const std::size_t width = static_cast<std::size_t>(n);
-  unsigned long long local = 0;
+  runtime::ThreadMismatches local;
   for (std::size_t r = blockIdx.y; r < width; r += gridDim.y) {
     for (std::size_t c = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; c < width;
          c += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-      local += out[r * width + c] != runtime::pattern_word(c * width + r, seed);
+      local.note(out[r * width + c] != runtime::pattern_word(c * width + r, seed), r * width + c);
   }
-  if (local) atomicAdd(mismatches, local);
+  tally.add(local);
 }
 
 // ---- Stride loops -------------------------------------------------------------------------
@@ -257,20 +257,15 @@ void launch_transpose(TransposeKernel kernel, const float* in, float* out, int n
   }
 }
 
-std::uint64_t count_transpose_mismatches(const float* out, int n, std::uint32_t seed,
-                                         cudaStream_t stream) {
-  runtime::DeviceBuffer counter(sizeof(unsigned long long));
-  GP_CUDA(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned long long), stream));
+Mismatches check_transpose(const float* out, int n, std::uint32_t seed, cudaStream_t stream) {
+  const runtime::MismatchCounter counter;
   constexpr unsigned kThreads = 256;
   const unsigned columns = (static_cast<unsigned>(n) + kThreads - 1) / kThreads;
   const unsigned rows = static_cast<unsigned>(n) < 1024u ? static_cast<unsigned>(n) : 1024u;
   check_transpose_kernel<<<dim3(columns, rows), kThreads, 0, stream>>>(
-      reinterpret_cast<const std::uint32_t*>(out), n, seed, counter.as<unsigned long long>());
+      reinterpret_cast<const std::uint32_t*>(out), n, seed, counter.tally());
   GP_CHECK_LAUNCH("check_transpose_kernel");
-  unsigned long long bad = 0;
-  GP_CUDA(cudaMemcpyAsync(&bad, counter.get(), sizeof(bad), cudaMemcpyDeviceToHost, stream));
-  GP_CUDA(cudaStreamSynchronize(stream));
-  return bad;
+  return counter.read(stream);
 }
 
 int stride_blocks_per_sm(SharedOp op, int width_bytes) {
@@ -314,10 +309,9 @@ std::uint32_t expected_stride_output(SharedOp op, int width_bytes, std::uint32_t
   return even_steps * step_sum[0] + odd_steps * step_sum[1];
 }
 
-std::uint64_t count_stride_mismatches(SharedOp op, int width_bytes, std::uint32_t stride,
-                                      std::uint32_t outer, std::uint32_t seed,
-                                      const std::uint32_t* out, std::size_t words,
-                                      cudaStream_t stream) {
+Mismatches check_stride_output(SharedOp op, int width_bytes, std::uint32_t stride,
+                               std::uint32_t outer, std::uint32_t seed, const std::uint32_t* out,
+                               std::size_t words, cudaStream_t stream) {
   std::vector<std::uint32_t> expected(models::kWarpSize);
   for (std::uint32_t lane = 0; lane < expected.size(); ++lane)
     expected[lane] = expected_stride_output(op, width_bytes, stride, outer, seed, lane);
@@ -325,10 +319,8 @@ std::uint64_t count_stride_mismatches(SharedOp op, int width_bytes, std::uint32_
   GP_CUDA(cudaMemcpyAsync(got.data(), out, words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
                           stream));
   GP_CUDA(cudaStreamSynchronize(stream));
-  std::uint64_t bad = 0;
-  for (std::size_t t = 0; t < words; ++t)
-    bad += got[t] != expected[t % models::kWarpSize];
-  return bad;
+  return find_mismatches(
+      words, [&](std::uint64_t t) { return got[t] != expected[t % models::kWarpSize]; });
 }
 
 }  // namespace gpuprobe::bank

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gpuprobe/core/mismatches.hpp"
 #include "gpuprobe/models/bank_conflict_model.hpp"
 
 namespace gpuprobe::bank {
@@ -24,10 +25,9 @@ enum class TransposeKernel {
 void launch_transpose(TransposeKernel kernel, const float* in, float* out, int n,
                       cudaStream_t stream);
 
-// Number of elements with out[r][c] != pattern_word(c * n + r, seed), i.e. where out is not
-// the transpose of a matrix filled by fill_pattern_device(seed). Synchronises `stream`.
-std::uint64_t count_transpose_mismatches(const float* out, int n, std::uint32_t seed,
-                                         cudaStream_t stream);
+// The elements with out[r][c] != pattern_word(c * n + r, seed), i.e. where out is not the
+// transpose of a matrix filled by fill_pattern_device(seed). Synchronises `stream`.
+Mismatches check_transpose(const float* out, int n, std::uint32_t seed, cudaStream_t stream);
 
 // ---- Stride loops -----------------------------------------------------------------------
 // Each thread (lane l of its warp) sits on element e_l = models::stride_element_index(l,
@@ -53,11 +53,10 @@ void launch_shared_stride(SharedOp op, int width_bytes, std::uint32_t stride, st
 std::uint32_t expected_stride_output(SharedOp op, int width_bytes, std::uint32_t stride,
                                      std::uint32_t outer, std::uint32_t seed, std::uint32_t lane);
 
-// Number of threads whose word in out[] (`words` of them, as launch_shared_stride wrote them)
-// differs from expected_stride_output for its lane. Synchronises `stream`.
-std::uint64_t count_stride_mismatches(SharedOp op, int width_bytes, std::uint32_t stride,
-                                      std::uint32_t outer, std::uint32_t seed,
-                                      const std::uint32_t* out, std::size_t words,
-                                      cudaStream_t stream);
+// The threads whose word in out[] (`words` of them, as launch_shared_stride wrote them) differs
+// from expected_stride_output for its lane. Synchronises `stream`.
+Mismatches check_stride_output(SharedOp op, int width_bytes, std::uint32_t stride,
+                               std::uint32_t outer, std::uint32_t seed, const std::uint32_t* out,
+                               std::size_t words, cudaStream_t stream);
 
 }  // namespace gpuprobe::bank

@@ -138,7 +138,7 @@ class BankConflictsProbe final : public Probe {
   // Shared load/store instructions, the wavefronts they took and the bank conflicts counted
   // (wavefronts beyond the minimum). 1 replay pass on GH100.
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(bank::kCounterMetrics.begin(), bank::kCounterMetrics.end());
+    return metric_names(bank::kCounterMetrics);
   }
 
   ProbeResult plan(const AxisValues& v) const override {
@@ -160,8 +160,7 @@ class BankConflictsProbe final : public Probe {
   ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
 
  private:
-  static ProbeResult skeleton(const Parts& parts) {
-    ProbeResult r;
+  ProbeResult skeleton(const Parts& parts) const {
     std::vector<std::string> method;
     if (parts.ladder)
       method.emplace_back(
@@ -174,8 +173,7 @@ class BankConflictsProbe final : public Probe {
           "stores, time_per_instruction = kernel time / warp shared instructions per SM, "
           "bandwidth = 32 lanes x element bytes per instruction / time");
     method.emplace_back("GB/s = 1e9 B/s");
-    r.method = fmt::format("{}", fmt::join(method, "; "));
-    return r;
+    return new_result(fmt::format("{}", fmt::join(method, "; ")));
   }
 
   static void run_ladder(runtime::ProbeContext& ctx, std::uint64_t size, ProbeResult& result,
@@ -201,21 +199,18 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, std::uint64_t si
     runtime::Operation op;
     op.label = label;
     const TransposeKernel kernel = kLadder[i];
-    // Poison: the pattern never has a zero word, so an element not written cannot pass.
-    const auto poison = [=](cudaStream_t s) { GP_CUDA(cudaMemsetAsync(out_ptr, 0, bytes, s)); };
-    op.prepare = poison;
+    // Poisoned before each round (pattern words are never 0): an element not written cannot pass.
+    const runtime::PatternBuffer output{"", out_ptr, bytes, kMatrixSeed};
+    op.prepare = [=](cudaStream_t s) { output.poison(s); };
     op.lanes.push_back(
         {bank::kLadderKernels[i], 2.0 * static_cast<double>(bytes), [=](runtime::LaunchScope& s) {
            bank::launch_transpose(kernel, in_ptr, out_ptr, n, s.stream());
          }});
-    op.verify = [=]() -> std::string {
-      const bool copy = kernel == TransposeKernel::kCopy;
-      const std::uint64_t bad =
-          copy ? runtime::count_mismatches_device(out_ptr, bytes, kMatrixSeed, check_stream)
-               : bank::count_transpose_mismatches(out_ptr, n, kMatrixSeed, check_stream);
-      if (bad == 0) return "";
-      return fmt::format("{} of {} elements differ from the {}", bad, elements,
-                         copy ? "input" : "transposed input");
+    op.verify = [=]() {
+      if (kernel == TransposeKernel::kCopy) return output.verify(check_stream);
+      return mismatch_text("transpose",
+                           bank::check_transpose(out_ptr, n, kMatrixSeed, check_stream), elements,
+                           "elements");
     };
     return op;
   };
@@ -263,21 +258,19 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const AxisValue
         const auto stride = static_cast<std::uint32_t>(stride64);
         runtime::Operation operation;
         operation.label = fmt::format("{} B {} stride {}", w, op_name, stride);
-        const auto poison = [=](cudaStream_t s) {
+        operation.prepare = [=](cudaStream_t s) {
           GP_CUDA(cudaMemsetAsync(out_ptr, 0, out_words * sizeof(std::uint32_t), s));
         };
-        operation.prepare = poison;
         operation.lanes.push_back({operation.label, requested_bytes, [=](runtime::LaunchScope& s) {
                                      bank::launch_shared_stride(op, w, stride, steps, kStrideSeed,
                                                                 blocks, out_ptr, s.stream());
                                    }});
-        operation.verify = [=]() -> std::string {
-          const std::uint64_t bad = bank::count_stride_mismatches(op, w, stride, steps, kStrideSeed,
-                                                                  out_ptr, out_words, check_stream);
-          if (bad == 0) return "";
-          return fmt::format(
-              "{} of {} threads returned a wrong {}", bad, out_words,
-              op == SharedOp::kLoad ? "sum of the words read" : "read-back of the words stored");
+        operation.verify = [=]() {
+          return mismatch_text(
+              op == SharedOp::kLoad ? "sums of the words read" : "read-backs of the words stored",
+              bank::check_stride_output(op, w, stride, steps, kStrideSeed, out_ptr, out_words,
+                                        check_stream),
+              out_words, "threads");
         };
         ops.push_back(std::move(operation));
       }

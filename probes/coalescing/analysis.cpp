@@ -267,10 +267,6 @@ Key row_key(const Row& row) {
           static_cast<std::uint64_t>(required_int(row, pattern_name(pattern)))};
 }
 
-std::string join_numbers(const std::vector<std::uint64_t>& values) {
-  return fmt::format("{}", fmt::join(values, ","));
-}
-
 Param width_param(int width) {
   return {"element_bytes", static_cast<std::int64_t>(width), "B"};
 }

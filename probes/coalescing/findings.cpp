@@ -21,8 +21,7 @@ Finding offset_class_finding(int w, const OffsetClass& c, double bs, double bl, 
     dram_lo = std::min(dram_lo, m->model.predicted_relative_bandwidth_dram);
     dram_hi = std::max(dram_hi, m->model.predicted_relative_bandwidth_dram);
   }
-  return verdict("coalescing_offset_class",
-                 {width_param(w), {"offsets", join_numbers(offsets), ""}},
+  return verdict("coalescing_offset_class", {width_param(w), {"offsets", int_list(offsets), ""}},
                  {{"count", "", static_cast<double>(c.members.size())},
                   {"sectors_per_request", "sectors", c.sectors},
                   {"lines_per_request", "lines", c.lines},
@@ -211,13 +210,12 @@ void cap_findings(const Sizing& z, std::vector<Finding>& out) {
       elements.push_back(c.elements);
     }
     if (strides.empty()) continue;
-    out.push_back(note("coalescing_clamped",
-                       {width_param(w),
-                        {"strides", join_numbers(strides), ""},
-                        {"elements", join_numbers(elements), ""}},
-                       {{"default_elements", "elements", static_cast<double>(n)},
-                        {"memory_cap", "B", static_cast<double>(z.memory_cap)},
-                        {"min_working_set", "x", kClampedMinWorkingSet}}));
+    out.push_back(note(
+        "coalescing_clamped",
+        {width_param(w), {"strides", int_list(strides), ""}, {"elements", int_list(elements), ""}},
+        {{"default_elements", "elements", static_cast<double>(n)},
+         {"memory_cap", "B", static_cast<double>(z.memory_cap)},
+         {"min_working_set", "x", kClampedMinWorkingSet}}));
   }
 }
 
@@ -312,13 +310,12 @@ void sizing_findings(const RunFacts& facts, std::optional<double> min_ws,
     widths.push_back(static_cast<std::uint64_t>(w));
     default_n.push_back(n);
   }
-  out.push_back(
-      note("coalescing_sizing",
-           {{"widths", join_numbers(widths), ""}, {"elements", join_numbers(default_n), ""}},
-           {{"l2_multiple", "x", static_cast<double>(z.l2_multiple)},
-            {"l2_size", "B", static_cast<double>(z.l2_bytes)},
-            {"bytes_per_direction", "B", static_cast<double>(z.out_bytes)},
-            {"working_set_over_l2", "x", min_ws}}));
+  out.push_back(note("coalescing_sizing",
+                     {{"widths", int_list(widths), ""}, {"elements", int_list(default_n), ""}},
+                     {{"l2_multiple", "x", static_cast<double>(z.l2_multiple)},
+                      {"l2_size", "B", static_cast<double>(z.l2_bytes)},
+                      {"bytes_per_direction", "B", static_cast<double>(z.out_bytes)},
+                      {"working_set_over_l2", "x", min_ws}}));
 }
 
 void baseline_findings(const ProbeResult& result, std::vector<Finding>& out) {
@@ -333,7 +330,7 @@ void baseline_findings(const ProbeResult& result, std::vector<Finding>& out) {
     if (widths.empty()) continue;
     out.push_back(note(
         "coalescing_baseline_added",
-        {{"pattern", std::string(pattern_name(pattern)), ""}, {"widths", join_numbers(widths), ""}},
+        {{"pattern", std::string(pattern_name(pattern)), ""}, {"widths", int_list(widths), ""}},
         {}));
   }
 }

@@ -59,8 +59,6 @@ struct Key {
   std::uint64_t param;
 };
 Key row_key(const Row& row);
-
-std::string join_numbers(const std::vector<std::uint64_t>& values);
 Param width_param(int width);
 
 // Non-zero offsets of one width that touch the same sectors and lines per warp load.

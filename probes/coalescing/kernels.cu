@@ -52,22 +52,22 @@ __global__ void __launch_bounds__(kCopyThreads)
 // of input element source_index(i).
 template <int Words, CopyKind K>
 __global__ void check_kernel(const std::uint32_t* out, std::uint64_t n, std::uint64_t param,
-                             std::uint32_t seed, unsigned long long* mismatches) {
-  unsigned long long bad = 0;
+                             std::uint32_t seed, runtime::MismatchTally tally) {
+  runtime::ThreadMismatches local;
   const std::uint64_t threads = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += threads) {
     const std::uint64_t src = source_index<K>(i, param);
 #pragma unroll
     for (int r = 0; r < Words; ++r)
-      bad += out[i * Words + r] != runtime::pattern_word(src * Words + r, seed);
+      local.note(out[i * Words + r] != runtime::pattern_word(src * Words + r, seed), i * Words + r);
   }
-  if (bad) atomicAdd(mismatches, bad);
+  tally.add(local);
 }
 
 using CopyFn = void (*)(void*, const void*, std::uint64_t, std::uint64_t);
 using CheckFn = void (*)(const std::uint32_t*, std::uint64_t, std::uint64_t, std::uint32_t,
-                         unsigned long long*);
+                         runtime::MismatchTally);
 
 [[noreturn]] void unsupported_width(int element_bytes) {
   throw RunError("coalescing: no copy kernel for " + std::to_string(element_bytes) +
@@ -133,22 +133,17 @@ void launch_copy(CopyKind kind, int element_bytes, void* out, const void* in, st
   GP_CHECK_LAUNCH(kind == CopyKind::kOffset ? "offset copy kernel" : "stride copy kernel");
 }
 
-std::uint64_t count_copy_mismatches(CopyKind kind, int element_bytes, const void* out,
-                                    std::uint64_t n, std::uint64_t param, std::uint32_t seed,
-                                    cudaStream_t stream) {
+Mismatches check_copy(CopyKind kind, int element_bytes, const void* out, std::uint64_t n,
+                      std::uint64_t param, std::uint32_t seed, cudaStream_t stream) {
   const CheckFn kernel = pick_check(kind, element_bytes);
-  runtime::DeviceBuffer counter(sizeof(unsigned long long));
-  GP_CUDA(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned long long), stream));
+  const runtime::MismatchCounter counter;
   std::uint64_t blocks = (n + kCheckThreads - 1) / kCheckThreads;
   if (blocks > kCheckMaxBlocks) blocks = kCheckMaxBlocks;
   if (blocks == 0) blocks = 1;
   kernel<<<static_cast<unsigned>(blocks), kCheckThreads, 0, stream>>>(
-      static_cast<const std::uint32_t*>(out), n, param, seed, counter.as<unsigned long long>());
+      static_cast<const std::uint32_t*>(out), n, param, seed, counter.tally());
   GP_CHECK_LAUNCH("coalescing check kernel");
-  unsigned long long bad = 0;
-  GP_CUDA(cudaMemcpyAsync(&bad, counter.get(), sizeof bad, cudaMemcpyDeviceToHost, stream));
-  GP_CUDA(cudaStreamSynchronize(stream));
-  return bad;
+  return counter.read(stream);
 }
 
 }  // namespace gpuprobe::coalescing

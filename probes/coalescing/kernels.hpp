@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "gpuprobe/core/mismatches.hpp"
+
 namespace gpuprobe::coalescing {
 
 // out[i] = in[i + param] (kOffset) or out[i] = in[i * param] (kStride), i in [0, n).
@@ -27,9 +29,8 @@ void launch_copy(CopyKind kind, int element_bytes, void* out, const void* in, st
 
 // Checks every 32-bit word of out[0, n): it must equal the pattern word (runtime/pattern.hpp,
 // `seed`) of the source element's word, with input element e made of words
-// e*element_bytes/4 ... Runs on the stream, synchronises it and returns the mismatches.
-std::uint64_t count_copy_mismatches(CopyKind kind, int element_bytes, const void* out,
-                                    std::uint64_t n, std::uint64_t param, std::uint32_t seed,
-                                    cudaStream_t stream);
+// e*element_bytes/4 ... Runs on the stream, synchronises it and returns the mismatching words.
+Mismatches check_copy(CopyKind kind, int element_bytes, const void* out, std::uint64_t n,
+                      std::uint64_t param, std::uint32_t seed, cudaStream_t stream);
 
 }  // namespace gpuprobe::coalescing

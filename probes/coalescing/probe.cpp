@@ -75,10 +75,9 @@ std::vector<Point> points(const AxisValues& v) {
 }
 
 Row planned_row(const Point& p) {
-  Row row;
-  row.params = coalescing::row_params(p.pattern, p.width, p.param);
-  if (p.baseline) row.flags.push_back("baseline");
-  return row;
+  std::vector<std::string> flags;
+  if (p.baseline) flags.push_back("baseline");
+  return unmeasured_row(coalescing::row_params(p.pattern, p.width, p.param), flags);
 }
 
 // A point with its size, decided at run time.
@@ -144,8 +143,7 @@ class CoalescingProbe final : public Probe {
   // Global load/store requests and the sectors they touched (sectors per request), L2 sectors
   // requested by L1, DRAM bytes, useful bytes per sector. 4 replay passes on GH100.
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(coalescing::kCounterMetrics.begin(),
-                                    coalescing::kCounterMetrics.end());
+    return metric_names(coalescing::kCounterMetrics);
   }
 
   ProbeResult plan(const AxisValues& values) const override {
@@ -161,9 +159,7 @@ class CoalescingProbe final : public Probe {
 
  private:
   ProbeResult skeleton() const {
-    ProbeResult r;
-    r.probe = name();
-    r.method = fmt::format(
+    return new_result(fmt::format(
         "one grid-stride copy kernel per (pattern, element width): SMs x resident blocks of {} "
         "threads, lane l of a warp copies element 32k+l, {} independent elements in flight per "
         "thread, plain global loads/stores (not the read-only path); launches batched, gated "
@@ -171,8 +167,7 @@ class CoalescingProbe final : public Probe {
         "times the L2); bandwidth counts useful bytes only, 2 x N x element bytes per launch "
         "(read + written); GB/s = 1e9 B/s; every output element checked on the device after "
         "sampling",
-        coalescing::kCopyThreads, coalescing::kCopyUnroll);
-    return r;
+        coalescing::kCopyThreads, coalescing::kCopyUnroll));
   }
 };
 
@@ -191,14 +186,12 @@ runtime::Operation make_operation(const Sized& s, void* dst, const void* src, in
                         coalescing::launch_copy(kind, p.width, dst, src, n, p.param, grid,
                                                 l.stream());
                       }});
-  // Poison: pattern words are never 0, so an element the kernel skipped cannot pass.
-  const auto poison = [=](cudaStream_t st) { GP_CUDA(cudaMemsetAsync(dst, 0, out_len, st)); };
-  op.prepare = poison;
-  op.verify = [=]() -> std::string {
-    const std::uint64_t bad =
-        coalescing::count_copy_mismatches(kind, p.width, dst, n, p.param, kSeed, check_stream);
-    if (bad == 0) return "";
-    return fmt::format("{} of {} output words wrong", bad, out_len / 4);
+  // Poisoned before each round (pattern words are never 0): an element skipped cannot pass.
+  op.prepare = [=](cudaStream_t st) { GP_CUDA(cudaMemsetAsync(dst, 0, out_len, st)); };
+  op.verify = [=]() {
+    return mismatch_text(
+        "", coalescing::check_copy(kind, p.width, dst, n, p.param, kSeed, check_stream),
+        out_len / 4, "output words");
   };
   return op;
 }

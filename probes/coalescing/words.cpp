@@ -28,14 +28,9 @@ std::string count_of(double n, const char* what) {
   return fmt::format("{:g} {}{}", n, what, n == 1 ? "" : "s");
 }
 
-// "1,2,4" -> "1, 2, 4".
-std::string spaced(const std::string& list) {
-  std::string out;
-  for (char c : list) {
-    out += c;
-    if (c == ',') out += ' ';
-  }
-  return out;
+// A list param's items for a sentence: "1, 2, 4".
+std::string spaced(const Finding& f, const char* key) {
+  return fmt::format("{}", fmt::join(list_items_of(f.params, key).value_or(TextList{}), ", "));
 }
 
 // " (0.86-0.93x)", or "" when both ends print the same.
@@ -53,7 +48,7 @@ std::string offset_class_text(const Finding& f) {
   const std::string offsets = param_text_of(f, "offsets");
   std::string who;
   if (n <= 6) {
-    who = fmt::format("offset{} {}", n == 1 ? "" : "s", spaced(offsets));
+    who = fmt::format("offset{} {}", n == 1 ? "" : "s", spaced(f, "offsets"));
   } else {
     const char* how = sectors > bs ? "not 32-B aligned"
                       : lines > bl ? "32-B but not 128-B aligned"
@@ -268,17 +263,11 @@ void add_device_phrasings(Glossary& g) {
 // The sentences of how the run was sized.
 void add_sizing_phrasings(Glossary& g) {
   g.add_phrasing("coalescing_clamped", [](const Finding& f) {
-    const std::string strides = param_text_of(f, "strides");
-    const std::string elements = param_text_of(f, "elements");
+    const TextList strides = list_items_of(f.params, "strides").value_or(TextList{});
+    const TextList elements = list_items_of(f.params, "elements").value_or(TextList{});
     std::vector<std::string> items;
-    for (std::size_t s = 0, e = 0;;) {
-      const std::size_t sc = strides.find(',', s), ec = elements.find(',', e);
-      items.push_back(
-          fmt::format("{} (N = {})", strides.substr(s, sc - s), elements.substr(e, ec - e)));
-      if (sc == std::string::npos || ec == std::string::npos) break;
-      s = sc + 1;
-      e = ec + 1;
-    }
+    for (std::size_t i = 0; i < std::min(strides.size(), elements.size()); ++i)
+      items.push_back(fmt::format("{} (N = {})", strides[i], elements[i]));
     return fmt::format(
         "{} strides {} ran with fewer elements than the default {:.0f} so the input span fits the "
         "memory cap of {}; their working set stays >= {:g}x L2 (flag 'clamped')",
@@ -290,8 +279,8 @@ void add_sizing_phrasings(Glossary& g) {
     return fmt::format(
         "sizing: N = {} elements for widths {} B ({} per direction, {:g}x the {} L2); offsets "
         "read N + offset elements, strides (N - 1) x stride + 1{}",
-        spaced(param_text_of(f, "elements")), spaced(param_text_of(f, "widths")),
-        value_text(f, "bytes_per_direction"), value_of(f, "l2_multiple"), value_text(f, "l2_size"),
+        spaced(f, "elements"), spaced(f, "widths"), value_text(f, "bytes_per_direction"),
+        value_of(f, "l2_multiple"), value_text(f, "l2_size"),
         ws ? fmt::format("; the smallest working set (distinct sectors in + out per launch) is "
                          "{:.1f}x L2",
                          *ws)
@@ -302,7 +291,7 @@ void add_sizing_phrasings(Glossary& g) {
     return fmt::format(
         "{} {} was not asked for and was measured as the baseline of widths {} B (flag "
         "'baseline')",
-        pattern, pattern == "offset" ? 0 : 1, spaced(param_text_of(f, "widths")));
+        pattern, pattern == "offset" ? 0 : 1, spaced(f, "widths"));
   });
 }
 

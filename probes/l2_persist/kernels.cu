@@ -68,26 +68,28 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 __global__ void check_updated_kernel(const std::uint32_t* buf, std::uint64_t words,
-                                     std::uint32_t seed, unsigned long long* bad) {
-  unsigned long long n = 0;
+                                     std::uint32_t seed, runtime::MismatchTally tally) {
+  runtime::ThreadMismatches local;
   const std::uint64_t threads = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        j < words; j += threads)
-    n += buf[j] != updated(runtime::pattern_word(j, seed), j);
-  if (n) atomicAdd(bad, n);
+    local.note(buf[j] != updated(runtime::pattern_word(j, seed), j), j);
+  tally.add(local);
 }
 
 // Thread t of the check recomputes the fold of stream-read thread t from the pattern alone.
 __global__ void check_sink_kernel(const std::uint32_t* sink, std::uint64_t n4,
                                   std::uint64_t read_threads, std::uint32_t seed,
-                                  unsigned long long* bad) {
+                                  runtime::MismatchTally tally) {
   const std::uint64_t t = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= read_threads) return;
   std::uint32_t acc = 0;
   for (std::uint64_t e = t; e < n4; e += read_threads)
     for (std::uint64_t w = 0; w < 4; ++w)
       acc ^= runtime::pattern_word(4 * e + w, seed);
-  if (sink[t] != acc) atomicAdd(bad, 1ull);
+  runtime::ThreadMismatches local;
+  local.note(sink[t] != acc, t);
+  tally.add(local);
 }
 
 // Launches `kernel` on the stream; with a window, through cudaLaunchKernelEx carrying it.
@@ -111,13 +113,6 @@ void launch(void (*kernel)(Params...), unsigned blocks, cudaStream_t stream,
   }
   GP_CUDA(cudaLaunchKernelEx(&config, kernel, args...));
   GP_CHECK_LAUNCH(what);
-}
-
-std::uint64_t count_with(const runtime::DeviceBuffer& counter, cudaStream_t stream) {
-  unsigned long long bad = 0;
-  GP_CUDA(cudaMemcpyAsync(&bad, counter.get(), sizeof bad, cudaMemcpyDeviceToHost, stream));
-  GP_CUDA(cudaStreamSynchronize(stream));
-  return bad;
 }
 
 }  // namespace
@@ -148,27 +143,25 @@ void launch_bpg_update(std::uint32_t* hot, std::uint64_t hot_words, std::uint32_
          streaming_words);
 }
 
-std::uint64_t count_updated_mismatches(const std::uint32_t* buf, std::uint64_t words,
-                                       std::uint32_t seed, cudaStream_t stream) {
-  runtime::DeviceBuffer counter(sizeof(unsigned long long));
-  GP_CUDA(cudaMemsetAsync(counter.get(), 0, counter.bytes(), stream));
+Mismatches check_updated(const std::uint32_t* buf, std::uint64_t words, std::uint32_t seed,
+                         cudaStream_t stream) {
+  const runtime::MismatchCounter counter;
   const auto blocks =
       static_cast<unsigned>(std::min<std::uint64_t>(4096, (words + kThreads - 1) / kThreads));
-  check_updated_kernel<<<std::max(1u, blocks), kThreads, 0, stream>>>(
-      buf, words, seed, static_cast<unsigned long long*>(counter.get()));
+  check_updated_kernel<<<std::max(1u, blocks), kThreads, 0, stream>>>(buf, words, seed,
+                                                                      counter.tally());
   GP_CHECK_LAUNCH("l2-persist update check");
-  return count_with(counter, stream);
+  return counter.read(stream);
 }
 
-std::uint64_t count_sink_mismatches(const std::uint32_t* sink, std::uint64_t words, int blocks,
-                                    std::uint32_t seed, cudaStream_t stream) {
-  runtime::DeviceBuffer counter(sizeof(unsigned long long));
-  GP_CUDA(cudaMemsetAsync(counter.get(), 0, counter.bytes(), stream));
+Mismatches check_sink(const std::uint32_t* sink, std::uint64_t words, int blocks,
+                      std::uint32_t seed, cudaStream_t stream) {
+  const runtime::MismatchCounter counter;
   const std::uint64_t read_threads = static_cast<std::uint64_t>(blocks) * kThreads;
   check_sink_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
-      sink, words / 4, read_threads, seed, static_cast<unsigned long long*>(counter.get()));
+      sink, words / 4, read_threads, seed, counter.tally());
   GP_CHECK_LAUNCH("l2-persist sink check");
-  return count_with(counter, stream);
+  return counter.read(stream);
 }
 
 }  // namespace gpuprobe::l2_persist

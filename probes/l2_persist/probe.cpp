@@ -79,10 +79,6 @@ std::optional<runtime::PersistingL2> persisting_of(const Point& p, const Sizes& 
   return setting;
 }
 
-std::string mismatches(const char* what, std::uint64_t bad, std::uint64_t words) {
-  return bad ? fmt::format("{}: {} of {} words wrong; ", what, bad, words) : "";
-}
-
 runtime::Operation make_operation(const Point& p, const Sizes& z, Buffers& b, cudaStream_t check) {
   runtime::Operation op;
   op.label = fmt::format("{} aside {}% hot {}% {} {}", p.workload, p.setaside_pct, p.hot_pct,
@@ -107,12 +103,11 @@ runtime::Operation make_operation(const Point& p, const Sizes& z, Buffers& b, cu
       runtime::fill_pattern_device(data, stream_words * 4, kBpgSeed, s);
     };
     op.verify = [=]() {
-      return mismatches("hot",
-                        l2_persist::count_updated_mismatches(hot, hot_words, kHotSeed, check),
-                        hot_words) +
-             mismatches("streaming",
-                        l2_persist::count_updated_mismatches(data, stream_words, kBpgSeed, check),
-                        stream_words);
+      MismatchReport report;
+      report.add("hot", l2_persist::check_updated(hot, hot_words, kHotSeed, check), hot_words);
+      report.add("streaming", l2_persist::check_updated(data, stream_words, kBpgSeed, check),
+                 stream_words);
+      return report.text();
     };
     return op;
   }
@@ -135,13 +130,12 @@ runtime::Operation make_operation(const Point& p, const Sizes& z, Buffers& b, cu
     GP_CUDA(cudaMemsetAsync(sink, 0, sink_bytes, s));
   };
   op.verify = [=]() {
-    std::string problems = mismatches(
-        "sink", l2_persist::count_sink_mismatches(sink, stream_words, blocks, kStreamSeed, check),
-        sink_bytes / 4);
+    MismatchReport report;
+    report.add("sink", l2_persist::check_sink(sink, stream_words, blocks, kStreamSeed, check),
+               sink_bytes / 4);
     if (with_hot)
-      problems += mismatches(
-          "hot", l2_persist::count_updated_mismatches(hot, hot_words, kHotSeed, check), hot_words);
-    return problems;
+      report.add("hot", l2_persist::check_updated(hot, hot_words, kHotSeed, check), hot_words);
+    return report.text();
   };
   return op;
 }
@@ -189,19 +183,14 @@ class L2PersistProbe final : public Probe {
 
   // L2 read sectors and their hits from the SMs, evict-last (persisting) sectors, DRAM bytes.
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(l2_persist::kCounterMetrics.begin(),
-                                    l2_persist::kCounterMetrics.end());
+    return metric_names(l2_persist::kCounterMetrics);
   }
 
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = skeleton();
     for (const Point& p : l2_persist::points(values))
-      r.rows.push_back({l2_persist::row_params(l2_persist::spec_of(p, nullptr)),
-                        {},
-                        {},
-                        {},
-                        {},
-                        l2_persist::point_flags(p)});
+      r.rows.push_back(unmeasured_row(l2_persist::row_params(l2_persist::spec_of(p, nullptr)),
+                                      l2_persist::point_flags(p)));
     l2_persist::add_model(r, 0);  // from the shares: the model depends on ratios only
     return r;
   }
@@ -210,9 +199,7 @@ class L2PersistProbe final : public Probe {
 
  private:
   ProbeResult skeleton() const {
-    ProbeResult r;
-    r.probe = name();
-    r.method = fmt::format(
+    return new_result(fmt::format(
         "phases: one repetition = {} x (grid-stride read of a streaming region of {} x L2, then "
         "a grid-stride read-modify-write of the hot region), hot time = (repetition - the same "
         "without the hot kernel, same set-aside) / {}; bpg: one kernel, thread t updates "
@@ -221,8 +208,7 @@ class L2PersistProbe final : public Probe {
         "launch (cudaLaunchAttributeAccessPolicyWindow); hitProp persisting, missProp "
         "streaming; batches gated and timed with CUDA events, no L2 flush (the streaming region "
         "evicts); every hot and streaming word checked after sampling",
-        l2_persist::kIterations, l2_persist::kStreamL2Multiple, l2_persist::kIterations);
-    return r;
+        l2_persist::kIterations, l2_persist::kStreamL2Multiple, l2_persist::kIterations));
   }
 };
 

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <vector>
@@ -120,17 +119,11 @@ struct HostSide {
 };
 
 // Words of out[0, words) that differ from the transform of the input pattern.
-std::uint64_t count_untransformed(const std::uint32_t* out, std::uint64_t words,
-                                  std::uint32_t iterations) {
+Mismatches check_transformed(const std::uint32_t* out, std::uint64_t words,
+                             std::uint32_t iterations) {
   const overlap::Affine f = overlap::composed_steps(iterations);
-  std::uint64_t bad = 0;
-  for (std::uint64_t i = 0; i < words; ++i)
-    bad += out[i] != f(runtime::pattern_word(i, kInSeed)) ? 1 : 0;
-  return bad;
-}
-
-std::string mismatch_text(const char* what, std::uint64_t bad, std::uint64_t words) {
-  return bad ? fmt::format("{}: {} of {} words wrong; ", what, bad, words) : std::string();
+  return find_mismatches(
+      words, [&](std::uint64_t i) { return out[i] != f(runtime::pattern_word(i, kInSeed)); });
 }
 
 // What an operation writes, so prepare poisons it and verify checks it.
@@ -143,33 +136,28 @@ struct Checks {
 
 void add_checks(runtime::Operation& op, const Buffers& b, Checks c) {
   const std::size_t bytes = b.words * sizeof(std::uint32_t);
-  op.prepare = [b, c, bytes](cudaStream_t s) {
-    if (c.dev_in) GP_CUDA(cudaMemsetAsync(b.dev_in, 0, bytes, s));
+  const runtime::PatternBuffer h2d{"h2d", b.dev_in, bytes, kInSeed};
+  const runtime::PatternBuffer d2h{"d2h", b.host_out, bytes, kOutSeed, true};
+  op.prepare = [b, c, bytes, h2d, d2h](cudaStream_t s) {
+    if (c.dev_in) h2d.poison(s);
     if (!c.dev_in) runtime::fill_pattern_device(b.dev_in, bytes, kInSeed, s);
     if (c.host_out_pattern) runtime::fill_pattern_device(b.dev_out, bytes, kOutSeed, s);
     if (!c.host_out_pattern) GP_CUDA(cudaMemsetAsync(b.dev_out, 0, bytes, s));
-    if (c.host_out) std::memset(b.host_out, 0, bytes);
+    if (c.host_out) d2h.poison(s);
   };
-  op.verify = [b, c, bytes]() -> std::string {
-    std::string problems;
-    if (c.dev_in) {
-      const auto bad = runtime::count_mismatches_device(b.dev_in, bytes, kInSeed, nullptr);
-      problems += mismatch_text("h2d", bad, b.words);
-    }
+  op.verify = [b, c, bytes, h2d, d2h]() {
+    MismatchReport report;
+    if (c.dev_in) h2d.check(report, nullptr);
     if (c.dev_out) {
       std::vector<std::uint32_t> copy(b.words);
       GP_CUDA(cudaMemcpy(copy.data(), b.dev_out, bytes, cudaMemcpyDeviceToHost));
-      problems +=
-          mismatch_text("kernel", count_untransformed(copy.data(), b.words, b.iterations), b.words);
+      report.add("kernel", check_transformed(copy.data(), b.words, b.iterations), b.words);
     }
-    if (c.host_out && c.host_out_pattern) {
-      const auto bad = runtime::count_mismatches_host(b.host_out, bytes, kOutSeed);
-      problems += mismatch_text("d2h", bad, b.words);
-    } else if (c.host_out) {
-      problems += mismatch_text("pipeline", count_untransformed(b.host_out, b.words, b.iterations),
-                                b.words);
-    }
-    return problems;
+    if (c.host_out && c.host_out_pattern)
+      d2h.check(report, nullptr);
+    else if (c.host_out)
+      report.add("pipeline", check_transformed(b.host_out, b.words, b.iterations), b.words);
+    return report.text();
   };
 }
 
@@ -438,28 +426,24 @@ class OverlapProbe final : public Probe {
   }
   void add_words(Glossary& glossary) const override { overlap::add_words(glossary); }
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(overlap::kCounterMetrics.begin(),
-                                    overlap::kCounterMetrics.end());
+    return metric_names(overlap::kCounterMetrics);
   }
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = skeleton();
     for (const auto& p : points(values))
-      r.rows.push_back({row_params(p), {}, {}, {}, {}, {}});
+      r.rows.push_back(unmeasured_row(row_params(p)));
     return r;
   }
   ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
 
  private:
   ProbeResult skeleton() const {
-    ProbeResult r;
-    r.probe = name();
-    r.method =
+    return new_result(
         "H2D cudaMemcpyAsync -> transform kernel (a chain of integer multiply-adds per 32-bit "
         "word) -> D2H on non-blocking streams; staged = n equal chunks, chunk i on forked stream "
         "i; pinned runs gated and timed with CUDA events, pageable with the host clock; solo "
         "stage times, both copies at once, sequential and staged runs in one batch of "
-        "interleaved rounds; every run's output verified against the transformed input";
-    return r;
+        "interleaved rounds; every run's output verified against the transformed input");
   }
 };
 

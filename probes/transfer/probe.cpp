@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <memory>
 
@@ -96,31 +95,25 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
            GP_CUDA(cudaMemcpyAsync(hb->dst.get(), dsrc, bytes, cudaMemcpyDeviceToHost, s.stream()));
          }});
   }
-  // Poison the destinations, so a copy that did not happen cannot pass verification.
-  const auto poison = [=](cudaStream_t s) {
-    if (h2d) GP_CUDA(cudaMemsetAsync(ddst, 0, bytes, s));
-    if (d2h) std::memset(hb->dst.get(), 0, bytes);
+  // The destinations, poisoned before each round, so a copy that did not happen cannot pass.
+  const runtime::PatternBuffer to_device{"h2d", ddst, bytes, kH2DSeed};
+  const runtime::PatternBuffer to_host{"d2h", hb->dst.get(), bytes, kD2HSeed, true};
+  op.prepare = [=](cudaStream_t s) {
+    if (h2d) to_device.poison(s);
+    if (d2h) to_host.poison(s);
   };
-  op.prepare = poison;
-  op.verify = [=]() -> std::string {
-    std::string problems;
-    if (h2d) {
-      const auto bad = runtime::count_mismatches_device(ddst, bytes, kH2DSeed, nullptr);
-      if (bad) problems += fmt::format("h2d: {} of {} words wrong; ", bad, bytes / 4);
+  op.verify = [=]() {
+    MismatchReport report;
+    if (h2d) to_device.check(report, nullptr);
+    if (d2h && kind == HostMemory::kWriteCombined) {
+      // CPU reads of write-combined memory are uncached and very slow: copy the received
+      // bytes back to the (already verified or unused) device destination and check there.
+      GP_CUDA(cudaMemcpy(ddst, hb->dst.get(), bytes, cudaMemcpyHostToDevice));
+      runtime::PatternBuffer{"d2h", ddst, bytes, kD2HSeed}.check(report, nullptr);
+    } else if (d2h) {
+      to_host.check(report, nullptr);
     }
-    if (d2h) {
-      std::uint64_t bad = 0;
-      if (kind == HostMemory::kWriteCombined) {
-        // CPU reads of write-combined memory are uncached and very slow: copy the received
-        // bytes back to the (already verified or unused) device destination and check there.
-        GP_CUDA(cudaMemcpy(ddst, hb->dst.get(), bytes, cudaMemcpyHostToDevice));
-        bad = runtime::count_mismatches_device(ddst, bytes, kD2HSeed, nullptr);
-      } else {
-        bad = runtime::count_mismatches_host(hb->dst.get(), bytes, kD2HSeed);
-      }
-      if (bad) problems += fmt::format("d2h: {} of {} words wrong; ", bad, bytes / 4);
-    }
-    return problems;
+    return report.text();
   };
   return op;
 }
@@ -197,14 +190,13 @@ class TransferProbe final : public Probe {
   // write = the GPU wrote host memory (d2h). Device-wide counters (they also count other traffic
   // on the link), so CUPTI collects them in a configuration of their own.
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(transfer::kCounterMetrics.begin(),
-                                    transfer::kCounterMetrics.end());
+    return metric_names(transfer::kCounterMetrics);
   }
 
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = skeleton();
     for (const auto& p : points(values))
-      r.rows.push_back({row_params(p), {}, {}, {}, {}, {}});
+      r.rows.push_back(unmeasured_row(row_params(p)));
     return r;
   }
 
@@ -212,14 +204,11 @@ class TransferProbe final : public Probe {
 
  private:
   ProbeResult skeleton() const {
-    ProbeResult r;
-    r.probe = name();
-    r.method =
+    return new_result(
         "cudaMemcpyAsync on non-blocking streams; pinned/wc/registered batches gated behind a spin "
         "kernel and timed with CUDA events, pageable batches timed with the host clock (the copy "
         "is staged synchronously); bytes counted once per direction, bidir = both directions "
-        "summed; GB/s = 1e9 B/s; data verified after sampling";
-    return r;
+        "summed; GB/s = 1e9 B/s; data verified after sampling");
   }
 };
 

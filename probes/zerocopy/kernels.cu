@@ -178,17 +178,16 @@ std::vector<std::uint32_t> element_sums(int element_bytes, std::uint64_t stride,
   return sums;
 }
 
-std::uint64_t count_write_mismatches(int element_bytes, const void* host, std::uint64_t stride,
-                                     std::uint64_t n, std::uint32_t seed, std::uint32_t reuse) {
+Mismatches check_writes(int element_bytes, const void* host, std::uint64_t stride, std::uint64_t n,
+                        std::uint32_t seed, std::uint32_t reuse) {
   const auto words = static_cast<std::uint64_t>(element_bytes / 4);
   const auto* w = static_cast<const std::uint32_t*>(host);
   const std::uint32_t last = seed + reuse - 1;
-  std::uint64_t bad = 0;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    for (std::uint64_t r = 0; r < words; ++r)
-      bad += w[i * stride * words + r] != runtime::pattern_word(i * words + r, last);
-  }
-  return bad;
+  // Word k of the written ones is word k % words of element k / words.
+  return find_mismatches(n * words, [&](std::uint64_t k) {
+    const std::uint64_t i = k / words, r = k % words;
+    return w[i * stride * words + r] != runtime::pattern_word(k, last);
+  });
 }
 
 }  // namespace gpuprobe::zerocopy

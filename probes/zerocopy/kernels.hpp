@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpuprobe/core/mismatches.hpp"
+
 namespace gpuprobe::zerocopy {
 
 inline constexpr int kThreads = 256;  // threads per block
@@ -38,9 +40,9 @@ void launch_write(int element_bytes, void* out, std::uint64_t stride, std::uint6
 std::vector<std::uint32_t> element_sums(int element_bytes, std::uint64_t stride, std::uint64_t n,
                                         std::uint32_t seed);
 
-// Wrong 32-bit words of the n written elements in host memory `host` after launch_write with
+// The wrong 32-bit words of the n written elements in host memory `host` after launch_write with
 // (seed, reuse): element i must hold the pattern words of element i under seed + reuse - 1.
-std::uint64_t count_write_mismatches(int element_bytes, const void* host, std::uint64_t stride,
-                                     std::uint64_t n, std::uint32_t seed, std::uint32_t reuse);
+Mismatches check_writes(int element_bytes, const void* host, std::uint64_t stride, std::uint64_t n,
+                        std::uint32_t seed, std::uint32_t reuse);
 
 }  // namespace gpuprobe::zerocopy

@@ -146,10 +146,9 @@ std::string check_sums(const std::vector<std::uint32_t>& elements, std::uint64_t
     expected[i % threads] += elements[i];
   std::vector<std::uint32_t> got(threads);
   GP_CUDA(cudaMemcpy(got.data(), device_sums, threads * 4, cudaMemcpyDeviceToHost));
-  std::uint64_t bad = 0;
-  for (std::uint64_t t = 0; t < threads; ++t)
-    bad += got[t] != expected[t] * reuse;
-  return bad ? fmt::format("{} of {} thread sums wrong", bad, threads) : std::string();
+  return mismatch_text(
+      "", find_mismatches(threads, [&](std::uint64_t t) { return got[t] != expected[t] * reuse; }),
+      threads, "thread sums");
 }
 
 // A read point: zero-copy (the kernel reads the mapped buffer) or copy (H2D of the span, then
@@ -210,9 +209,9 @@ runtime::Operation write_operation(const Point& p, Shared& sh, int grid) {
     std::memset(host_out, 0, span);
     if (!zero_copy) GP_CUDA(cudaMemsetAsync(dev_out, 0, span, s));
   };
-  op.verify = [=]() -> std::string {
-    const auto bad = zerocopy::count_write_mismatches(w, host_out, stride, n, kWriteSeed, reuse);
-    return bad ? fmt::format("{} of {} written words wrong", bad, n * w / 4) : std::string();
+  op.verify = [=]() {
+    return mismatch_text("", zerocopy::check_writes(w, host_out, stride, n, kWriteSeed, reuse),
+                         n * w / 4, "written words");
   };
   return op;
 }
@@ -232,20 +231,15 @@ runtime::Operation memcpy_operation(const Point& p, Shared& sh) {
                             h2d ? dev : host, h2d ? host : dev, span,
                             h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, l.stream()));
                       }});
+  // The copy's destination, poisoned before each round; d2h's source filled with the pattern.
+  const runtime::PatternBuffer copied =
+      h2d ? runtime::PatternBuffer{"", dev, span, kReadSeed}
+          : runtime::PatternBuffer{"", host, span, kWriteSeed, true};
   op.prepare = [=](cudaStream_t s) {
-    if (h2d) {
-      GP_CUDA(cudaMemsetAsync(dev, 0, span, s));
-      return;
-    }
-    runtime::fill_pattern_device(dev, span, kWriteSeed, s);
-    GP_CUDA(cudaStreamSynchronize(s));
-    std::memset(host, 0, span);
+    if (!h2d) runtime::fill_pattern_device(dev, span, kWriteSeed, s);
+    copied.poison(s);
   };
-  op.verify = [=]() -> std::string {
-    const std::uint64_t bad = h2d ? runtime::count_mismatches_device(dev, span, kReadSeed, check)
-                                  : runtime::count_mismatches_host(host, span, kWriteSeed);
-    return bad ? fmt::format("{} of {} copied words wrong", bad, span / 4) : std::string();
-  };
+  op.verify = [=]() { return copied.verify(check); };
   return op;
 }
 
@@ -374,15 +368,14 @@ class ZeroCopyProbe final : public Probe {
 
   // PCIe bytes each way, device-wide (CUPTI puts them in a configuration of their own).
   std::vector<std::string> counter_metrics() const override {
-    return std::vector<std::string>(zerocopy::kCounterMetrics.begin(),
-                                    zerocopy::kCounterMetrics.end());
+    return metric_names(zerocopy::kCounterMetrics);
   }
 
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = skeleton();
     const std::uint64_t span = values.number("bytes");
     for (const auto& p : points(values))
-      r.rows.push_back({row_params(p, span), {}, {}, {}, {}, {}});
+      r.rows.push_back(unmeasured_row(row_params(p, span)));
     zerocopy::add_model(r);
     return r;
   }
@@ -391,9 +384,7 @@ class ZeroCopyProbe final : public Probe {
 
  private:
   ProbeResult skeleton() const {
-    ProbeResult r;
-    r.probe = name();
-    r.method = fmt::format(
+    return new_result(fmt::format(
         "read: a grid-stride kernel (SMs x resident blocks of {} threads, {} independent loads in "
         "flight per thread, volatile ld.global.cg) sums every element `reuse` times, reading "
         "mapped "
@@ -404,8 +395,7 @@ class ZeroCopyProbe final : public Probe {
         "counted once whatever the reuse) / time; GB/s = 1e9 B/s; every row's result checked after "
         "sampling (read sums and written host memory on the host, the memcpy H2D copy on the "
         "device)",
-        zerocopy::kThreads, zerocopy::kUnroll);
-    return r;
+        zerocopy::kThreads, zerocopy::kUnroll));
   }
 };
 

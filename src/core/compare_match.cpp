@@ -58,6 +58,10 @@ std::string canonical_scalar(const Scalar& value) {
       return fmt::format("{}", d);
     }
     std::string operator()(const std::string& s) const { return "\"" + s + "\""; }
+    // A list is the same claim as the text older files carried for it ("1,2,4"), so findings
+    // match across the change.
+    std::string operator()(const IntList& l) const { return (*this)(scalar_text(l)); }
+    std::string operator()(const TextList& l) const { return (*this)(scalar_text(l)); }
   };
   return std::visit(Visitor{}, value);
 }

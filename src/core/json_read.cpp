@@ -1,5 +1,6 @@
 // Reads result files back into the result model (schema_version 3; 2 without samples, and 1 with
 // prose findings).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -61,6 +62,22 @@ T integer_or(const ojson& obj, const char* key, T fallback, const std::string& o
                                 : static_cast<T>(v.get<std::int64_t>());
 }
 
+// A list param: an array of integers (an empty one too) or of strings.
+Scalar list_from(const ojson& j, const std::string& key, const std::string& origin) {
+  if (std::all_of(j.begin(), j.end(), [](const ojson& v) { return v.is_string(); }) && !j.empty())
+    return j.get<TextList>();
+  IntList out;
+  for (const auto& v : j) {
+    const bool fits =
+        v.is_number_integer() &&
+        (!v.is_number_unsigned() || std::in_range<std::int64_t>(v.get<std::uint64_t>()));
+    if (!fits)
+      malformed(origin, fmt::format("parameter '{}' is not a list of integers or of strings", key));
+    out.push_back(v.get<std::int64_t>());
+  }
+  return out;
+}
+
 Scalar scalar_from(const ojson& j, const std::string& key, const std::string& origin) {
   if (j.is_null()) return std::monostate{};
   if (j.is_boolean()) return j.get<bool>();
@@ -69,7 +86,9 @@ Scalar scalar_from(const ojson& j, const std::string& key, const std::string& or
   if (j.is_number_integer()) return j.get<std::int64_t>();
   if (j.is_number()) return j.get<double>();
   if (j.is_string()) return j.get<std::string>();
-  malformed(origin, fmt::format("parameter '{}' is not a string, number, boolean or null", key));
+  if (j.is_array()) return list_from(j, key, origin);
+  malformed(origin,
+            fmt::format("parameter '{}' is not a string, number, boolean, list or null", key));
 }
 
 std::vector<Param> params_from(const ojson& j, const std::string& origin) {

@@ -28,6 +28,8 @@ ojson scalar_json(const Scalar& value) {
     ojson operator()(std::int64_t i) const { return i; }
     ojson operator()(double d) const { return d; }
     ojson operator()(const std::string& s) const { return s; }
+    ojson operator()(const IntList& l) const { return l; }
+    ojson operator()(const TextList& l) const { return l; }
   };
   return std::visit(Visitor{}, value);
 }

@@ -117,8 +117,10 @@ Section build_section(const std::vector<const Row*>& rows, const Naming& naming)
     switch (key.kind) {
       case ColumnKind::kParam: {
         const Param* p = find_param(first.params, key.name);
-        col = make_column(naming, key.kind, key.name, p->unit,
-                          !std::holds_alternative<std::string>(p->value));
+        const bool text = std::holds_alternative<std::string>(p->value) ||
+                          std::holds_alternative<IntList>(p->value) ||
+                          std::holds_alternative<TextList>(p->value);
+        col = make_column(naming, key.kind, key.name, p->unit, !text);
         for (const Row* r : rows)
           col.cells.push_back(param_text(*find_param(r->params, key.name)));
         break;

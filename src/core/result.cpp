@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "gpuprobe/core/units.hpp"
 
@@ -130,6 +131,28 @@ std::optional<double> metric_median(const Row& row, std::string_view name) {
   return std::nullopt;
 }
 
+Row unmeasured_row(std::vector<Param> params, std::vector<std::string> flags) {
+  Row row;
+  row.params = std::move(params);
+  row.flags = std::move(flags);
+  return row;
+}
+
+std::optional<TextList> list_items_of(const std::vector<Param>& params, std::string_view key) {
+  for (const auto& p : params) {
+    if (p.key != key) continue;
+    if (const auto* ints = std::get_if<IntList>(&p.value)) {
+      TextList out;
+      for (const auto i : *ints)
+        out.push_back(fmt::format("{}", i));
+      return out;
+    }
+    if (const auto* texts = std::get_if<TextList>(&p.value)) return *texts;
+    return TextList{scalar_text(p.value)};
+  }
+  return std::nullopt;
+}
+
 std::string scalar_text(const Scalar& value) {
   struct Visitor {
     std::string operator()(std::monostate) const { return ""; }
@@ -137,6 +160,8 @@ std::string scalar_text(const Scalar& value) {
     std::string operator()(std::int64_t i) const { return fmt::format("{}", i); }
     std::string operator()(double d) const { return format_number(d); }
     std::string operator()(const std::string& s) const { return s; }
+    std::string operator()(const IntList& l) const { return fmt::format("{}", fmt::join(l, ",")); }
+    std::string operator()(const TextList& l) const { return fmt::format("{}", fmt::join(l, ",")); }
   };
   return std::visit(Visitor{}, value);
 }

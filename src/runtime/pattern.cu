@@ -1,4 +1,6 @@
-// Pattern fill and check, on the device (grid-stride kernels) and on the host.
+// Pattern fill and check, on the device (grid-stride kernels) and on the host; the mismatch tally.
+#include <cstring>
+
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
@@ -22,16 +24,40 @@ __global__ void fill_kernel(std::uint32_t* dst, std::size_t words, std::uint32_t
 }
 
 __global__ void check_kernel(const std::uint32_t* src, std::size_t words, std::uint32_t seed,
-                             unsigned long long* mismatches) {
-  unsigned long long local = 0;
+                             MismatchTally tally) {
+  ThreadMismatches local;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    local += src[i] != pattern_word(i, seed);
+    local.note(src[i] != pattern_word(i, seed), i);
   }
-  if (local) atomicAdd(mismatches, local);
+  tally.add(local);
 }
 
 }  // namespace
+
+struct MismatchCounter::Memory {
+  HostBuffer buffer{HostMemory::kMapped, 2 * sizeof(unsigned long long)};
+};
+
+MismatchCounter::MismatchCounter() : memory_(std::make_unique<Memory>()) {
+  auto* host = memory_->buffer.as<unsigned long long>();
+  host[0] = 0;
+  host[1] = ~0ull;
+}
+
+MismatchCounter::~MismatchCounter() = default;
+
+MismatchTally MismatchCounter::tally() const {
+  auto* dev = static_cast<unsigned long long*>(memory_->buffer.device_pointer());
+  return {dev, dev + 1};
+}
+
+Mismatches MismatchCounter::read(cudaStream_t stream) const {
+  GP_CUDA(cudaStreamSynchronize(stream));
+  const auto* host = memory_->buffer.as<volatile unsigned long long>();
+  const std::uint64_t count = host[0];
+  return {count, count ? static_cast<std::uint64_t>(host[1]) : 0};
+}
 
 void fill_pattern_device(void* dst, std::size_t bytes, std::uint32_t seed, cudaStream_t stream) {
   const std::size_t words = bytes / 4;
@@ -40,16 +66,14 @@ void fill_pattern_device(void* dst, std::size_t bytes, std::uint32_t seed, cudaS
   GP_CHECK_LAUNCH("fill_kernel");
 }
 
-std::uint64_t count_mismatches_device(const void* src, std::size_t bytes, std::uint32_t seed,
-                                      cudaStream_t stream) {
+Mismatches check_pattern_device(const void* src, std::size_t bytes, std::uint32_t seed,
+                                cudaStream_t stream) {
   const std::size_t words = bytes / 4;
-  HostBuffer counter(HostMemory::kMapped, sizeof(unsigned long long));
-  auto* dev = static_cast<unsigned long long*>(counter.device_pointer());
+  const MismatchCounter counter;
   check_kernel<<<blocks_for(words), kThreads, 0, stream>>>(static_cast<const std::uint32_t*>(src),
-                                                           words, seed, dev);
+                                                           words, seed, counter.tally());
   GP_CHECK_LAUNCH("check_kernel");
-  GP_CUDA(cudaStreamSynchronize(stream));
-  return *counter.as<volatile unsigned long long>();
+  return counter.read(stream);
 }
 
 void fill_pattern_host(void* dst, std::size_t bytes, std::uint32_t seed) {
@@ -58,12 +82,32 @@ void fill_pattern_host(void* dst, std::size_t bytes, std::uint32_t seed) {
     words[i] = pattern_word(i, seed);
 }
 
-std::uint64_t count_mismatches_host(const void* src, std::size_t bytes, std::uint32_t seed) {
+Mismatches check_pattern_host(const void* src, std::size_t bytes, std::uint32_t seed) {
   const auto* words = static_cast<const std::uint32_t*>(src);
-  std::uint64_t bad = 0;
-  for (std::size_t i = 0; i < bytes / 4; ++i)
-    bad += words[i] != pattern_word(i, seed);
-  return bad;
+  return find_mismatches(bytes / 4,
+                         [&](std::uint64_t i) { return words[i] != pattern_word(i, seed); });
+}
+
+void PatternBuffer::poison(cudaStream_t stream) const {
+  if (!host) {
+    GP_CUDA(cudaMemsetAsync(data, 0, bytes, stream));
+    return;
+  }
+  GP_CUDA(cudaStreamSynchronize(stream));
+  std::memset(data, 0, bytes);
+}
+
+Mismatches PatternBuffer::find(cudaStream_t stream) const {
+  return host ? check_pattern_host(data, bytes, seed)
+              : check_pattern_device(data, bytes, seed, stream);
+}
+
+void PatternBuffer::check(MismatchReport& report, cudaStream_t stream) const {
+  report.add(what, find(stream), bytes / 4);
+}
+
+std::string PatternBuffer::verify(cudaStream_t stream) const {
+  return mismatch_text(what, find(stream), bytes / 4);
 }
 
 }  // namespace gpuprobe::runtime

@@ -33,8 +33,7 @@ runtime::Operation copy_op(const std::string& label, void* src, void* dst, std::
                             cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s.stream()));
                       }});
   op.verify = [=]() -> std::string {
-    const auto bad = runtime::count_mismatches_device(dst, bytes, seed, check);
-    return bad == 0 ? "" : fmt::format("{} of {} words differ", bad, bytes / 4);
+    return runtime::PatternBuffer{"", dst, bytes, seed}.verify(check);
   };
   return op;
 }

@@ -47,8 +47,7 @@ class CopyProbe : public Probe {
                                                   cudaMemcpyDeviceToDevice, s.stream()));
                         }});
     op.verify = [&]() -> std::string {
-      const auto bad = runtime::count_mismatches_device(dst.get(), kBytes, kSeed, ctx.stream());
-      return bad == 0 ? "" : fmt::format("{} of {} words differ", bad, kBytes / 4);
+      return runtime::PatternBuffer{"", dst.get(), kBytes, kSeed}.verify(ctx.stream());
     };
     const SampleSet samples = ctx.measure(op);
     ProbeResult result;
@@ -108,11 +107,40 @@ TEST(VerificationGpu, CopyMissingItsLastWordFailsAsWrongResult) {
   const ProbeResult r = run_copy(4);
   EXPECT_EQ(r.status, Status::kFailed);
   EXPECT_NE(r.reason.find("wrong result"), std::string::npos) << r.reason;
-  EXPECT_NE(r.reason.find("1 of 262144 words differ"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("1 of 262144 words wrong, the first at index 262143"), std::string::npos)
+      << r.reason;
   EXPECT_TRUE(r.rows.empty());
   // The next probe starts on a working device.
   const ProbeResult after = run_copy(0);
   EXPECT_EQ(after.status, Status::kOk) << after.reason;
+}
+
+// The pattern check finds every wrong word and the lowest one, on the device (the tally the
+// probes' check kernels count into) and on the host alike; a poisoned buffer is wrong throughout.
+TEST(VerificationGpu, PatternCheckCountsWrongWordsAndFindsTheFirst) {
+  GP_REQUIRE_GPU();
+  constexpr std::size_t kWords = kBytes / 4;
+  runtime::DeviceBuffer dev(kBytes);
+  runtime::HostBuffer host(runtime::HostMemory::kPinned, kBytes);
+  runtime::fill_pattern_device(dev.get(), kBytes, kSeed, nullptr);
+  runtime::fill_pattern_host(host.get(), kBytes, kSeed);
+  const std::uint32_t zero = 0;
+  for (const std::size_t word : {kWords - 1, std::size_t{70001}, std::size_t{9}}) {
+    GP_CUDA(cudaMemcpy(dev.as<std::uint32_t>() + word, &zero, 4, cudaMemcpyHostToDevice));
+    host.as<std::uint32_t>()[word] = 0;
+  }
+  const Mismatches on_device = runtime::check_pattern_device(dev.get(), kBytes, kSeed, nullptr);
+  const Mismatches on_host = runtime::check_pattern_host(host.get(), kBytes, kSeed);
+  for (const Mismatches& m : {on_device, on_host}) {
+    EXPECT_EQ(m.count, 3u);
+    EXPECT_EQ(m.first, 9u);
+  }
+  const runtime::PatternBuffer buffer{"out", dev.get(), kBytes, kSeed};
+  buffer.poison(nullptr);
+  EXPECT_EQ(buffer.verify(nullptr),
+            fmt::format("out: {} of {} words wrong, the first at index 0", kWords, kWords));
+  runtime::fill_pattern_device(dev.get(), kBytes, kSeed, nullptr);
+  EXPECT_EQ(buffer.verify(nullptr), "");
 }
 
 // The busy kernel lasts what it was asked for, by the events' clock: overlap's compute stage and

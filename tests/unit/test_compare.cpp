@@ -497,6 +497,17 @@ TEST(CompareMatch, ParamsKeyIgnoresOrderAndWholeRealsEqualIntegers) {
   EXPECT_EQ(canonical_scalar(std::monostate{}), "null");
 }
 
+// A list param is the claim older files wrote as text ("1,2,4"): a finding keeps its identity
+// across the change; another list is another claim.
+TEST(CompareMatch, ListParamsMatchTheTextOlderFilesCarried) {
+  const std::vector<Param> list{{"offsets", IntList{1, 2, 4}, ""}};
+  EXPECT_EQ(params_key(list), params_key({{"offsets", std::string("1,2,4"), ""}}));
+  EXPECT_EQ(params_key({{"m", TextList{"pinned", "wc"}, ""}}),
+            params_key({{"m", std::string("pinned,wc"), ""}}));
+  EXPECT_NE(params_key(list), params_key({{"offsets", IntList{1, 2}, ""}}));
+  EXPECT_EQ(params_text(list), "offsets=1,2,4");
+}
+
 TEST(CompareMatch, FindingsMatchByIdAndParams) {
   const std::vector<Finding> a{verdict("speedup", {{"direction", std::string("h2d"), ""}}, {}),
                                verdict("speedup", {{"direction", std::string("d2h"), ""}}, {}),

@@ -355,13 +355,39 @@ TEST(JsonRead, RejectsIntegersOutOfRange) {
   expect_rejected(j, "parameter beyond int64");
 }
 
-TEST(JsonRead, RejectsNonScalarParameters) {
+// Lists of integers or of strings are params (IntList, TextList); any other array is not.
+TEST(JsonRead, RejectsParametersThatAreNeitherScalarsNorLists) {
+  const char* bad[] = {
+      "[[[[{\"a\": [1]}]]]]", "[1, \"a\"]",    "[1.5, 2]",   "[{\"a\": 1}]",
+      "[[1], [2]]",           "[\"a\", null]", "{\"a\": 1}", "[18446744073709551615]"};
+  for (const char* text : bad) {
+    json j = sample_json();
+    j["results"][0]["params"]["nested"] = json::parse(text);
+    expect_rejected(j, text);
+  }
+}
+
+TEST(JsonRoundTrip, ListParamsComeBackAsLists) {
   json j = sample_json();
-  j["results"][0]["rows"][0]["params"]["bytes"] = json::array({1, 2});
-  expect_rejected(j, "array parameter");
-  j = sample_json();
-  j["results"][0]["params"]["nested"] = json::parse("[[[[{\"a\": [1]}]]]]");
-  expect_rejected(j, "nested parameter");
+  j["results"][0]["findings"][0]["params"]["offsets"] = json::array({1, 2, 4});
+  j["results"][0]["findings"][0]["params"]["kinds"] = json::array({"pinned", "wc"});
+  j["results"][0]["findings"][0]["params"]["none"] = json::array();
+  j["results"][0]["findings"][0]["params"]["older"] = "1,2,4";
+  const RunReport back = report_from_json(j, "x");
+  const auto& params = back.results[0].findings[0].params;
+  EXPECT_EQ(std::get<IntList>(find_param(params, "offsets")->value), (IntList{1, 2, 4}));
+  EXPECT_EQ(std::get<TextList>(find_param(params, "kinds")->value), (TextList{"pinned", "wc"}));
+  EXPECT_TRUE(std::get<IntList>(find_param(params, "none")->value).empty());
+  EXPECT_EQ(scalar_text(find_param(params, "offsets")->value), "1,2,4");
+  EXPECT_EQ(list_items_of(params, "offsets"), (TextList{"1", "2", "4"}));
+  EXPECT_EQ(list_items_of(params, "kinds"), (TextList{"pinned", "wc"}));
+  // An older file's text stays one item (never split), and is written back as text.
+  EXPECT_EQ(list_items_of(params, "older"), (TextList{"1,2,4"}));
+  EXPECT_EQ(list_items_of(params, "absent"), std::nullopt);
+  const json again = json::parse(to_json(back).dump());
+  EXPECT_EQ(again["results"][0]["findings"][0]["params"]["offsets"], json::array({1, 2, 4}));
+  EXPECT_EQ(again["results"][0]["findings"][0]["params"]["kinds"], json::array({"pinned", "wc"}));
+  EXPECT_EQ(again["results"][0]["findings"][0]["params"]["older"], "1,2,4");
 }
 
 TEST(JsonRead, RejectsResultsNotAnArray) {

@@ -1,9 +1,14 @@
-// Unit tests for the typed row readers: params by type, numbers from integers and reals, medians.
+// Unit tests for the typed row readers (params by type, numbers from integers and reals, medians)
+// and the row and metric-name builders probes plan with.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "gpuprobe/core/result.hpp"
+#include "gpuprobe/probe.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -58,6 +63,22 @@ TEST(RowReaders, FirstParamOfAKeyWins) {
   Row row;
   row.params = {{"n", std::int64_t{1}, ""}, {"n", std::int64_t{2}, ""}};
   EXPECT_EQ(int_param_of(row, "n"), std::int64_t{1});
+}
+
+TEST(RowBuilders, UnmeasuredRowHasItsParamsAndFlagsOnly) {
+  const Row row = unmeasured_row({{"bytes", std::int64_t{64}, "B"}}, {"baseline"});
+  EXPECT_EQ(int_param_of(row, "bytes"), std::int64_t{64});
+  EXPECT_EQ(row.params.at(0).unit, "B");
+  EXPECT_EQ(row.flags, std::vector<std::string>{"baseline"});
+  EXPECT_TRUE(row.metrics.empty());
+  EXPECT_TRUE(row.model.empty());
+  EXPECT_TRUE(row.derived.empty());
+  EXPECT_FALSE(row.counters.has_value());
+}
+
+TEST(RowBuilders, MetricNamesKeepTheListsOrder) {
+  constexpr std::array<std::string_view, 3> kNames = {"b.sum", "a.sum", "c.max"};
+  EXPECT_EQ(metric_names(kNames), (std::vector<std::string>{"b.sum", "a.sum", "c.max"}));
 }
 
 }  // namespace

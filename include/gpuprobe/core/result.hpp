@@ -12,8 +12,23 @@
 
 namespace gpuprobe {
 
-// A parameter value as echoed into results: null, bool, integer, real or text.
-using Scalar = std::variant<std::monostate, bool, std::int64_t, double, std::string>;
+// A list of integers or of texts, for a param that names a set (offsets 1, 2, 4; widths 4, 8).
+// JSON carries it as an array; people read it as the CLI's list syntax, "1,2,4".
+using IntList = std::vector<std::int64_t>;
+using TextList = std::vector<std::string>;
+
+// A parameter value as echoed into results: null, bool, integer, real, text or a list.
+using Scalar =
+    std::variant<std::monostate, bool, std::int64_t, double, std::string, IntList, TextList>;
+
+// An IntList of any range of integers (std::uint64_t offsets, int widths).
+template <typename Range>
+IntList int_list(const Range& values) {
+  IntList out;
+  for (const auto v : values)
+    out.push_back(static_cast<std::int64_t>(v));
+  return out;
+}
 
 // One named parameter. `unit` is informational ("B" makes tables print sizes as KiB/MiB);
 // JSON and CSV always carry the raw value.
@@ -51,6 +66,9 @@ struct Row {
   std::optional<std::vector<Quantity>> counters;  // hardware counters; nullopt = not collected
   std::vector<std::string> flags;  // e.g. "noisy" (time cap hit above the noise bound)
 };
+
+// A planned sweep point: its params (and flags), nothing measured or predicted yet.
+Row unmeasured_row(std::vector<Param> params, std::vector<std::string> flags = {});
 
 // A figure that summarises several rows (a fit per memory kind, a ratio at the largest size).
 struct SummaryRow {
@@ -253,8 +271,12 @@ std::optional<std::int64_t> int_param_of(const Row& row, std::string_view key);
 std::optional<std::string> text_param_of(const Row& row, std::string_view key);
 std::optional<double> number_param_of(const Row& row, std::string_view key);
 std::optional<double> metric_median(const Row& row, std::string_view name);
+// A list param's items as text (an IntList's numbers, a TextList's texts); any other value is one
+// item, its scalar_text; nullopt when absent. Older files carry lists as one text ("1,2,4"): that
+// stays one item, never split.
+std::optional<TextList> list_items_of(const std::vector<Param>& params, std::string_view key);
 
-// Renders a scalar for a person ("pinned", "64", "0.5", "true", "" for null).
+// Renders a scalar for a person ("pinned", "64", "0.5", "true", "" for null, "1,2,4" for a list).
 std::string scalar_text(const Scalar& value);
 
 }  // namespace gpuprobe
