@@ -9,7 +9,9 @@
 #        scripts/sanitize-check.sh --plan [GPUPROBE]    each probe's sweep through --plan (no GPU):
 #                                                       checks that every command line is valid
 # Default GPUPROBE: build/gpuprobe; OUT_DIR: sanitize-out. Logs: OUT_DIR/<tool>-<probe>.log, a
-# summary line per run on stdout; exits 1 if any run reported an error.
+# summary line per run on stdout; exits 1 if any run reported an error or ran out of time.
+# The four tools run at once (one process each, the probes in turn; timing does not matter under
+# a sanitizer), each run limited to SANITIZE_TIMEOUT seconds (default 240).
 set -u
 mode=run
 case "${1:-}" in
@@ -28,7 +30,13 @@ declare -A sweeps=(
   [zerocopy]="zerocopy --bytes 1MiB --reuse 1,2 --strides 1,32 --widths 4,16 --blocks 0,1"
   [l2-persist]="l2-persist --setaside 50 --hot 50 --workload phases,bpg"
 )
+# racecheck instruments every shared-memory access: the stride sweep's long loops of them take
+# minutes per launch there, so racecheck checks one stride of each operation.
+declare -A race_sweeps=(
+  [bank-conflicts]="bank-conflicts --size 256 --strides 1 --widths 4 --ops load,store"
+)
 probes=(transfer coalescing bank-conflicts overlap zerocopy l2-persist)
+limit=${SANITIZE_TIMEOUT:-240}
 common=(--no-counters --samples 3 --rounds 1 --quiet)
 tools=("memcheck --leak-check full" racecheck initcheck synccheck)
 
@@ -39,27 +47,58 @@ if [ "$mode" = plan ]; then
     if "$bin" --no-counters --quiet ${sweeps[$p]} --plan; then echo "ok: $p sweep is valid"
     else echo "FAIL: $p sweep: ${sweeps[$p]}"; status=1; fi
   done
+  for p in "${!race_sweeps[@]}"; do
+    # shellcheck disable=SC2086
+    if "$bin" --no-counters --quiet ${race_sweeps[$p]} --plan; then echo "ok: $p racecheck sweep is valid"
+    else echo "FAIL: $p racecheck sweep: ${race_sweeps[$p]}"; status=1; fi
+  done
   exit $status
 fi
 
 [ "$mode" = print ] || mkdir -p "$out"
-status=0
-for tool in "${tools[@]}"; do
-  name=${tool%% *}
+
+# sweep_of TOOL PROBE: the probe's sweep under that tool.
+sweep_of() {
+  if [ "$1" = racecheck ] && [ -n "${race_sweeps[$2]:-}" ]; then echo "${race_sweeps[$2]}"
+  else echo "${sweeps[$2]}"; fi
+}
+
+# run_tool TOOL...: every probe under one tool, in turn; one summary line per run.
+run_tool() {
+  local tool="$*" name=${1}
   for p in "${probes[@]}"; do
-    # shellcheck disable=SC2206
-    cmd=(compute-sanitizer --tool $tool --error-exitcode 99 "$bin" "${common[@]}" ${sweeps[$p]})
+    # shellcheck disable=SC2206,SC2046
+    local cmd=(compute-sanitizer --tool $tool --error-exitcode 99 "$bin" "${common[@]}"
+               $(sweep_of "$name" "$p"))
     if [ "$mode" = print ]; then
       printf '%q ' "${cmd[@]}"
       echo
       continue
     fi
-    log="$out/$name-$p.log"
-    "${cmd[@]}" >"$log" 2>&1
-    rc=$?
+    local log="$out/$name-$p.log" t0=$SECONDS
+    timeout "$limit" "${cmd[@]}" >"$log" 2>&1
+    local rc=$?
+    local summary
     summary=$(grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 2 | tr '\n' ' ')
-    if [ $rc -eq 0 ]; then echo "ok: $name $p: $summary"
-    else echo "FAIL: $name $p: exit $rc: $summary (log $log)"; status=1; fi
+    if [ $rc -eq 0 ]; then echo "ok: $name $p ($((SECONDS - t0)) s): $summary"
+    elif [ $rc -eq 124 ]; then echo "FAIL: $name $p: no verdict within $limit s (log $log)"
+    else echo "FAIL: $name $p: exit $rc: $summary (log $log)"; fi
   done
+}
+
+if [ "$mode" = print ]; then
+  for tool in "${tools[@]}"; do
+    # shellcheck disable=SC2086
+    run_tool $tool
+  done
+  exit 0
+fi
+pids=()
+for tool in "${tools[@]}"; do
+  # shellcheck disable=SC2086
+  run_tool $tool >"$out/summary-${tool%% *}.txt" &
+  pids+=($!)
 done
-exit $status
+wait "${pids[@]}"
+cat "$out"/summary-*.txt
+! grep -q "^FAIL" "$out"/summary-*.txt
