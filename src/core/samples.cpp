@@ -48,6 +48,14 @@ Row measured_row(std::vector<Param> params, const SampleSet& samples) {
   return row;
 }
 
+void weigh_rounds_equally(Metric& metric) {
+  std::vector<double> medians;
+  for (const auto& round : metric.samples) {
+    if (!round.empty()) medians.push_back(statistics_of(round).median);
+  }
+  if (medians.size() >= 3) metric.stats.median = statistics_of(medians).median;
+}
+
 double between_round_spread(const SampleSet& samples) {
   if (samples.seconds.empty()) return 0;
   const Metric time = time_metric(samples);

@@ -42,8 +42,17 @@ struct SampleSet {
 // GB/s is 1e9 bytes per second throughout gpuprobe.
 inline constexpr double kBytesPerGB = 1e9;
 
+// With three rounds of samples or more, sets the metric's median to the median of its rounds'
+// medians: each round counts as one share, however many samples its stopping rule took. A round
+// that fell into a slow stretch is also a noisy one and samples longest, so the median of all
+// samples would follow it (H100, overlap 16 streams: a round at 981 us with 15 samples, four at
+// 846-853 us with 2 each: 978 us over all samples, 852 us over the rounds). The other
+// statistics stay those of all samples.
+void weigh_rounds_equally(Metric& metric);
+
 // A metric over per-sample seconds mapped through `to_value` (seconds -> the metric's unit):
-// statistics over every sample, and the raw values grouped by the rounds of `samples`.
+// statistics over every sample (the median over the rounds: weigh_rounds_equally), and the raw
+// values grouped by the rounds of `samples`.
 // `seconds` is samples.seconds or one lane's seconds (same indexing). Throws
 // std::invalid_argument on no samples or non-finite values.
 template <typename F>

@@ -22,6 +22,7 @@ Metric mapped_metric(const SampleSet& samples, std::span<const double> seconds, 
     all.push_back(value);
   }
   m.stats = statistics_of(all);
+  weigh_rounds_equally(m);
   return m;
 }
 
