@@ -4,13 +4,11 @@
 # Usage: scripts/report-example.sh [path/to/gpuprobe]   (run from the repository root)
 set -euo pipefail
 gpuprobe=${1:-./build/gpuprobe}
-a=examples/results/h100/check/all.json
+a=examples/results/h100/gate-4/run-1.json
 b=examples/results/h200/all.json
-note="B (H200) is an older build (74a8863a2282, schema 1, 2026-11-23) that had three probes: \
-transfer, coalescing and bank-conflicts. Overlap, zerocopy and l2-persist are on the H100 side \
-only, and B's rows have no per-round samples, so compare decides B/A with the noise band instead \
-of the bootstrap. Regenerating the H200 run with the current build (all six probes) needs the \
-GPU: see examples/results/README.md."
+note="A (H100) is build e6630190fda2, B (H200) build 93f2dfa001fd, both 2026-11-25 with all six \
+probes; the one change between them makes a metric's median the median of its rounds' medians \
+(docs/method.md)."
 "$gpuprobe" report "$a" "$b" -o examples/results/h100-vs-h200.html \
   --title "gpuprobe: H100 vs H200" --note "$note"
 tmp=$(mktemp -d)
