@@ -11,7 +11,7 @@
 # Default GPUPROBE: build/gpuprobe; OUT_DIR: sanitize-out. Logs: OUT_DIR/<tool>-<probe>.log, a
 # summary line per run on stdout; exits 1 if any run reported an error or ran out of time.
 # The four tools run at once (one process each, the probes in turn; timing does not matter under
-# a sanitizer), each run limited to SANITIZE_TIMEOUT seconds (default 240).
+# a sanitizer), each run limited to SANITIZE_TIMEOUT seconds (default 600: racecheck on bank-conflicts took 417 s on an H100).
 set -u
 mode=run
 case "${1:-}" in
@@ -36,7 +36,7 @@ declare -A race_sweeps=(
   [bank-conflicts]="bank-conflicts --size 256 --strides 1 --widths 4 --ops load,store"
 )
 probes=(transfer coalescing bank-conflicts overlap zerocopy l2-persist)
-limit=${SANITIZE_TIMEOUT:-240}
+limit=${SANITIZE_TIMEOUT:-600}
 common=(--no-counters --samples 3 --rounds 1 --quiet)
 tools=("memcheck --leak-check full" racecheck initcheck synccheck)
 
