@@ -142,26 +142,30 @@ std::vector<RangeOf> ranges_of(const std::vector<runtime::CounterPoint>& points,
 // still in the L2).
 counters::RangeWork range_work(const std::vector<runtime::CounterPoint>& points,
                                const std::vector<RangeOf>& ranges) {
+  // The lambdas outlive this call: they hold pointers to the caller's vectors, which outlive
+  // the collect() they are used in.
+  const auto* pts = &points;
+  const auto* rs = &ranges;
   counters::RangeWork work;
-  work.before = [&](std::size_t r) {
-    if (ranges[r].write_back) return;
-    const PassSteps& steps = points[ranges[r].point].steps;
+  work.before = [pts, rs](std::size_t r) {
+    if ((*rs)[r].write_back) return;
+    const PassSteps& steps = (*pts)[(*rs)[r].point].steps;
     if (steps.reset) steps.reset();
     if (steps.cache) steps.cache();
     // No dirty line of earlier work (a reset's writes) may be written back inside the range.
     if (steps.write_back) steps.write_back();
   };
-  work.work = [&](std::size_t r) {
-    const PassSteps& steps = points[ranges[r].point].steps;
-    if (ranges[r].write_back) {
+  work.work = [pts, rs](std::size_t r) {
+    const PassSteps& steps = (*pts)[(*rs)[r].point].steps;
+    if ((*rs)[r].write_back) {
       steps.write_back();
     } else if (steps.run) {
       steps.run();
     }
   };
-  work.after = [&](std::size_t r) {
-    const runtime::CounterPoint& point = points[ranges[r].point];
-    const bool last = r + 1 == ranges.size() || ranges[r + 1].point != ranges[r].point;
+  work.after = [pts, rs](std::size_t r) {
+    const runtime::CounterPoint& point = (*pts)[(*rs)[r].point];
+    const bool last = r + 1 == rs->size() || (*rs)[r + 1].point != (*rs)[r].point;
     if (!last || !point.steps.verify) return;
     const std::string problem = point.steps.verify();
     if (!problem.empty())
