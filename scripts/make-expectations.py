@@ -27,6 +27,7 @@ margin over 30% (too noisy to gate); a speed-up whose bound would be <= 1 (it co
 working window or pipeline from none); and the values in NOT_GATED (reported differently by a
 newer build than by the runs).
 """
+import gzip
 import json
 import re
 import statistics
@@ -47,7 +48,9 @@ NOT_GATED = [
 
 
 def load(path):
-    with open(path) as f:
+    """A result file; a gzipped one (.json.gz, as the older committed runs are) read as is."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt") as f:
         return json.load(f)
 
 
