@@ -123,7 +123,7 @@ TEST(CoalescingGpu, CounterPassCountsSectorsPerRequest) {
 // what it leaves dirty is counted after it, so the writes equal the bytes the kernel stores
 // (N x width, unit-stride) within 2% -- without the write-back term they fell 3% short (ncu,
 // --cache-control all) or, with the previous work's dirty lines written back inside the range,
-// 2-5% over. And L1 sends L2 the model's sectors less the L1 hits, within 2%, at misaligned
+// 1-3% over on these rows. And L1 sends L2 the model's sectors less the L1 hits, within 2%, at misaligned
 // offsets where neighbouring warps share a sector.
 TEST(CoalescingGpu, CounterPassCountsTheLaunchsOwnDramWritesAndWhatL1SendsOn) {
   GP_REQUIRE_GPU();
