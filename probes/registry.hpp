@@ -13,5 +13,6 @@ std::unique_ptr<Probe> make_l2_persist_probe();
 std::unique_ptr<Probe> make_bank_conflicts_probe();
 std::unique_ptr<Probe> make_overlap_probe();
 std::unique_ptr<Probe> make_zerocopy_probe();
+std::unique_ptr<Probe> make_peer_probe();
 
 }  // namespace gpuprobe

@@ -1,0 +1,61 @@
+// peer's words (host-only): the findings' sentences and the columns' short headers.
+#include <fmt/format.h>
+
+#include <string>
+
+#include "analysis.hpp"
+
+namespace gpuprobe::peer {
+namespace {
+
+constexpr TermEntry kTerms[] = {
+    {"fraction_of_raw", "of raw", "measured bandwidth / the link's raw limit (model)"},
+    {"model.raw_limit", "raw GB/s",
+     "model: the link's raw data rate for this path (both directions for bidir)"},
+};
+
+std::string path_text(const Finding& f) {
+  const auto fraction = optional_value_of(f, "fraction_of_raw");
+  const std::string limit = fraction ? fmt::format(", {:.0f}% of the raw {}", *fraction * 100.0,
+                                                   value_text(f, "raw_limit"))
+                                     : std::string(", no raw limit known for this link");
+  return fmt::format("GPU {} -> GPU {} {} {}: peak {} at {}{}; {} per copy of {} (measured)",
+                     param_text_of(f, "src"), param_text_of(f, "dst"), param_text_of(f, "mode"),
+                     param_text_of(f, "direction"), value_text(f, "bandwidth"),
+                     param_text_of(f, "at"), limit, value_text(f, "latency"),
+                     value_text(f, "latency_bytes"));
+}
+
+}  // namespace
+
+void add_words(Glossary& g) {
+  g.add_phrasing("peer_path", path_text);
+  g.add_phrasing("peer_above_model", [](const Finding& f) {
+    return fmt::format(
+        "GPU {} -> GPU {} {} {}: {} exceeds the assumed link's raw {} ({}): the GPUs are joined "
+        "by something faster than the model assumed (NVLink, seen only through NVML)",
+        param_text_of(f, "src"), param_text_of(f, "dst"), param_text_of(f, "mode"),
+        param_text_of(f, "direction"), value_text(f, "bandwidth"), value_text(f, "raw_limit"),
+        param_text_of(f, "link"));
+  });
+  g.add_phrasing("peer_link_assumed", [](const Finding&) {
+    return std::string(
+        "link facts from the CUDA runtime (P2P attributes) and sysfs PCIe speed/width, not NVML "
+        "(not linked in this build): the raw limit assumes each pair talks over the narrower "
+        "PCIe link of its two GPUs, which an NVLink pair exceeds");
+  });
+  g.add_phrasing("peer_no_p2p", [](const Finding& f) {
+    return fmt::format("GPU {} -> GPU {} {} {}: not measured, the pair has no P2P access ({})",
+                       param_text_of(f, "src"), param_text_of(f, "dst"), param_text_of(f, "mode"),
+                       param_text_of(f, "direction"),
+                       "cudaDeviceCanAccessPeer says no; staged copies still run");
+  });
+  g.add_phrasing("peer_plan_every_gpu", [](const Finding&) {
+    return std::string(
+        "the pairs are those of every GPU visible at run time: name the GPUs (--device 0,1) to "
+        "list the sweep");
+  });
+  g.add_terms("peer", kTerms);
+}
+
+}  // namespace gpuprobe::peer
