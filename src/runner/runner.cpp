@@ -22,6 +22,15 @@
 namespace gpuprobe::runner {
 namespace {
 
+// Sets the persisting-L2 limit back to 0 and evicts persisting lines, ignoring errors: on the
+// way out of a probe that stopped early.
+void drop_persisting_limit(const DeviceInfo& device) noexcept {
+  if (device.persisting_l2_max_bytes == 0) return;
+  (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+  (void)cudaCtxResetPersistingL2Cache();
+  (void)cudaGetLastError();
+}
+
 // An allocation failure with the way out: the probe's flags that shrink its sweep.
 std::string out_of_memory_reason(const Probe& probe, const std::string& what) {
   const std::string flags = probe.memory_flags();
@@ -185,22 +194,14 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
     return failed(probe, device.index, fmt::format("wrong result: {}", e.what()));
   } catch (const UnsupportedError& e) {
     // The probe may have touched the limit before it found out: leave none behind.
-    if (device.persisting_l2_max_bytes > 0) {
-      (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
-      (void)cudaCtxResetPersistingL2Cache();
-      (void)cudaGetLastError();
-    }
+    drop_persisting_limit(device);
     ProbeResult r = failed(probe, device.index, e.what());
     r.status = Status::kSkipped;
     return r;
   } catch (const InterruptedError&) {
     // Stopped by SIGINT/SIGTERM: leave no persisting-L2 limit behind (the buffers were freed
     // on the way here), then stop the whole run.
-    if (device.persisting_l2_max_bytes > 0) {
-      (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
-      (void)cudaCtxResetPersistingL2Cache();
-      (void)cudaGetLastError();
-    }
+    drop_persisting_limit(device);
     throw;
   } catch (const NoDeviceError&) {
     throw;
