@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "gpuprobe/core/axes.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
+#include "gpuprobe/core/samples.hpp"
 
 namespace gpuprobe {
 
@@ -47,6 +49,13 @@ class Probe {
   virtual ProbeResult plan(const AxisValues& values) const = 0;
   // Runs the sweep on the context's device. Throws on failure; the runner records it.
   virtual ProbeResult run(runtime::ProbeContext& context, const AxisValues& values) = 0;
+  // Measures again the points run() named by `keys` when it measured them with
+  // ProbeContext::measure_all_in_processes: called in the round process (`gpuprobe __round`),
+  // whose context measures one round. Returns one sample set per key, in order.
+  virtual std::vector<SampleSet> measure_keys(runtime::ProbeContext& /*context*/,
+                                              const std::vector<std::string>& /*keys*/) {
+    throw std::logic_error(name() + " measures no rounds in processes");
+  }
 
  protected:
   // A result of this probe with its method line and nothing else yet: what plan() and run()

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
@@ -15,6 +17,7 @@
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
 #include "registry.hpp"
+#include "sweep.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -118,16 +121,18 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
   return op;
 }
 
-// The batches of the sweep, as indices into it: every point in one batch when every memory kind's
-// two host buffers fit in a quarter of the host's memory at once — the rounds then spread each
-// point's samples over the whole sweep, not over one kind's stretch of it (host copies' speed
-// moves over seconds on a busy host; docs/method.md) — else one batch per kind, as large sweeps
-// need. Points stay in sweep order, so rows do too.
+// The batches of `part` (indices into the sweep), as indices into the sweep: every point in one
+// batch when every memory kind's two host buffers fit in a quarter of the host's memory at once —
+// the rounds then spread each point's samples over the whole part, not over one kind's stretch of
+// it (host copies' speed moves over seconds on a busy host; docs/method.md) — else one batch per
+// kind, as large sweeps need. Points stay in sweep order, so rows do too.
 std::vector<std::vector<std::size_t>> batches(const std::vector<Point>& sweep,
+                                              const std::vector<std::size_t>& part,
                                               std::uint64_t max_bytes) {
   std::vector<HostMemory> kinds;
-  for (const auto& p : sweep) {
-    if (std::find(kinds.begin(), kinds.end(), p.kind) == kinds.end()) kinds.push_back(p.kind);
+  for (const std::size_t i : part) {
+    if (std::find(kinds.begin(), kinds.end(), sweep[i].kind) == kinds.end())
+      kinds.push_back(sweep[i].kind);
   }
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page = sysconf(_SC_PAGE_SIZE);
@@ -137,12 +142,45 @@ std::vector<std::vector<std::size_t>> batches(const std::vector<Point>& sweep,
       2.0 * static_cast<double>(max_bytes) * static_cast<double>(kinds.size());
   const bool together = host > 0 && all_at_once <= host / 4;
   std::vector<std::vector<std::size_t>> out;
-  for (std::size_t i = 0; i < sweep.size(); ++i) {
+  for (const std::size_t i : part) {
     if (out.empty() || (!together && sweep[i].kind != sweep[out.back().back()].kind))
       out.emplace_back();
     out.back().push_back(i);
   }
   return out;
+}
+
+// The device side of every copy: a source with the D2H pattern and a destination, of the
+// largest size measured.
+struct DeviceBuffers {
+  runtime::DeviceBuffer src;
+  runtime::DeviceBuffer dst;
+
+  DeviceBuffers(std::uint64_t bytes, cudaStream_t stream) : src(bytes), dst(bytes) {
+    runtime::fill_pattern_device(src.get(), bytes, kD2HSeed, stream);
+    GP_CUDA(cudaStreamSynchronize(stream));
+  }
+};
+
+std::string key_of(const Point& p) {
+  return transfer::point_key(
+      {std::string(runtime::host_memory_name(p.kind)), p.direction, p.bytes});
+}
+
+// One batch of points, with host buffers of `max_bytes` per memory kind: in this process, or
+// with each round in a process of its own.
+std::vector<SampleSet> measure_batch(runtime::ProbeContext& ctx, const std::vector<Point>& batch,
+                                     std::uint64_t max_bytes, DeviceBuffers& dev,
+                                     bool in_processes) {
+  std::map<HostMemory, HostBuffers> host;  // nodes stay put: operations point into them
+  std::vector<runtime::Operation> ops;
+  std::vector<std::string> keys;
+  for (const Point& p : batch) {
+    if (!host.count(p.kind)) host.try_emplace(p.kind, p.kind, max_bytes);
+    ops.push_back(make_operation(p, host.at(p.kind), dev.src, dev.dst));
+    keys.push_back(key_of(p));
+  }
+  return in_processes ? ctx.measure_all_in_processes(ops, keys) : ctx.measure_all(ops);
 }
 
 Row make_row(const Point& p, const SampleSet& samples) {
@@ -201,6 +239,8 @@ class TransferProbe final : public Probe {
   }
 
   ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
+  std::vector<SampleSet> measure_keys(runtime::ProbeContext& ctx,
+                                      const std::vector<std::string>& keys) override;
 
  private:
   ProbeResult skeleton() const {
@@ -214,29 +254,44 @@ class TransferProbe final : public Probe {
 
 ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
   ProbeResult result = skeleton();
-  const auto& sizes = values.list("sizes");
-  const std::uint64_t max_bytes = *std::max_element(sizes.begin(), sizes.end());
-
-  runtime::DeviceBuffer dev_src(max_bytes);
-  runtime::DeviceBuffer dev_dst(max_bytes);
-  runtime::fill_pattern_device(dev_src.get(), max_bytes, kD2HSeed, ctx.stream());
-  GP_CUDA(cudaStreamSynchronize(ctx.stream()));
-
   const auto sweep = points(values);
-  for (const auto& batch : batches(sweep, max_bytes)) {
-    std::map<HostMemory, HostBuffers> host;  // nodes stay put: operations point into them
-    std::vector<runtime::Operation> ops;
-    for (const std::size_t i : batch) {
-      const Point& p = sweep[i];
-      if (!host.count(p.kind)) host.try_emplace(p.kind, p.kind, max_bytes);
-      ops.push_back(make_operation(p, host.at(p.kind), dev_src, dev_dst));
+  std::vector<std::uint64_t> bytes;
+  for (const Point& p : sweep)
+    bytes.push_back(p.bytes);
+  const transfer::SweepParts parts = transfer::split_by_process_level(bytes);
+  DeviceBuffers dev(std::max(parts.round_processes_max, parts.one_process_max), ctx.stream());
+  std::vector<std::optional<Row>> rows(sweep.size());
+  const auto measure = [&](const std::vector<std::size_t>& part, std::uint64_t max_bytes,
+                           bool in_processes) {
+    for (const auto& batch : batches(sweep, part, max_bytes)) {
+      std::vector<Point> points;
+      for (const std::size_t i : batch)
+        points.push_back(sweep[i]);
+      const auto measured = measure_batch(ctx, points, max_bytes, dev, in_processes);
+      for (std::size_t k = 0; k < batch.size(); ++k)
+        rows[batch[k]] = make_row(points[k], measured[k]);
     }
-    const std::vector<SampleSet> measured = ctx.measure_all(ops);
-    for (std::size_t k = 0; k < batch.size(); ++k)
-      result.rows.push_back(make_row(sweep[batch[k]], measured[k]));
-  }
+  };
+  measure(parts.round_processes, parts.round_processes_max, true);
+  measure(parts.one_process, parts.one_process_max, false);
+  for (auto& row : rows)
+    result.rows.push_back(std::move(*row));
   transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});
   return result;
+}
+
+std::vector<SampleSet> TransferProbe::measure_keys(runtime::ProbeContext& ctx,
+                                                   const std::vector<std::string>& keys) {
+  std::vector<Point> batch;
+  std::uint64_t max_bytes = 0;
+  for (const auto& key : keys) {
+    const transfer::PointKey k = transfer::parse_point_key(key);
+    batch.push_back({kind_of(k.memory), k.direction, k.bytes});
+    max_bytes = std::max(max_bytes, k.bytes);
+  }
+  if (batch.empty()) throw UsageError("transfer: a round process was given no points");
+  DeviceBuffers dev(max_bytes, ctx.stream());
+  return measure_batch(ctx, batch, max_bytes, dev, false);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "gpuprobe/version.hpp"
 #include "help_format.hpp"
 #include "options.hpp"
+#include "round_worker.hpp"
 #include "validators.hpp"
 
 namespace gpuprobe::cli {
@@ -221,6 +222,8 @@ int dispatch(const CLI::App& app, GlobalOptions& options, const ToolCommands& t,
 }  // namespace
 
 int run(int argc, char** argv) {
+  if (argc == 4 && std::string_view(argv[1]) == kRoundWorkerCommand)
+    return run_round_worker(argv[2], argv[3]);
   CLI::App app{
       "gpuprobe: how your GPU really moves bytes — measured, with a model beside each number.",
       "gpuprobe"};

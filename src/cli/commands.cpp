@@ -15,6 +15,7 @@
 #include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/version.hpp"
 #include "output.hpp"
+#include "round_worker.hpp"
 
 namespace gpuprobe::cli {
 namespace {
@@ -99,6 +100,7 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   measure.rule = stopping_rule(options, quick);
   measure.rounds = options.rounds.value_or(kDefaultRounds);
   measure.seed = options.seed.value_or(fresh_seed());
+  measure.round_executable = own_executable();
   for (const auto& p : probes)
     p.probe->check(p.values);
   if (!options.metrics.empty() && !options.counters)

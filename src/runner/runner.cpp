@@ -13,6 +13,7 @@
 #include "counter_pass.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/interrupt.hpp"
+#include "gpuprobe/core/round_process.hpp"
 #include "gpuprobe/core/rounds.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/clock.hpp"
@@ -153,8 +154,13 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
     guard.before = runtime::persisting_l2_limit(device.persisting_l2_max_bytes);
     runtime::reset_persisting_l2(device.persisting_l2_max_bytes);
     CounterPassDriver counter_pass(probe.counter_metrics(), device.index, counters);
+    runtime::RoundProcess round_process;
+    if (!options.round_executable.empty())
+      round_process = [exe = options.round_executable](const RoundRequest& request) {
+        return run_round_process(exe, request);
+      };
     runtime::ProbeContext context(device, options, progress, probe.name(), planned,
-                                  counter_pass.pass());
+                                  counter_pass.pass(), std::move(round_process));
     const double clock_before = runtime::sample_sm_clock_mhz(context.stream());
     ProbeResult result = probe.run(context, values);
     const double clock_after = runtime::sample_sm_clock_mhz(context.stream());
@@ -174,6 +180,10 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values, const DeviceInfo& 
       result.conditions.push_back({"settle_wait", "s", settle.waited});
     }
     add_rule_conditions(result, options);
+    if (context.round_processes() > 0) {
+      result.conditions.push_back(
+          {"round_processes", "", static_cast<double>(context.round_processes())});
+    }
     add_guard_findings(result, guard, device);
     for (auto& q : counter_pass.conditions())
       result.conditions.push_back(std::move(q));

@@ -1,14 +1,18 @@
-// The per-device probe context: the harness in rounds, progress counted against the plan,
-// teardown.
+// The per-device probe context: the harness in rounds (in this process or one per round),
+// progress counted against the plan, teardown.
 #include "gpuprobe/runtime/context.hpp"
 
-#include "gpuprobe/core/rounds.hpp"
-
+#include <fmt/format.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
 #include <initializer_list>
 #include <numeric>
+#include <stdexcept>
+
+#include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/interrupt.hpp"
+#include "gpuprobe/core/rounds.hpp"
 
 namespace gpuprobe::runtime {
 namespace {
@@ -46,18 +50,37 @@ class NvtxRanges {
 
 ProbeContext::ProbeContext(const DeviceInfo& device, const MeasureOptions& options,
                            ProgressFn progress, std::string probe_name, std::size_t planned_points,
-                           CounterPass counter_pass)
+                           CounterPass counter_pass, RoundProcess round_process)
     : device_(device),
       measurer_(options, device.l2_bytes, device.persisting_l2_max_bytes),
       progress_(std::move(progress)),
       counter_pass_(std::move(counter_pass)),
+      round_process_(std::move(round_process)),
       probe_name_(std::move(probe_name)),
-      planned_(planned_points) {}
+      planned_(planned_points),
+      batches_(options.first_batch) {}
 
 std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& ops) {
   const TeardownAll teardown{ops};
   std::vector<SampleSet> out = time_in_rounds(ops);
-  if (!counter_pass_ || ops.empty()) return out;
+  add_counters(ops, out);
+  return out;
+}
+
+std::vector<SampleSet> ProbeContext::measure_all_in_processes(
+    const std::vector<Operation>& ops, const std::vector<std::string>& keys) {
+  const MeasureOptions& options = measurer_.options();
+  const std::size_t rounds = effective_rounds(options.rounds, options.rule);
+  if (!round_process_ || rounds < 2 || options.only_round) return measure_all(ops);
+  if (keys.size() != ops.size()) throw std::logic_error("one key per operation");
+  const TeardownAll teardown{ops};
+  std::vector<SampleSet> out = time_in_processes(ops, keys, rounds);
+  add_counters(ops, out);
+  return out;
+}
+
+void ProbeContext::add_counters(const std::vector<Operation>& ops, std::vector<SampleSet>& out) {
+  if (!counter_pass_ || ops.empty()) return;
   std::vector<CounterPoint> points;
   for (const Operation& op : ops) {
     PassSteps steps = measurer_.pass_steps(op);  // each pass: prepare, reset_pass, cache, run
@@ -70,7 +93,6 @@ std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& o
   auto counters = counter_pass_(points);
   for (std::size_t i = 0; i < out.size() && i < counters.size(); ++i)
     out[i].counters = std::move(counters[i]);
-  return out;
 }
 
 std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>& ops) {
@@ -80,8 +102,9 @@ std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>
   std::vector<std::size_t> order(ops.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   for (std::size_t round = 0; round < rounds; ++round) {
+    if (options.only_round && round != *options.only_round) continue;  // in a round process
     const StoppingRule rule = options.rule.share(rounds, round);
-    const bool last = round + 1 == rounds;
+    const bool last = round + 1 == rounds || options.only_round.has_value();
     order = round_order(ops.size(), options.seed, batches_, round);
     for (const std::size_t i : order) {
       // Progress counts rounds of points; a probe may measure a point the plan does not list
@@ -99,6 +122,46 @@ std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>
   for (std::size_t i = 0; i < ops.size(); ++i)
     out.push_back(measurer_.finish(ops[i], std::move(states[i])));
   return out;
+}
+
+std::vector<SampleSet> ProbeContext::time_in_processes(const std::vector<Operation>& ops,
+                                                       const std::vector<std::string>& keys,
+                                                       std::size_t rounds) {
+  const MeasureOptions& options = measurer_.options();
+  RoundRequest request{probe_name_,
+                       device_.index,
+                       keys,
+                       0,
+                       rounds,
+                       options.seed,
+                       batches_,
+                       options.rule,
+                       options.warmup_batches,
+                       options.target_batch_seconds,
+                       options.max_batch};
+  std::vector<SampleSet> merged(ops.size());
+  for (std::size_t round = 0; round < rounds; ++round) {
+    throw_if_interrupted();
+    const std::size_t total = std::max(planned_ * rounds, done_ + ops.size());
+    if (progress_)
+      progress_(probe_name_, done_, total,
+                fmt::format("{} points, round {} of {} in a process of its own", ops.size(),
+                            round + 1, rounds));
+    done_ += ops.size();
+    request.round = static_cast<std::uint32_t>(round);
+    const RoundAnswer answer = round_process_(request);
+    ++round_processes_;
+    if (!answer.wrong_result.empty()) throw VerificationError(answer.wrong_result);
+    if (answer.sets.size() != ops.size())
+      throw RunError(fmt::format("the process of round {} measured {} points of {}", round + 1,
+                                 answer.sets.size(), ops.size()));
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      append_round(merged[i], answer.sets[i]);
+  }
+  ++batches_;
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    merged[i] = measurer_.finish(ops[i], {0, std::move(merged[i]), false});
+  return merged;
 }
 
 SampleSet ProbeContext::measure(const Operation& op) {

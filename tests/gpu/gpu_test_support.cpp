@@ -22,14 +22,19 @@ bool gpu_available() {
 
 ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples,
                       bool counters) {
+  runtime::MeasureOptions options;
+  options.rule.fixed_samples = samples;
+  return run_probe(probe, args, options, counters);
+}
+
+ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args,
+                      const runtime::MeasureOptions& options, bool counters) {
   CLI::App app{"test", probe.name()};
   const cli::AxisOptions axes(app, probe.axes());
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
   app.parse(reversed);
   const AxisValues values = resolve_axes(axes.axes(), axes.input(), /*quick=*/false);
   probe.check(values);
-  runtime::MeasureOptions options;
-  options.rule.fixed_samples = samples;
   const DeviceInfo device = runtime::query_device(0);
   Glossary glossary = core_glossary();
   probe.add_words(glossary);

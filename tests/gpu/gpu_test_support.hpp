@@ -9,6 +9,7 @@
 
 #include "gpuprobe/core/result.hpp"
 #include "gpuprobe/probe.hpp"
+#include "gpuprobe/runtime/measure.hpp"
 
 namespace gpuprobe::testing {
 
@@ -21,6 +22,10 @@ bool gpu_available();
 // `counters`: whether the runner's counter pass runs (as --counters / --no-counters).
 ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::size_t samples = 5,
                       bool counters = true);
+
+// The same with the harness's options as given (rounds, seed, stopping rule, round processes).
+ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args,
+                      const runtime::MeasureOptions& options, bool counters);
 
 // A row's metric median and relative noise (stdev / mean); the test fails (and 0 comes back)
 // when the row has no such metric.

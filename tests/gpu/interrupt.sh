@@ -2,7 +2,8 @@
 # GPU test: SIGINT/SIGTERM during a sweep. gpuprobe must stop within a second of the signal,
 # exit 130 (SIGINT) or 143 (SIGTERM), leave no output file (nor its temporary), and hold the GPU
 # no longer (no compute process left); a second SIGINT ends it at once. Each probe is tried,
-# l2-persist included (its persisting-L2 limit is reset on the way out). Exit 77 (skipped)
+# l2-persist included (its persisting-L2 limit is reset on the way out), and transfer's round
+# processes (none may outlive the run). Exit 77 (skipped)
 # without a GPU. Usage: interrupt.sh GPUPROBE
 set -u
 bin=$1
@@ -39,6 +40,8 @@ interrupt() {
     echo "FAIL: $what: left $(ls "$out"/r.json*)"; fail=1
   elif nvidia-smi --query-compute-apps=pid --format=csv,noheader | grep -qw "$pid"; then
     echo "FAIL: $what: pid $pid still holds the GPU"; fail=1
+  elif sleep 0.3 && pgrep -f -- "$bin __round" >/dev/null; then
+    echo "FAIL: $what: a round process outlived it: $(pgrep -af -- "$bin __round")"; fail=1
   else
     echo "ok: $what: exit $rc in $took ms, no file left: $(tail -n 1 "$out/log")"
   fi
@@ -47,6 +50,10 @@ interrupt() {
 interrupt INT 130 0 transfer --pinned --sizes 64MiB,256MiB
 interrupt TERM 143 0 transfer --pinned --sizes 64MiB,256MiB
 interrupt INT 130 1 transfer --pinned --sizes 64MiB,256MiB
+# Small copies take each round in a process of their own (`__round`): signalled while one runs,
+# the run stops it and exits; killed at once by a second signal, the round process follows.
+interrupt INT 130 0 transfer --pinned --sizes 64KiB
+interrupt INT 130 1 transfer --pinned --sizes 64KiB
 interrupt INT 130 0 coalescing
 interrupt INT 130 0 bank-conflicts
 interrupt INT 130 0 overlap

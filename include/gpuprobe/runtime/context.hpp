@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuprobe/core/result.hpp"
+#include "gpuprobe/core/round_request.hpp"
 #include "gpuprobe/runtime/measure.hpp"
 
 namespace gpuprobe::runtime {
@@ -31,10 +32,16 @@ struct CounterPoint {
 using CounterPass = std::function<std::vector<std::optional<std::vector<Quantity>>>(
     const std::vector<CounterPoint>& points)>;
 
+// Measures one round of a batch in a child process of its own and returns its answer (the runner
+// spawns `gpuprobe __round`); empty where rounds cannot leave the process (no gpuprobe binary, as
+// in the GPU tests).
+using RoundProcess = std::function<RoundAnswer(const RoundRequest&)>;
+
 class ProbeContext {
  public:
   ProbeContext(const DeviceInfo& device, const MeasureOptions& options, ProgressFn progress,
-               std::string probe_name, std::size_t planned_points, CounterPass counter_pass = {});
+               std::string probe_name, std::size_t planned_points, CounterPass counter_pass = {},
+               RoundProcess round_process = {});
 
   const DeviceInfo& device() const { return device_; }
   // The harness's main stream (non-blocking); use it for set-up work around measurements.
@@ -51,17 +58,34 @@ class ProbeContext {
   // gpuprobe / <probe> / <op.label>, so `ncu --nvtx --nvtx-include "gpuprobe/<probe>/<label>/"`
   // or nsys can be scoped to one point.
   std::vector<SampleSet> measure_all(const std::vector<Operation>& ops);
+  // measure_all, but each round in a child process of its own (a fresh CUDA context, driver
+  // state and host memory): for points whose speed holds one level per process, which rounds
+  // within one process cannot see (docs/method.md, "Rounds in processes"). `keys[i]` names
+  // ops[i] so that the probe's measure_keys() makes it again in the child. The counter pass and
+  // verification stay here as in measure_all. Falls back to measure_all with one round, in a
+  // round process, or without a RoundProcess. Throws VerificationError when a child found
+  // wrong data, RunError when one failed.
+  std::vector<SampleSet> measure_all_in_processes(const std::vector<Operation>& ops,
+                                                  const std::vector<std::string>& keys);
+  // How many rounds ran in child processes so far (a result condition).
+  std::size_t round_processes() const { return round_processes_; }
   // measure_all of one operation.
   SampleSet measure(const Operation& op);
   const MeasureOptions& options() const { return measurer_.options(); }
 
  private:
   std::vector<SampleSet> time_in_rounds(const std::vector<Operation>& ops);
+  std::vector<SampleSet> time_in_processes(const std::vector<Operation>& ops,
+                                           const std::vector<std::string>& keys,
+                                           std::size_t rounds);
+  void add_counters(const std::vector<Operation>& ops, std::vector<SampleSet>& out);
 
   const DeviceInfo& device_;
   Measurer measurer_;
   ProgressFn progress_;
   CounterPass counter_pass_;
+  RoundProcess round_process_;
+  std::size_t round_processes_ = 0;
   std::string probe_name_;
   std::size_t planned_ = 0;
   std::size_t done_ = 0;       // rounds of points measured so far

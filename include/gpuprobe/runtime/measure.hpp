@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,13 @@ struct MeasureOptions {
   // of the machine touches a share of each point instead of all of a few (docs/method.md).
   std::size_t rounds = 1;
   std::uint64_t seed = 0;  // seeds the shuffles; the runner records it in each result
+  // In a round process (`gpuprobe __round`, docs/method.md): the one round it measures, and the
+  // parent's batch index, so the round visits the points in the parent's order for it.
+  std::optional<std::uint32_t> only_round;
+  std::uint64_t first_batch = 0;
+  // The gpuprobe binary that measures a round in a child process (`__round`); empty: every round
+  // stays in this process (the GPU tests, which are not gpuprobe).
+  std::string round_executable;
   std::size_t warmup_batches = 1;
   double target_batch_seconds = 1e-3;  // batch repetitions until a sample lasts this long
   std::size_t max_batch = 256;         // at most this many repetitions per sample
