@@ -47,8 +47,10 @@ int run_round_worker(const std::string& request_path, const std::string& answer_
   runtime::ProbeContext context(device, options_of(q), {}, q.probe, q.keys.size());
   RoundAnswer answer;
   int code = 0;
+  context.carry_on_from(q.earlier);
   try {
-    answer.sets = probe->measure_keys(context, q.keys);
+    for (const SampleSet& set : probe->measure_keys(context, q.keys))
+      answer.sets.push_back(samples_of_round(set, q.round));
   } catch (const runtime::VerificationError& e) {
     answer.wrong_result = e.what();
     code = static_cast<int>(ExitCode::kRunFailure);

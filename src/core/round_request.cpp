@@ -39,8 +39,9 @@ nlohmann::json set_to_json(const SampleSet& s) {
   return {{"seconds", s.seconds}, {"rounds", s.rounds}, {"lanes", lanes}, {"flags", s.flags}};
 }
 
-// A set read back: every sample in `round`, each lane with one time per sample.
-SampleSet set_from_json(const nlohmann::ordered_json& j, std::uint32_t round) {
+// A set read back, each lane with one time per sample; every sample's round must pass `fits`.
+template <typename Fits>
+SampleSet set_from_json(const nlohmann::ordered_json& j, Fits fits) {
   SampleSet s;
   s.seconds = j.at("seconds").get<std::vector<double>>();
   s.rounds = j.at("rounds").get<std::vector<std::uint32_t>>();
@@ -53,10 +54,16 @@ SampleSet set_from_json(const nlohmann::ordered_json& j, std::uint32_t round) {
   }
   if (s.rounds.size() != s.seconds.size())
     throw std::invalid_argument("the rounds do not match the samples");
-  if (s.seconds.empty()) throw std::invalid_argument("a set without samples");
-  if (std::any_of(s.rounds.begin(), s.rounds.end(), [&](std::uint32_t r) { return r != round; }))
-    throw std::invalid_argument(fmt::format("a sample outside round {}", round));
+  if (!std::all_of(s.rounds.begin(), s.rounds.end(), fits))
+    throw std::invalid_argument("a sample of another round");
   return s;
+}
+
+nlohmann::json sets_to_json(const std::vector<SampleSet>& sets) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& s : sets)
+    out.push_back(set_to_json(s));
+  return out;
 }
 
 // Runs `read`, turning what nlohmann or a check throws into one UsageError naming `origin`.
@@ -84,7 +91,8 @@ nlohmann::json to_json(const RoundRequest& q) {
           {"rule", rule_to_json(q.rule)},
           {"warmup_batches", q.warmup_batches},
           {"target_batch_seconds", q.target_batch_seconds},
-          {"max_batch", q.max_batch}};
+          {"max_batch", q.max_batch},
+          {"earlier", sets_to_json(q.earlier)}};
 }
 
 RoundRequest round_request_from_json(const nlohmann::ordered_json& j, const std::string& origin) {
@@ -103,15 +111,16 @@ RoundRequest round_request_from_json(const nlohmann::ordered_json& j, const std:
     q.max_batch = j.at("max_batch").get<std::size_t>();
     if (q.rounds == 0 || q.round >= q.rounds)
       throw std::invalid_argument(fmt::format("round {} of {}", q.round, q.rounds));
+    for (const auto& s : j.at("earlier"))
+      q.earlier.push_back(set_from_json(s, [&](std::uint32_t r) { return r < q.round; }));
+    if (!q.earlier.empty() && q.earlier.size() != q.keys.size())
+      throw std::invalid_argument("earlier samples for some points only");
     return q;
   });
 }
 
 nlohmann::json to_json(const RoundAnswer& a) {
-  nlohmann::json sets = nlohmann::json::array();
-  for (const auto& s : a.sets)
-    sets.push_back(set_to_json(s));
-  nlohmann::json j = {{"sets", sets}};
+  nlohmann::json j = {{"sets", sets_to_json(a.sets)}};
   if (!a.wrong_result.empty()) j["wrong_result"] = a.wrong_result;
   return j;
 }
@@ -121,10 +130,27 @@ RoundAnswer round_answer_from_json(const nlohmann::ordered_json& j, const std::s
   return read_or_usage_error(origin, [&] {
     RoundAnswer a;
     if (j.contains("wrong_result")) a.wrong_result = j.at("wrong_result").get<std::string>();
-    for (const auto& s : j.at("sets"))
-      a.sets.push_back(set_from_json(s, round));
+    for (const auto& s : j.at("sets")) {
+      a.sets.push_back(set_from_json(s, [&](std::uint32_t r) { return r == round; }));
+      if (a.sets.back().seconds.empty()) throw std::invalid_argument("a set without samples");
+    }
     return a;
   });
+}
+
+SampleSet samples_of_round(const SampleSet& set, std::uint32_t round) {
+  SampleSet out;
+  out.flags = set.flags;
+  for (const auto& lane : set.lanes)
+    out.lanes.push_back({lane.name, lane.bytes, {}});
+  std::vector<double> lanes(set.lanes.size());
+  for (std::size_t i = 0; i < set.seconds.size(); ++i) {
+    if ((i < set.rounds.size() ? set.rounds[i] : 0) != round) continue;
+    for (std::size_t l = 0; l < set.lanes.size(); ++l)
+      lanes[l] = set.lanes[l].seconds[i];
+    out.add(round, set.seconds[i], lanes);
+  }
+  return out;
 }
 
 void append_round(SampleSet& into, const SampleSet& part) {

@@ -99,6 +99,11 @@ std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>
   const MeasureOptions& options = measurer_.options();
   const std::size_t rounds = effective_rounds(options.rounds, options.rule);
   std::vector<Measurer::RoundState> states(ops.size());
+  if (options.only_round && earlier_.size() == ops.size()) {
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      states[i].samples = std::move(earlier_[i]);
+  }
+  earlier_.clear();
   std::vector<std::size_t> order(ops.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   for (std::size_t round = 0; round < rounds; ++round) {
@@ -138,7 +143,8 @@ std::vector<SampleSet> ProbeContext::time_in_processes(const std::vector<Operati
                        options.rule,
                        options.warmup_batches,
                        options.target_batch_seconds,
-                       options.max_batch};
+                       options.max_batch,
+                       {}};
   std::vector<SampleSet> merged(ops.size());
   for (std::size_t round = 0; round < rounds; ++round) {
     throw_if_interrupted();
@@ -149,6 +155,7 @@ std::vector<SampleSet> ProbeContext::time_in_processes(const std::vector<Operati
                             round + 1, rounds));
     done_ += ops.size();
     request.round = static_cast<std::uint32_t>(round);
+    request.earlier = merged;  // the child's stopping rule weighs them, as in one process
     const RoundAnswer answer = round_process_(request);
     ++round_processes_;
     if (!answer.wrong_result.empty()) throw VerificationError(answer.wrong_result);

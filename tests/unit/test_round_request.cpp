@@ -69,6 +69,35 @@ TEST(RoundRequest, RefusesAMissingFieldOrARoundBeyondTheRounds) {
   EXPECT_THROW(round_request_from_json(reparsed(to_json(q)), "req"), UsageError);
 }
 
+TEST(RoundRequest, CarriesTheEarlierRoundsSamplesButNoneOfItsOwnRound) {
+  RoundRequest q = request("transfer", {"pinned d2h 4096", "wc h2d 65536"}, 2, 5);
+  SampleSet two_rounds = one_round(0, {1e-6, 2e-6});
+  append_round(two_rounds, one_round(1, {3e-6}));
+  q.earlier = {two_rounds, one_round(1, {4e-6})};
+  const RoundRequest back = round_request_from_json(reparsed(to_json(q)), "test");
+  ASSERT_EQ(back.earlier.size(), 2u);
+  EXPECT_EQ(back.earlier[0].seconds, (std::vector<double>{1e-6, 2e-6, 3e-6}));
+  EXPECT_EQ(back.earlier[0].rounds, (std::vector<std::uint32_t>{0, 0, 1}));
+  EXPECT_EQ(back.earlier[1].lanes[0].seconds, (std::vector<double>{2e-6}));
+  q.earlier[1] = one_round(2, {4e-6});  // the request's own round: not earlier
+  EXPECT_THROW(round_request_from_json(reparsed(to_json(q)), "test"), UsageError);
+  q.earlier.pop_back();  // earlier samples for one point of two
+  EXPECT_THROW(round_request_from_json(reparsed(to_json(q)), "test"), UsageError);
+}
+
+TEST(SamplesOfRound, KeepsOneRoundsSamplesWithTheirLanes) {
+  SampleSet all = one_round(0, {1e-6, 2e-6});
+  append_round(all, one_round(3, {3e-6, 4e-6}));
+  all.flags = {"gate-timeout"};
+  const SampleSet third = samples_of_round(all, 3);
+  EXPECT_EQ(third.seconds, (std::vector<double>{3e-6, 4e-6}));
+  EXPECT_EQ(third.rounds, (std::vector<std::uint32_t>{3, 3}));
+  ASSERT_EQ(third.lanes.size(), 1u);
+  EXPECT_EQ(third.lanes[0].seconds, (std::vector<double>{1.5e-6, 2e-6}));
+  EXPECT_EQ(third.flags, all.flags);
+  EXPECT_TRUE(samples_of_round(all, 1).seconds.empty());
+}
+
 TEST(RoundAnswer, RoundTripsSetsAndAWrongResult) {
   RoundAnswer a;
   a.sets = {one_round(2, {1e-6, 2e-6, 3e-6})};

@@ -27,10 +27,14 @@ struct RoundRequest {
   std::size_t warmup_batches = 1;
   double target_batch_seconds = 1e-3;
   std::size_t max_batch = 256;
+  // Per key, the samples of the rounds before this one (empty in the first): the round's stopping
+  // rule judges them with its own, as it would in one process (Measurer::measure_round).
+  std::vector<SampleSet> earlier;
 };
 
 nlohmann::json to_json(const RoundRequest& request);
-// Throws UsageError naming `origin` on a missing or mistyped field.
+// Throws UsageError naming `origin` on a missing or mistyped field, or earlier samples that are
+// not of earlier rounds.
 RoundRequest round_request_from_json(const nlohmann::ordered_json& json, const std::string& origin);
 
 // A round process's answer: per key, the samples it took (all in the request's round) with their
@@ -45,6 +49,9 @@ nlohmann::json to_json(const RoundAnswer& answer);
 // do not match its samples, or a sample in another round than `round`.
 RoundAnswer round_answer_from_json(const nlohmann::ordered_json& json, const std::string& origin,
                                    std::uint32_t round);
+
+// The samples of `set` taken in `round`, with their lanes; its flags kept.
+SampleSet samples_of_round(const SampleSet& set, std::uint32_t round);
 
 // Appends the samples of `part` (one round, from a round process) to `into`: seconds, rounds and
 // each lane's seconds (lanes matched by name, in order); flags other than "noisy" carried over

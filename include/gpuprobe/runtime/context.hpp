@@ -67,6 +67,9 @@ class ProbeContext {
   // wrong data, RunError when one failed.
   std::vector<SampleSet> measure_all_in_processes(const std::vector<Operation>& ops,
                                                   const std::vector<std::string>& keys);
+  // In a round process: the samples of the earlier rounds, per operation of the next batch in
+  // order, so that this round's stopping rule judges them too, as in one process.
+  void carry_on_from(std::vector<SampleSet> earlier) { earlier_ = std::move(earlier); }
   // How many rounds ran in child processes so far (a result condition).
   std::size_t round_processes() const { return round_processes_; }
   // measure_all of one operation.
@@ -86,6 +89,7 @@ class ProbeContext {
   CounterPass counter_pass_;
   RoundProcess round_process_;
   std::size_t round_processes_ = 0;
+  std::vector<SampleSet> earlier_;
   std::string probe_name_;
   std::size_t planned_ = 0;
   std::size_t done_ = 0;       // rounds of points measured so far
