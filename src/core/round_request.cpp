@@ -141,8 +141,11 @@ RoundAnswer round_answer_from_json(const nlohmann::ordered_json& j, const std::s
 SampleSet samples_of_round(const SampleSet& set, std::uint32_t round) {
   SampleSet out;
   out.flags = set.flags;
-  for (const auto& lane : set.lanes)
+  for (const auto& lane : set.lanes) {
+    if (lane.seconds.size() != set.seconds.size())
+      throw std::invalid_argument("a lane's samples do not match the set's");
     out.lanes.push_back({lane.name, lane.bytes, {}});
+  }
   std::vector<double> lanes(set.lanes.size());
   for (std::size_t i = 0; i < set.seconds.size(); ++i) {
     if ((i < set.rounds.size() ? set.rounds[i] : 0) != round) continue;

@@ -249,8 +249,12 @@ void Measurer::calibrate(const Operation& op, RoundState& state) {
   state.reps =
       static_cast<std::size_t>(std::clamp(std::ceil(options_.target_batch_seconds / single), 1.0,
                                           static_cast<double>(options_.max_batch)));
-  for (const auto& lane : op.lanes)
-    state.samples.lanes.push_back({lane.name, lane.bytes, {}});
+  // A round process carries the earlier rounds' samples on (ProbeContext::carry_on_from): their
+  // lanes are already there.
+  if (state.samples.lanes.empty()) {
+    for (const auto& lane : op.lanes)
+      state.samples.lanes.push_back({lane.name, lane.bytes, {}});
+  }
 }
 
 void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32_t round,

@@ -96,6 +96,8 @@ TEST(SamplesOfRound, KeepsOneRoundsSamplesWithTheirLanes) {
   EXPECT_EQ(third.lanes[0].seconds, (std::vector<double>{1.5e-6, 2e-6}));
   EXPECT_EQ(third.flags, all.flags);
   EXPECT_TRUE(samples_of_round(all, 1).seconds.empty());
+  all.lanes.push_back({"again", 4096, {1e-6}});  // a lane with fewer samples than the set
+  EXPECT_THROW(samples_of_round(all, 3), std::invalid_argument);
 }
 
 TEST(RoundAnswer, RoundTripsSetsAndAWrongResult) {

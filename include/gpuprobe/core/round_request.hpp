@@ -50,7 +50,8 @@ nlohmann::json to_json(const RoundAnswer& answer);
 RoundAnswer round_answer_from_json(const nlohmann::ordered_json& json, const std::string& origin,
                                    std::uint32_t round);
 
-// The samples of `set` taken in `round`, with their lanes; its flags kept.
+// The samples of `set` taken in `round`, with their lanes; its flags kept. Throws
+// std::invalid_argument when a lane's samples do not match the set's.
 SampleSet samples_of_round(const SampleSet& set, std::uint32_t round);
 
 // Appends the samples of `part` (one round, from a round process) to `into`: seconds, rounds and
