@@ -69,17 +69,12 @@ TEST(RoundProcessesGpu, AgreesWithTheSameCopiesMeasuredInThisProcess) {
   const ProbeResult here = testing::run_probe(*probe, kArgs, five_rounds(""), false);
   const ProbeResult apart = testing::run_probe(*probe, kArgs, five_rounds(GPUPROBE_BINARY), false);
   EXPECT_EQ(condition(here, "round_processes"), -1);  // none: rounds stayed in this process
-  EXPECT_EQ(condition(apart, "round_processes"), 5);
+  EXPECT_EQ(condition(apart, "round_processes"), 5);  // the 4 MiB copies stayed here
   const Row* a = testing::find_row(here, {{"direction", "d2h"}, {"bytes", "65536"}});
   const Row* b = testing::find_row(apart, {{"direction", "d2h"}, {"bytes", "65536"}});
   ASSERT_TRUE(a && b);
   // Pinned d2h 64 KiB holds one level per process, 20.7-22.2 GB/s on the H100 (docs/method.md).
   EXPECT_NEAR(testing::median_of(*b, "bandwidth") / testing::median_of(*a, "bandwidth"), 1.0, 0.12);
-  const Row* large_a = testing::find_row(here, {{"direction", "d2h"}, {"bytes", "4194304"}});
-  const Row* large_b = testing::find_row(apart, {{"direction", "d2h"}, {"bytes", "4194304"}});
-  ASSERT_TRUE(large_a && large_b);
-  EXPECT_NEAR(testing::median_of(*large_b, "bandwidth") / testing::median_of(*large_a, "bandwidth"),
-              1.0, 0.05);
 }
 
 }  // namespace
