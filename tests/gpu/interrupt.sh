@@ -52,8 +52,9 @@ interrupt TERM 143 0 transfer --pinned --sizes 64MiB,256MiB
 interrupt INT 130 1 transfer --pinned --sizes 64MiB,256MiB
 # Small copies take each round in a process of their own (`__round`): signalled while one runs,
 # the run stops it and exits; killed at once by a second signal, the round process follows.
-interrupt INT 130 0 transfer --pinned --sizes 64KiB
-interrupt INT 130 1 transfer --pinned --sizes 64KiB
+# (--max-time 20 lets --min-time 5 hold: each round process then samples 3 points for 1 s each.)
+interrupt INT 130 0 transfer --pinned --sizes 64KiB --max-time 20
+interrupt INT 130 1 transfer --pinned --sizes 64KiB --max-time 20
 interrupt INT 130 0 coalescing
 interrupt INT 130 0 bank-conflicts
 interrupt INT 130 0 overlap
