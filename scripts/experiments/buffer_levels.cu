@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "check.cuh"
+#include "copy_timing.cuh"
 
 namespace {
 
@@ -32,24 +33,6 @@ struct Host {
   int index;
   char* ptr;
 };
-
-double median_gbps(cudaStream_t s, char* host, void* dev, size_t bytes, bool d2h, cudaEvent_t a,
-                   cudaEvent_t b) {
-  std::vector<double> g;
-  for (int i = 0; i < kBatches; ++i) {
-    CHECK(cudaEventRecord(a, s));
-    for (int k = 0; k < kCopies; ++k)
-      CHECK(d2h ? cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, s)
-                : cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s));
-    CHECK(cudaEventRecord(b, s));
-    CHECK(cudaEventSynchronize(b));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    if (i >= 3) g.push_back(double(bytes) * kCopies / (ms * 1e-3) / 1e9);
-  }
-  std::sort(g.begin(), g.end());
-  return g[g.size() / 2];
-}
 
 std::vector<Host> allocate(int buffers) {
   std::vector<Host> hosts;
@@ -89,7 +72,7 @@ int main(int argc, char** argv) {
     for (const Host& h : hosts)
       for (auto [bytes, d2h] : {std::pair{size_t(4096), true}, std::pair{size_t(65536), true},
                                 std::pair{size_t(4096), false}}) {
-        const double g = median_gbps(s, h.ptr, dev, bytes, d2h, a, b);
+        const double g = median_gbps(s, h.ptr, dev, bytes, d2h, kCopies, kBatches, a, b);
         const double t =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("%d,%.3f,%d,%s,%d,%s,%zu,%.3f\n", proc, t, r, h.kind, h.index,

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "check.cuh"
+#include "copy_timing.cuh"
 
 namespace {
 
@@ -39,24 +40,6 @@ uint64_t page_frame(const void* p) {
   const bool ok = pread(fd, &entry, 8, at) == 8;
   close(fd);
   return ok ? (entry & ((uint64_t(1) << 55) - 1)) : 0;
-}
-
-double median_gbps(cudaStream_t s, char* host, void* dev, size_t bytes, bool d2h, cudaEvent_t a,
-                   cudaEvent_t b) {
-  std::vector<double> g;
-  for (int i = 0; i < kBatches; ++i) {
-    CHECK(cudaEventRecord(a, s));
-    for (int k = 0; k < kCopies; ++k)
-      CHECK(d2h ? cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, s)
-                : cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s));
-    CHECK(cudaEventRecord(b, s));
-    CHECK(cudaEventSynchronize(b));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    if (i >= 3) g.push_back(double(bytes) * kCopies / (ms * 1e-3) / 1e9);
-  }
-  std::sort(g.begin(), g.end());
-  return g[g.size() / 2];
 }
 
 void measure(int proc, const char* kind, char* host, int slots, int rounds) {
@@ -75,7 +58,7 @@ void measure(int proc, const char* kind, char* host, int slots, int rounds) {
         for (bool d2h : {true, false})
           std::printf("%d,%s,%d,%zu,%llu,%d,%s,%zu,%.3f\n", proc, kind, i, size_t(i) * step / 1024,
                       static_cast<unsigned long long>(page_frame(at)), r, d2h ? "d2h" : "h2d",
-                      bytes, median_gbps(s, at, dev, bytes, d2h, a, b));
+                      bytes, median_gbps(s, at, dev, bytes, d2h, kCopies, kBatches, a, b));
     }
   CHECK(cudaEventDestroy(a));
   CHECK(cudaEventDestroy(b));
