@@ -20,6 +20,10 @@ namespace runtime {
 class ProbeContext;
 }
 
+// Where a probe runs: on one GPU at a time (the runner runs it once per selected device), or once
+// per host over every selected GPU together (peer, host-link contention).
+enum class ProbeScope { kDevice, kHost };
+
 // A probe declares its axes, sizes its sweep and hands the runtime re-runnable operations; its
 // analysis (rows -> derived values, summary, findings) is host-only code in the same folder.
 // It produces data, never text, and holds no settings: every call gets the parsed axis values.
@@ -43,6 +47,9 @@ class Probe {
   // runner adds the SM clock and the other companions, and the user's --metrics. Empty: no
   // counter pass unless --metrics names some.
   virtual std::vector<std::string> counter_metrics() const { return {}; }
+  // kHost: the runner runs it once with the whole device selection (ProbeContext::devices()),
+  // not once per device.
+  virtual ProbeScope scope() const { return ProbeScope::kDevice; }
 
   // The sweep points (params and model, no metrics) this probe would run; no GPU used. The
   // number of rows is what the progress line counts.
