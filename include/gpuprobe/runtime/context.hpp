@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuprobe/core/result.hpp"
@@ -44,6 +45,10 @@ class ProbeContext {
                RoundProcess round_process = {});
 
   const DeviceInfo& device() const { return device_; }
+  // The devices a host-scoped probe (ProbeScope::kHost) spans: the run's whole device selection,
+  // the harness's device() first. A device-scoped probe sees only its own device here.
+  const std::vector<int>& devices() const { return devices_; }
+  void set_devices(std::vector<int> devices) { devices_ = std::move(devices); }
   // The harness's main stream (non-blocking); use it for set-up work around measurements.
   cudaStream_t stream() const { return measurer_.main_stream(); }
   // Times the operations in rounds (MeasureOptions::rounds): each round visits every operation
@@ -84,6 +89,7 @@ class ProbeContext {
   void add_counters(const std::vector<Operation>& ops, std::vector<SampleSet>& out);
 
   const DeviceInfo& device_;
+  std::vector<int> devices_{device_.index};
   Measurer measurer_;
   ProgressFn progress_;
   CounterPass counter_pass_;
