@@ -11,6 +11,7 @@ affected rows scaled, so a file reads as a real run of a slower GPU):
   node-123: every coalescing row x 0.85 (slow HBM: 15% less memory bandwidth)
 (a node whose number is not below COUNT is left out).
 """
+import gzip
 import json
 import os
 import sys
@@ -43,7 +44,7 @@ def perturb(report, probe, select, factor):
 
 def main(out_dir, count, runs):
     os.makedirs(out_dir, exist_ok=True)
-    texts = [open(p).read() for p in runs]
+    texts = [(gzip.open if p.endswith(".gz") else open)(p, "rt").read() for p in runs]
     for i in range(count):
         report = json.loads(texts[i % len(texts)])
         report["host"]["hostname"] = f"node-{i:03d}"

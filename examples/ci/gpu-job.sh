@@ -5,7 +5,7 @@
 #
 # Exit: 0 all good; 4 a health check or the regression gate failed (the other steps still run,
 # so the summary is complete); anything else: gpuprobe could not run.
-# GPUPROBE_RESULTS_FROM=DIR takes run-1..3.json from DIR instead of measuring (CTest uses it to
+# GPUPROBE_RESULTS_FROM=DIR takes run-1..3.json (or .json.gz) from DIR instead of measuring (CTest uses it to
 # run every other step on committed results, without a GPU).
 set -uo pipefail
 gpuprobe=$1 baseline=$2 out=$3
@@ -17,8 +17,10 @@ note() { [ "$1" -gt "$status" ] && status=$1; return 0; }
 #    against this GPU's reference expectations (expectations/<gpu>.txt) and kept as JSON.
 for i in 1 2 3; do
   if [ -n "${GPUPROBE_RESULTS_FROM:-}" ]; then
-    cp "$GPUPROBE_RESULTS_FROM/run-$i.json" "$out/run-$i.json"
-    "$gpuprobe" check "$out/run-$i.json" --quiet --md "$out/check-$i.md"
+    from=$GPUPROBE_RESULTS_FROM/run-$i.json
+    [ -f "$from" ] || from=$from.gz
+    cp "$from" "$out/${from##*/}"
+    "$gpuprobe" check "$out/${from##*/}" --quiet --md "$out/check-$i.md"
   else
     "$gpuprobe" check --quiet --json "$out/run-$i.json" --md "$out/check-$i.md"
   fi
@@ -29,7 +31,7 @@ done
 
 # 2. The regression gate: the baseline's three runs against these, pooled per side; exit 4 on a
 #    row slower beyond 5% with its whole 95% interval.
-"$gpuprobe" compare "$baseline"/run-*.json vs "$out"/run-*.json --fail-on-regression 5 \
+"$gpuprobe" compare "$baseline"/run-[0-9]*.json* vs "$out"/run-[0-9]*.json* --fail-on-regression 5 \
   --quiet --md "$out/compare.md"
 rc=$?
 [ "$rc" -eq 4 ] && note 4

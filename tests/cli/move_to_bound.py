@@ -9,6 +9,7 @@ to FACTOR x NUMBER: with FACTOR 0.99 each lands 1% below its bound (`gpuprobe ch
 it), with 1.01 1% above (it must pass). Prints one line per value moved; exits 1 when a bound
 selects no value (the test would then prove nothing).
 """
+import gzip
 import json
 import re
 import sys
@@ -37,7 +38,7 @@ def places(result, kind, selectors):
 
 
 def main(src, dst, expectations, factor, pattern):
-    with open(src) as f:
+    with (gzip.open if src.endswith(".gz") else open)(src, "rt") as f:
         report = json.load(f)
     moved = 0
     with open(expectations) as f:

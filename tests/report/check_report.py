@@ -4,6 +4,7 @@
 # every probe with data in some input has a figure with data drawn in it, the probes one input
 # lacks are named, and with two inputs the headline table decides what both runs hold.
 # Exit 77 (a CTest skip) when the optional matplotlib is missing, after saying so.
+import gzip
 import json
 import os
 import re
@@ -78,7 +79,7 @@ def drawn_per_axes(figure):
 
 
 def probes_with_data(path):
-    with open(path, encoding="utf-8") as f:
+    with (gzip.open if path.endswith(".gz") else open)(path, "rt", encoding="utf-8") as f:
         data = json.load(f)
     return [r["probe"] for r in data.get("results", []) if r.get("status") == "ok" and r.get("rows")]
 

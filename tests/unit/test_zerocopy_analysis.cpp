@@ -382,14 +382,16 @@ TEST(ZeroCopyFixture, CountersAndInFlightByHand) {
 }
 
 // Six same-build `gpuprobe all` runs on the H100 (examples/results/h100/check: run-1..5 and
-// all.json, build d839c5171bcf, quick sweep). As written, the break-even of coalesced 16-byte
-// hostalloc reads flickered between "copy-wins" and "crossing": the copy led by 1-4% at reuse 1.
-// Re-analysed with the noise, every run reaches the same decision for every pattern.
+// ../all, build d839c5171bcf, quick sweep; their zerocopy results, in tests/fixtures/h100-check).
+// As written, the break-even of coalesced 16-byte hostalloc reads flickered between "copy-wins" and
+// "crossing": the copy led by 1-4% at reuse 1. Re-analysed with the noise, every run reaches the
+// same decision for every pattern.
 TEST(ZeroCopyAnalysis, SixSameBuildRunsReachTheSameBreakEvenDecisions) {
   std::vector<std::string> decisions;
   std::set<std::string> written;
   for (const char* name : {"run-1", "run-2", "run-3", "run-4", "run-5", "all"}) {
-    const std::string path = std::string(GPUPROBE_EXAMPLES_DIR) + "/h100/check/" + name + ".json";
+    const std::string path =
+        std::string(GPUPROBE_FIXTURES_DIR) + "/h100-check/zerocopy-" + name + ".json";
     const RunReport report = report_from_json(read_json_file(path), path);
     const auto it = std::find_if(report.results.begin(), report.results.end(),
                                  [](const ProbeResult& p) { return p.probe == "zerocopy"; });
