@@ -9,9 +9,11 @@
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/core/interrupt.hpp"
+#include "gpuprobe/core/trace.hpp"
 
 int main(int argc, char** argv) {
   gpuprobe::install_interrupt_handlers();
+  gpuprobe::trace("start");
   try {
     return gpuprobe::cli::run(argc, argv);
   } catch (const gpuprobe::InterruptedError& e) {

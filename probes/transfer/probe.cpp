@@ -10,6 +10,7 @@
 
 #include "analysis.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/trace.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
@@ -175,11 +176,13 @@ std::vector<SampleSet> measure_batch(runtime::ProbeContext& ctx, const std::vect
   std::map<HostMemory, HostBuffers> host;  // nodes stay put: operations point into them
   std::vector<runtime::Operation> ops;
   std::vector<std::string> keys;
+  trace(fmt::format("transfer: host buffers of {} B for {} points", max_bytes, batch.size()));
   for (const Point& p : batch) {
     if (!host.count(p.kind)) host.try_emplace(p.kind, p.kind, max_bytes);
     ops.push_back(make_operation(p, host.at(p.kind), dev.src, dev.dst));
     keys.push_back(key_of(p));
   }
+  trace("transfer: host buffers ready");
   return in_processes ? ctx.measure_all_in_processes(ops, keys) : ctx.measure_all(ops);
 }
 
@@ -259,7 +262,9 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& val
   for (const Point& p : sweep)
     bytes.push_back(p.bytes);
   const transfer::SweepParts parts = transfer::split_by_process_level(bytes);
+  trace("transfer: run");
   DeviceBuffers dev(std::max(parts.round_processes_max, parts.one_process_max), ctx.stream());
+  trace("transfer: device buffers ready");
   std::vector<std::optional<Row>> rows(sweep.size());
   const auto measure = [&](const std::vector<std::size_t>& part, std::uint64_t max_bytes,
                            bool in_processes) {
@@ -276,6 +281,7 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& val
   measure(parts.one_process, parts.one_process_max, false);
   for (auto& row : rows)
     result.rows.push_back(std::move(*row));
+  trace("transfer: measured; analysing");
   transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});
   return result;
 }

@@ -13,6 +13,7 @@
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/interrupt.hpp"
 #include "gpuprobe/core/rounds.hpp"
+#include "gpuprobe/core/trace.hpp"
 
 namespace gpuprobe::runtime {
 namespace {
@@ -81,6 +82,7 @@ std::vector<SampleSet> ProbeContext::measure_all_in_processes(
 
 void ProbeContext::add_counters(const std::vector<Operation>& ops, std::vector<SampleSet>& out) {
   if (!counter_pass_ || ops.empty()) return;
+  trace(fmt::format("{}: counter pass over {} points", probe_name_, ops.size()));
   std::vector<CounterPoint> points;
   for (const Operation& op : ops) {
     PassSteps steps = measurer_.pass_steps(op);  // each pass: prepare, reset_pass, cache, run
@@ -93,6 +95,7 @@ void ProbeContext::add_counters(const std::vector<Operation>& ops, std::vector<S
   auto counters = counter_pass_(points);
   for (std::size_t i = 0; i < out.size() && i < counters.size(); ++i)
     out[i].counters = std::move(counters[i]);
+  trace(fmt::format("{}: counter pass done", probe_name_));
 }
 
 std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>& ops) {
@@ -118,14 +121,17 @@ std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>
       if (progress_) progress_(probe_name_, done_, total, ops[i].label);
       ++done_;
       const NvtxRanges nvtx{"gpuprobe", probe_name_.c_str(), ops[i].label.c_str()};
+      if (trace_on()) trace(fmt::format("{}: round {} {}", probe_name_, round, ops[i].label));
       measurer_.measure_round(ops[i], states[i], static_cast<std::uint32_t>(round), rule, last);
     }
   }
   ++batches_;
+  trace(fmt::format("{}: verifying {} points", probe_name_, ops.size()));
   std::vector<SampleSet> out;
   out.reserve(ops.size());
   for (std::size_t i = 0; i < ops.size(); ++i)
     out.push_back(measurer_.finish(ops[i], std::move(states[i])));
+  trace(fmt::format("{}: verified", probe_name_));
   return out;
 }
 
@@ -156,7 +162,9 @@ std::vector<SampleSet> ProbeContext::time_in_processes(const std::vector<Operati
     done_ += ops.size();
     request.round = static_cast<std::uint32_t>(round);
     request.earlier = merged;  // the child's stopping rule weighs them, as in one process
+    trace(fmt::format("{}: round {} of {} points in a process", probe_name_, round, ops.size()));
     const RoundAnswer answer = round_process_(request);
+    trace(fmt::format("{}: round process {} returned", probe_name_, round));
     ++round_processes_;
     if (!answer.wrong_result.empty()) throw VerificationError(answer.wrong_result);
     if (answer.sets.size() != ops.size())
