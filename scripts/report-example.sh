@@ -4,8 +4,8 @@
 # Usage: scripts/report-example.sh [path/to/gpuprobe]   (run from the repository root)
 set -euo pipefail
 gpuprobe=${1:-./build/gpuprobe}
-a=examples/results/h100/gate-4/run-1.json
-b=examples/results/h200/all.json
+a=examples/results/h100/gate/run-1.json.gz
+b=examples/results/h200/all.json.gz
 note="A (H100) is build e6630190fda2, B (H200) build 93f2dfa001fd, both 2026-11-25 with all six \
 probes; the one change between them makes a metric's median the median of its rounds' medians \
 (docs/method.md)."
