@@ -8,6 +8,8 @@ DEVICE ?= 0
 JOBS ?= $(shell nproc)
 # The sanitizer and fuzz builds need kernels for one architecture only (nothing runs on a GPU).
 CHECK_ARCH ?= 90
+# ccache as the compiler launcher where it is installed (.ci/run installs it).
+LAUNCHERS := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 
 .PHONY: run test build clean format sanitize-test fuzz-regression
 
@@ -28,11 +30,14 @@ test: build
 # sanitized binary is slower by design) and the counter tests that load NVIDIA's profiler host
 # library (CounterCatalog, CounterEvaluate): libcupti dlopens libnvperf_host.so with
 # RTLD_DEEPBIND, which the ASan runtime refuses; the counter-name tests still run.
+# Release flags with line tables (-g1) for the sanitizers' reports: the CUDA objects then compile
+# exactly as in `make test`'s build, and ccache (scripts/ccache-env.sh) hands them over.
 sanitize-test:
-	cmake -S . -B $(SANITIZE_DIR) -DGPUPROBE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) >/dev/null
-	cmake --build $(SANITIZE_DIR) -j $(JOBS) --target gpuprobe gpuprobe_unit_tests \
-	  gpuprobe_counters_tests
+	. scripts/ccache-env.sh && cmake -S . -B $(SANITIZE_DIR) -DGPUPROBE_SANITIZE=ON \
+	  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-g1 -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) \
+	  $(LAUNCHERS) >/dev/null
+	. scripts/ccache-env.sh && cmake --build $(SANITIZE_DIR) -j $(JOBS) --target gpuprobe \
+	  gpuprobe_unit_tests gpuprobe_counters_tests
 	cd $(SANITIZE_DIR) && \
 	  ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 GPUPROBE_EXPECT_NO_TIMING=1 \
@@ -41,9 +46,11 @@ sanitize-test:
 # The libFuzzer targets (-DGPUPROBE_FUZZ=ON, clang) run 5 s each from fuzz/corpus: a regression
 # test. scripts/fuzz.sh runs them for longer.
 fuzz-regression:
-	CXX=$${CXX:-clang++} cmake -S . -B $(FUZZ_DIR) -DGPUPROBE_FUZZ=ON -DGPUPROBE_BUILD_TESTS=OFF \
-	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) >/dev/null
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_units fuzz_axes fuzz_expect fuzz_result
+	. scripts/ccache-env.sh && CXX=$${CXX:-clang++} cmake -S . -B $(FUZZ_DIR) -DGPUPROBE_FUZZ=ON \
+	  -DGPUPROBE_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) $(LAUNCHERS) >/dev/null
+	. scripts/ccache-env.sh && cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_units fuzz_axes \
+	  fuzz_expect fuzz_result
 	cd $(FUZZ_DIR) && ctest --output-on-failure -L fuzz
 
 format:
