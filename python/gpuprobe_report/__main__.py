@@ -22,6 +22,7 @@ import plot_coalescing  # noqa: E402
 import plot_generic  # noqa: E402
 import plot_l2_persist  # noqa: E402
 import plot_overlap  # noqa: E402
+import plot_peer  # noqa: E402
 import plot_transfer  # noqa: E402
 import plot_zerocopy  # noqa: E402
 import runs as rd  # noqa: E402
@@ -33,6 +34,7 @@ PLOTTERS = {
     "overlap": plot_overlap.pictures,
     "zerocopy": plot_zerocopy.pictures,
     "l2-persist": plot_l2_persist.pictures,
+    "peer": plot_peer.pictures,
 }
 
 

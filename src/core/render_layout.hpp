@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpuprobe/core/glossary.hpp"
+#include "gpuprobe/core/pair_matrix.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe::render_detail {
@@ -64,6 +65,15 @@ std::string abbreviate(const std::string& name);
 // unit as one interval column "<stem>" ("0.8812–0.9213", "-" where an end is missing).
 std::vector<Section> layout_rows(const std::vector<Row>& rows, const Naming& naming = {});
 Section layout_summary(const std::vector<SummaryRow>& rows, const Naming& naming = {});
+
+// Source x destination matrices (render_matrix.cpp). A matrix as a section: the corner column
+// "src\dst" holds the source GPUs, then one column per destination GPU; "-" where no row has a
+// value (the diagonal, unless measured). Rates as numbers of their unit, times in microseconds.
+Section matrix_section(const PairMatrix& matrix);
+// "peak bandwidth [GB/s] · mode ce · direction uni", "latency [us] (time at 4 KiB) · mode ce".
+std::string matrix_title(const PairMatrix& matrix);
+// The line before a result's matrices, saying how they read.
+std::string matrices_intro();
 
 // Columns a terminal shows for UTF-8 text (code points; "÷", "·" and "—" count one).
 std::size_t display_width(std::string_view text);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpuprobe/core/expect.hpp"
+#include "gpuprobe/core/pair_matrix.hpp"
 #include "gpuprobe/core/render.hpp"
 #include "render_layout.hpp"
 
@@ -50,6 +51,19 @@ void append_section(std::string& out, const render_detail::Section& section,
     legend.push_back(fmt::format("`{}` {}", c.legend.substr(0, eq), c.legend.substr(eq + 3)));
   }
   if (!legend.empty()) out += fmt::format("{}\n\n", fmt::join(legend, " · "));
+}
+
+// The source x destination matrices of rows with src and dst GPUs (peer's pairs), each a
+// titled pipe table; nothing for other rows.
+void append_matrices(std::string& out, const std::vector<Row>& rows) {
+  const auto matrices = pair_matrices(rows);
+  if (matrices.empty()) return;
+  out += fmt::format("*{}*\n\n", render_detail::matrices_intro());
+  std::set<std::string> explained;  // matrices have no legend
+  for (const auto& m : matrices) {
+    out += fmt::format("**{}**\n\n", escape_cell(render_detail::matrix_title(m)));
+    append_section(out, render_detail::matrix_section(m), explained);
+  }
 }
 
 }  // namespace
@@ -101,6 +115,7 @@ std::string render_markdown(const RunReport& report, const Glossary& glossary,
     std::set<std::string> explained;  // legend entries already given for this result
     for (const auto& section : render_detail::layout_rows(result.rows, naming))
       append_section(out, section, explained);
+    append_matrices(out, result.rows);
     if (!result.summary.empty()) {
       out += "**Summary**\n\n";
       append_section(out, render_detail::layout_summary(result.summary, naming), explained);

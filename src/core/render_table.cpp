@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpuprobe/core/expect.hpp"
+#include "gpuprobe/core/pair_matrix.hpp"
 #include "gpuprobe/core/render.hpp"
 #include "render_layout.hpp"
 
@@ -166,6 +167,20 @@ void append_section(std::string& out, const Section& section, const TableStyle& 
   if (!legend.empty()) append_items(out, style, "  ", legend, 4);
 }
 
+// The source x destination matrices of rows with src and dst GPUs (peer's pairs), each titled
+// and aligned like a table; nothing for other rows.
+void append_matrices(std::string& out, const TableStyle& style, const std::vector<Row>& rows) {
+  const auto matrices = pair_matrices(rows);
+  if (matrices.empty()) return;
+  append_prose(out, style, "  ", render_detail::matrices_intro());
+  std::set<std::string> explained;  // matrices have no legend
+  for (const auto& m : matrices) {
+    out += styled(style, "  " + render_detail::matrix_title(m), fmt::emphasis::bold) + "\n";
+    append_section(out, render_detail::matrix_section(m), style, explained);
+    out += "\n";
+  }
+}
+
 void append_finding(std::string& out, const TableStyle& style, const Finding& f) {
   switch (f.kind) {
     case FindingKind::kVerdict:
@@ -243,6 +258,7 @@ std::string render_table(const RunReport& report, const TableStyle& style,
       append_section(out, section, style, explained);
       out += "\n";
     }
+    append_matrices(out, style, result.rows);
     if (!result.summary.empty()) {
       out += "  summary\n";
       append_section(out, render_detail::layout_summary(result.summary, naming), style, explained);
@@ -257,7 +273,8 @@ std::string render_table(const RunReport& report, const TableStyle& style,
     }
     if (!result.method.empty()) append_prose(out, style, "  method: ", result.method);
     if (result.counter_status && result.counter_status->state == CounterState::kCollected)
-      append_prose(out, style, "  counters: ", render_detail::counters_text(*result.counter_status));
+      append_prose(out, style,
+                   "  counters: ", render_detail::counters_text(*result.counter_status));
     for (const auto& f : result.findings) {
       // A note or warning said once is not repeated for the next probe (counters refused on
       // this GPU, say); verdicts always show.
