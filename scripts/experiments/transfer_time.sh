@@ -10,11 +10,12 @@ wall() {  # wall NAME ARGS...: runs gpuprobe transfer ARGS quietly, prints the w
   local t0; t0=$(date +%s.%N)
   "$g" transfer -q --no-color "$@" --json "$out/$name.json" 2>"$out/$name.err"
   local rc=$?
-  printf '%-28s rc=%d %6.2f s\n' "$name" "$rc" "$(echo "$(date +%s.%N) - $t0" | bc)" | tee -a "$out/walls.txt"
+  printf '%-28s rc=%d %6.2f s\n' "$name" "$rc" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')" |
+    tee -a "$out/walls.txt"
 }
 wall default "$@"
 wall no-counters --no-counters "$@"
 wall one-round --rounds 1 "$@"
 wall one-round-no-counters --rounds 1 --no-counters "$@"
-GPUPROBE_TRACE=1 "$g" transfer -q --no-color "$@" 2>"$out/trace.txt" >/dev/null
+GPUPROBE_TRACE="$out/trace.txt" "$g" transfer -q --no-color "$@" >/dev/null
 echo "trace: $(wc -l <"$out/trace.txt") lines"

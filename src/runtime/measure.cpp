@@ -13,6 +13,7 @@
 
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/interrupt.hpp"
+#include "gpuprobe/core/trace.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 
 namespace gpuprobe::runtime {
@@ -262,11 +263,13 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
   if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
   // Operations of one batch may share buffers: every round starts from this one's inputs.
   prepare(op);
+  trace("  prepared");
   const PersistingScope persisting(op.persisting, lane_streams(op), persisting_l2_max_bytes_);
   const bool first = state.reps == 0;
   if (first) calibrate(op, state);
   for (std::size_t w = 0; w < (first ? options_.warmup_batches : 1); ++w)
     run_batch(op, state.reps, false);
+  trace("  warmed up");
   SampleSet& out = state.samples;
   const std::size_t before = out.seconds.size();
   // Precision within a run beyond what its rounds agree on buys nothing: the rounds decide.
@@ -291,9 +294,11 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
     measured += t.total;
     state.gate_timeouts = state.gate_timeouts || t.gate_timed_out;
   }
+  trace("  sampled");
   // Now, before another operation of the batch reuses the buffers.
   if (last && op.verify) {
     const std::string problem = op.verify();
+    trace("  verified");
     if (!problem.empty()) throw VerificationError(fmt::format("{}: {}", op.label, problem));
   }
 }

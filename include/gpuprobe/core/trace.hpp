@@ -1,5 +1,6 @@
 // A developer's timeline of where a run spends its wall time: with GPUPROBE_TRACE=1 in the
-// environment, each call prints one line to stderr, seconds since the process started.
+// environment, each call prints one line to stderr (GPUPROBE_TRACE=/path: appended to that file),
+// stamped with the seconds since the process started.
 #pragma once
 
 #include <string_view>
