@@ -27,9 +27,17 @@ bool trace_on() {
 
 void trace(std::string_view what) {
   if (!trace_on()) return;
+  // "1" (or any value without a '/'): stderr. A path: appended to that file, so the round
+  // processes, whose stderr the parent keeps for their error line, trace beside their parent.
+  static std::FILE* const out = [] {
+    const std::string_view v = std::getenv("GPUPROBE_TRACE");
+    if (v.find('/') == std::string_view::npos) return stderr;
+    std::FILE* f = std::fopen(std::string(v).c_str(), "a");
+    return f != nullptr ? f : stderr;
+  }();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - kStart).count();
-  fmt::print(stderr, "gpuprobe-trace {} {:.3f}: {}\n", static_cast<long>(getpid()), s, what);
-  std::fflush(stderr);
+  fmt::print(out, "gpuprobe-trace {} {:.3f}: {}\n", static_cast<long>(getpid()), s, what);
+  std::fflush(out);
 }
 
 }  // namespace gpuprobe
