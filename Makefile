@@ -50,7 +50,7 @@ fuzz-regression:
 	  -DGPUPROBE_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) $(LAUNCHERS) >/dev/null
 	. scripts/ccache-env.sh && cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_units fuzz_axes \
-	  fuzz_expect fuzz_result
+	  fuzz_expect fuzz_result fuzz_gzip
 	cd $(FUZZ_DIR) && ctest --output-on-failure -L fuzz
 
 format:

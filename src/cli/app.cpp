@@ -41,13 +41,14 @@ constexpr const char* kCheckFooter =
     "Examples:\n"
     "  gpuprobe check\n"
     "  gpuprobe check --expect 'transfer[memory=pinned,bytes>=64MiB].bandwidth >= 50GB/s'\n"
-    "  gpuprobe check run.json            # saved results, no GPU";
+    "  gpuprobe check run.json            # saved results, no GPU (run.json.gz too)";
 
 void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_option("-d,--device", o.device, "GPU index, list (0,2) or 'all'")
       ->type_name("N|LIST|all")
       ->default_str("0");
-  app.add_option("--json", o.json_path, "write JSON results to FILE ('-' for stdout)")
+  app.add_option("--json", o.json_path,
+                 "write JSON results to FILE ('-' for stdout; FILE.gz: gzipped)")
       ->type_name("FILE")
       ->check(file_name());
   app.add_option("--csv", o.csv_path, "write CSV results to FILE ('-' for stdout)")

@@ -79,8 +79,11 @@ def drawn_per_axes(figure):
 
 
 def probes_with_data(path):
-    with (gzip.open if path.endswith(".gz") else open)(path, "rt", encoding="utf-8") as f:
-        data = json.load(f)
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":  # gzipped, as gpuprobe reads it
+        raw = gzip.decompress(raw)
+    data = json.loads(raw)
     return [r["probe"] for r in data.get("results", []) if r.get("status") == "ok" and r.get("rows")]
 
 
