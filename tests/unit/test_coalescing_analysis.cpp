@@ -358,7 +358,7 @@ TEST(CoalescingAnalysis, SixSameBuildRunsNameTheSameExtremes) {
   std::set<std::string> written_best;
   for (int run = 1; run <= 6; ++run) {
     const std::string path = std::string(GPUPROBE_FIXTURES_DIR) + "/h100-gate2/coalescing-run-" +
-                             std::to_string(run) + ".json";
+                             std::to_string(run) + ".json.gz";
     const RunReport report = report_from_json(read_json_file(path), path);
     const auto it = std::find_if(report.results.begin(), report.results.end(),
                                  [](const ProbeResult& p) { return p.probe == "coalescing"; });

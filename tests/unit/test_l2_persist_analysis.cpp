@@ -19,7 +19,7 @@ namespace {
 using namespace l2_persist;
 
 const ProbeResult& original() {
-  return testing::fixture_result("l2-persist.json", "l2-persist");
+  return testing::fixture_result("l2-persist.json.gz", "l2-persist");
 }
 
 double condition(const ProbeResult& r, const char* name) {

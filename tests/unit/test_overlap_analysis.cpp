@@ -19,7 +19,7 @@ namespace gpuprobe {
 namespace {
 
 const ProbeResult& h100_overlap() {
-  return testing::fixture_result("overlap.json", "overlap");
+  return testing::fixture_result("overlap.json.gz", "overlap");
 }
 
 // The run's measured rows, conditions and recorded timeline: what the analysis adds is taken away.

@@ -230,7 +230,7 @@ TEST(ZeroCopyAnalysis, InFlightLittlesLaw) {
 // commit 0209af9; identical to examples/results/h100/zerocopy.json.
 
 const ProbeResult& h100_zerocopy() {
-  return testing::fixture_result("zerocopy.json", "zerocopy");
+  return testing::fixture_result("zerocopy.json.gz", "zerocopy");
 }
 
 // The run's measured rows only: what the analysis adds is taken away (the probe's own
@@ -391,7 +391,7 @@ TEST(ZeroCopyAnalysis, SixSameBuildRunsReachTheSameBreakEvenDecisions) {
   std::set<std::string> written;
   for (const char* name : {"run-1", "run-2", "run-3", "run-4", "run-5", "all"}) {
     const std::string path =
-        std::string(GPUPROBE_FIXTURES_DIR) + "/h100-check/zerocopy-" + name + ".json";
+        std::string(GPUPROBE_FIXTURES_DIR) + "/h100-check/zerocopy-" + name + ".json.gz";
     const RunReport report = report_from_json(read_json_file(path), path);
     const auto it = std::find_if(report.results.begin(), report.results.end(),
                                  [](const ProbeResult& p) { return p.probe == "zerocopy"; });
