@@ -29,6 +29,7 @@ test: build
 # library (CounterCatalog, CounterEvaluate): libcupti dlopens libnvperf_host.so with
 # RTLD_DEEPBIND, which the ASan runtime refuses; the counter-name tests still run.
 sanitize-test:
+	scripts/fetch-nvml-header.sh
 	cmake -S . -B $(SANITIZE_DIR) -DGPUPROBE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) >/dev/null
 	cmake --build $(SANITIZE_DIR) -j $(JOBS) --target gpuprobe gpuprobe_unit_tests \
@@ -41,6 +42,7 @@ sanitize-test:
 # The libFuzzer targets (-DGPUPROBE_FUZZ=ON, clang) run 5 s each from fuzz/corpus: a regression
 # test. scripts/fuzz.sh runs them for longer.
 fuzz-regression:
+	scripts/fetch-nvml-header.sh
 	CXX=$${CXX:-clang++} cmake -S . -B $(FUZZ_DIR) -DGPUPROBE_FUZZ=ON -DGPUPROBE_BUILD_TESTS=OFF \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) >/dev/null
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_units fuzz_axes fuzz_expect fuzz_result

@@ -37,6 +37,10 @@ elif command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; the
   arch_args=(-DCMAKE_CUDA_ARCHITECTURES=native)
 fi
 
+# nvml.h (compile time only; NVML itself is the driver's, opened at run time): the toolkit's, or
+# NVIDIA's nvidia-nvml-dev wheel unpacked into .deps/nvml/include.
+scripts/fetch-nvml-header.sh
+
 configure() { cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "${arch_args[@]}" "$@"; }
 
 # Configure first: where the libraries are already there (any way they were installed),
