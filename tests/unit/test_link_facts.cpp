@@ -39,7 +39,7 @@ TEST(LinkInterpret, P2pStatusesInWords) {
   EXPECT_EQ(p2p_status_text(NVML_P2P_STATUS_NOT_SUPPORTED), "not supported");
   EXPECT_EQ(p2p_status_text(NVML_P2P_STATUS_DISABLED_BY_REGKEY), "disabled by regkey");
   EXPECT_EQ(p2p_status_text(NVML_P2P_STATUS_CHIPSET_NOT_SUPPORTED), "chipset not supported");
-  EXPECT_EQ(p2p_status_text(static_cast<nvmlGpuP2PStatus_t>(99)), "unknown");
+  EXPECT_EQ(p2p_status_text(static_cast<nvmlGpuP2PStatus_t>(7)), "unknown");
 }
 
 TEST(LinkInterpret, NvlinkVersionsAreGenerations) {

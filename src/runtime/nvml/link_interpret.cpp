@@ -12,7 +12,8 @@ namespace gpuprobe::runtime::nvml {
 std::string normalized_bus_id(const std::string& bus_id) {
   unsigned domain = 0, bus = 0, device = 0, function = 0;
   char tail = 0;
-  // domain:bus:device.function, hexadecimal; nothing may follow.
+  // domain:bus:device.function, hexadecimal digits only (no "0x"); nothing may follow.
+  if (bus_id.find_first_not_of("0123456789abcdefABCDEF:.") != std::string::npos) return {};
   if (std::sscanf(bus_id.c_str(), "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) != 4)
     return {};
   return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain, bus, device, function);
