@@ -33,6 +33,7 @@ test: build
 # Release flags with line tables (-g1) for the sanitizers' reports: the CUDA objects then compile
 # exactly as in `make test`'s build, and ccache (scripts/ccache-env.sh) hands them over.
 sanitize-test:
+	scripts/fetch-nvml-header.sh
 	. scripts/ccache-env.sh && cmake -S . -B $(SANITIZE_DIR) -DGPUPROBE_SANITIZE=ON \
 	  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-g1 -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) \
 	  $(LAUNCHERS) >/dev/null
@@ -46,6 +47,7 @@ sanitize-test:
 # The libFuzzer targets (-DGPUPROBE_FUZZ=ON, clang) run 5 s each from fuzz/corpus: a regression
 # test. scripts/fuzz.sh runs them for longer.
 fuzz-regression:
+	scripts/fetch-nvml-header.sh
 	. scripts/ccache-env.sh && CXX=$${CXX:-clang++} cmake -S . -B $(FUZZ_DIR) -DGPUPROBE_FUZZ=ON \
 	  -DGPUPROBE_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) $(LAUNCHERS) >/dev/null

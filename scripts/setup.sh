@@ -53,6 +53,10 @@ if command -v ccache >/dev/null 2>&1; then
   launcher_args=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 fi
 
+# nvml.h (compile time only; NVML itself is the driver's, opened at run time): the toolkit's, or
+# NVIDIA's nvidia-nvml-dev wheel unpacked into .deps/nvml/include.
+scripts/fetch-nvml-header.sh
+
 configure() {
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "${arch_args[@]}" "${launcher_args[@]}" "$@"
 }

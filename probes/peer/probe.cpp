@@ -19,6 +19,7 @@
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
+#include "gpuprobe/runtime/link_facts.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
 #include "gpuprobe/runtime/stream.hpp"
 #include "kernels.hpp"
@@ -98,9 +99,7 @@ class DeviceGuard {
 struct Side {
   int device = 0;
   int sm_count = 0;
-  double pcie_gts = 0;  // the PCIe link as sysfs reports it (0 when unknown)
-  int pcie_width = 0;
-  double pcie_gbps = 0;
+  DeviceInfo info;  // with its link facts (NVML, else sysfs): the model's link
   std::unique_ptr<runtime::DeviceBuffer> src, dst;
   std::unique_ptr<runtime::Stream> streams[2];
   std::unique_ptr<runtime::Event> done[2];
@@ -209,11 +208,9 @@ Side make_side(int device, std::size_t most, bool with_remote) {
   const DeviceGuard guard(device);
   Side side;
   side.device = device;
-  const DeviceInfo info = runtime::query_device(device);
-  side.sm_count = info.sm_count;
-  side.pcie_gts = info.pcie_link_gts;
-  side.pcie_width = info.pcie_link_width;
-  side.pcie_gbps = models::pcie_raw_gbps(info.pcie_link_gts, info.pcie_link_width);
+  side.info = runtime::query_device(device);
+  runtime::add_link_facts(side.info);
+  side.sm_count = side.info.sm_count;
   side.src = std::make_unique<runtime::DeviceBuffer>(most);
   side.dst = std::make_unique<runtime::DeviceBuffer>(most);
   for (int lane = 0; lane < 2; ++lane) {
@@ -264,23 +261,19 @@ class PeerAccess {
   std::vector<std::pair<int, int>> enabled_;
 };
 
-// The row of a measured point, with the link as the runtime sees it and its raw limit.
+// The row of a measured point, with the link (NVML's NVLink or PCIe facts, else sysfs's PCIe) and
+// its raw limit.
 Row point_row(const Shared& s, const Point& p, const SampleSet& samples) {
   const Side& a = s.sides.at(p.src);
   const Side& b = s.sides.at(p.dst);
-  models::PeerLink link;  // NVML is not linked: the narrower PCIe end is the assumed link
-  link.gts = std::min(a.pcie_gts, b.pcie_gts);
-  link.lanes = std::min(a.pcie_width, b.pcie_width);
-  link.generation = models::pcie_generation(link.gts);
-  if (link.gts > 0 && link.lanes > 0) link.kind = models::LinkKind::kPcie;
-  double raw = p.mode == "staged" ? models::staged_raw_gbps(a.pcie_gbps, b.pcie_gbps)
-                                  : models::link_raw_gbps(link);
-  if (p.direction == "bidir") raw *= 2.0;
+  const models::PathLimit limit =
+      models::peer_path_limit(a.info, b.info, p.mode == "staged", p.direction == "bidir");
   std::vector<Param> params = row_params(p);
-  params.push_back({"link", models::link_text(link), ""});
-  params.push_back({"link_source", std::string("runtime"), ""});
+  params.push_back({"link", models::link_text(limit.link.link), ""});
+  params.push_back({"link_source", limit.link.source.empty() ? "none" : limit.link.source, ""});
   Row row = measured_row(std::move(params), samples);
-  row.model.push_back({"raw_limit", "GB/s", raw > 0 ? std::optional<double>(raw) : std::nullopt});
+  row.model.push_back({"raw_limit", "GB/s",
+                       limit.raw_gbps > 0 ? std::optional<double>(limit.raw_gbps) : std::nullopt});
   return row;
 }
 

@@ -32,16 +32,16 @@ void add_words(Glossary& g) {
   g.add_phrasing("peer_path", path_text);
   g.add_phrasing("peer_above_model", [](const Finding& f) {
     return fmt::format(
-        "GPU {} -> GPU {} {} {}: {} exceeds the assumed link's raw {} ({}): the GPUs are joined "
-        "by something faster than the model assumed (NVLink, seen only through NVML)",
+        "GPU {} -> GPU {} {} {}: {} exceeds the link's raw {} ({}): the GPUs are joined by "
+        "something faster than the link facts say (NVLink NVML did not report?)",
         param_text_of(f, "src"), param_text_of(f, "dst"), param_text_of(f, "mode"),
         param_text_of(f, "direction"), value_text(f, "bandwidth"), value_text(f, "raw_limit"),
         param_text_of(f, "link"));
   });
   g.add_phrasing("peer_link_assumed", [](const Finding&) {
     return std::string(
-        "link facts from the CUDA runtime (P2P attributes) and sysfs PCIe speed/width, not NVML "
-        "(not linked in this build): the raw limit assumes each pair talks over the narrower "
+        "link facts from sysfs (PCIe speed and width now), not NVML (unavailable: see the "
+        "device's nvml_unavailable): the raw limit assumes each pair talks over the narrower "
         "PCIe link of its two GPUs, which an NVLink pair exceeds");
   });
   g.add_phrasing("peer_no_p2p", [](const Finding& f) {

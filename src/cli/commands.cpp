@@ -13,6 +13,7 @@
 #include "gpuprobe/runner/runner.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/device.hpp"
+#include "gpuprobe/runtime/link_facts.hpp"
 #include "gpuprobe/version.hpp"
 #include "output.hpp"
 #include "round_worker.hpp"
@@ -87,8 +88,10 @@ int show_info(const GlobalOptions& options, const std::vector<std::string>& comm
   runtime::initialize();
   RunReport report = new_report(command);
   report.host = runtime::query_host();
-  for (int index : runtime::select_devices(options.device))
+  for (int index : runtime::select_devices(options.device)) {
     report.devices.push_back(runtime::query_device(index));
+    runtime::add_link_facts(report.devices.back());
+  }
   write_outputs(options, report, core_glossary());
   return 0;
 }
@@ -122,8 +125,10 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   runtime::initialize();
   report.host = runtime::query_host();
   const auto devices = runtime::select_devices(options.device);
-  for (int index : devices)
+  for (int index : devices) {
     report.devices.push_back(runtime::query_device(index));
+    runtime::add_link_facts(report.devices.back());
+  }
   check_metrics(options, devices);
   if (wants_reference_expectations(options)) {
     const auto reference = applicable_to_plan(

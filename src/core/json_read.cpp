@@ -175,11 +175,31 @@ struct DeviceFieldReader {
     else
       field = integer_or(d, key, field, origin);
   }
+  // Absent or null: unknown.
+  void operator()(const char* key, std::optional<int>& field) const {
+    if (d.contains(key) && !d[key].is_null()) field = integer_or(d, key, 0, origin);
+  }
 };
+
+// "peer_links" (absent in files written before link facts: none).
+std::vector<PeerLinkInfo> peer_links_from(const ojson& d, const std::string& origin) {
+  std::vector<PeerLinkInfo> out;
+  if (!d.contains("peer_links") || d["peer_links"].is_null()) return out;
+  const ojson& links = d["peer_links"];
+  if (!links.is_array()) malformed(origin, "a device's 'peer_links' is not an array");
+  for (const auto& l : links) {
+    if (!l.is_object()) malformed(origin, "an entry of a device's 'peer_links' is not an object");
+    PeerLinkInfo link;
+    for_each_peer_link_field(link, DeviceFieldReader{l, origin});
+    out.push_back(std::move(link));
+  }
+  return out;
+}
 
 DeviceInfo device_from(const ojson& d, const std::string& origin) {
   DeviceInfo info;
   for_each_device_field(info, DeviceFieldReader{d, origin});
+  info.peer_links = peer_links_from(d, origin);
   return info;
 }
 

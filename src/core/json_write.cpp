@@ -147,9 +147,29 @@ ojson optional_int(const std::optional<int>& v) {
   return v ? ojson(*v) : ojson(nullptr);
 }
 
+// One field as JSON: an unknown optional is null.
+struct FieldWriter {
+  ojson& out;
+  template <typename T>
+  void operator()(const char* key, const T& value) const {
+    out[key] = value;
+  }
+  template <typename T>
+  void operator()(const char* key, const std::optional<T>& value) const {
+    out[key] = value ? ojson(*value) : ojson(nullptr);
+  }
+};
+
 ojson device_json(const DeviceInfo& d) {
   ojson out = ojson::object();
-  for_each_device_field(d, [&out](const char* key, const auto& value) { out[key] = value; });
+  for_each_device_field(d, FieldWriter{out});
+  ojson links = ojson::array();
+  for (const auto& link : d.peer_links) {
+    ojson l = ojson::object();
+    for_each_peer_link_field(link, FieldWriter{l});
+    links.push_back(std::move(l));
+  }
+  out["peer_links"] = std::move(links);
   return out;
 }
 

@@ -510,15 +510,19 @@ std::string device_label(const RunReport& report, const ProbeResult& result) {
 }
 
 std::vector<std::string> device_fact_parts(const DeviceInfo& d) {
-  return {fmt::format("cc {}", d.compute_capability),
-          fmt::format("{} SMs @ {} MHz max", d.sm_count, d.sm_clock_khz / 1000),
-          fmt::format("{} memory, {}-bit bus, est. peak {} GB/s",
-                      format_bytes(static_cast<double>(d.total_memory_bytes)),
-                      d.memory_bus_width_bits, format_number(d.peak_dram_estimate_gbps)),
-          fmt::format("L2 {} (persisting max {})", format_bytes(static_cast<double>(d.l2_bytes)),
-                      format_bytes(static_cast<double>(d.persisting_l2_max_bytes))),
-          fmt::format("{} copy engine(s)", d.async_engine_count),
-          fmt::format("PCI {}", d.pci_bus_id)};
+  std::vector<std::string> parts{
+      fmt::format("cc {}", d.compute_capability),
+      fmt::format("{} SMs @ {} MHz max", d.sm_count, d.sm_clock_khz / 1000),
+      fmt::format("{} memory, {}-bit bus, est. peak {} GB/s",
+                  format_bytes(static_cast<double>(d.total_memory_bytes)), d.memory_bus_width_bits,
+                  format_number(d.peak_dram_estimate_gbps)),
+      fmt::format("L2 {} (persisting max {})", format_bytes(static_cast<double>(d.l2_bytes)),
+                  format_bytes(static_cast<double>(d.persisting_l2_max_bytes))),
+      fmt::format("{} copy engine(s)", d.async_engine_count),
+      fmt::format("PCI {}", d.pci_bus_id)};
+  for (auto& part : link_fact_parts(d))
+    parts.push_back(std::move(part));
+  return parts;
 }
 
 std::string device_facts(const DeviceInfo& d) {

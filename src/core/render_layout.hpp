@@ -108,6 +108,10 @@ std::string counters_text(const CounterStatus& counters);
 std::string device_label(const RunReport& report, const ProbeResult& result);
 // Device description parts: "cc 9.0", "132 SMs @ 1980 MHz max", "L2 50 MiB (...)", ...
 std::vector<std::string> device_fact_parts(const DeviceInfo& device);
+// The link facts among them (src/core/render_links.cpp), none when the device has no link source:
+// "PCIe gen5 x16 (max gen5 x16, nvml)", "NUMA node 0", "CPUs 0-55", "to GPU 1: NVLink4 x18 via
+// NVSwitch, 26.562 GB/s per link, P2P read ok / write ok / atomics ok, across sockets".
+std::vector<std::string> link_fact_parts(const DeviceInfo& device);
 // One-line device description: the parts joined by " · ".
 std::string device_facts(const DeviceInfo& device);
 std::vector<std::string> host_parts(const RunReport& report);

@@ -57,6 +57,7 @@ void read_pcie_link(DeviceInfo& d) {
   if (speed >> gts && width >> lanes && gts > 0 && lanes > 0) {
     d.pcie_link_gts = gts;
     d.pcie_link_width = lanes;
+    d.link_source = "sysfs";
   }
 }
 

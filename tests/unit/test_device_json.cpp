@@ -2,6 +2,7 @@
 // and the integer checks with their messages.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,15 @@ TEST(DeviceJson, WritesEveryKeyInOrder) {
                                              "ecc_enabled",
                                              "pcie_link_gts",
                                              "pcie_link_width",
-                                             "peak_dram_estimate_gbps"};
+                                             "peak_dram_estimate_gbps",
+                                             "link_source",
+                                             "pcie_generation",
+                                             "pcie_max_generation",
+                                             "pcie_max_width",
+                                             "numa_node",
+                                             "cpu_affinity",
+                                             "nvml_unavailable",
+                                             "peer_links"};
   EXPECT_EQ(keys, expected);
 }
 
@@ -73,10 +82,34 @@ TEST(DeviceJson, RoundTripsEveryField) {
   d.pcie_link_gts = 16.5;
   d.pcie_link_width = 14;
   d.peak_dram_estimate_gbps = 15.25;
+  d.link_source = "nvml";
+  d.pcie_generation = 1;
+  d.pcie_max_generation = 5;
+  d.pcie_max_width = 16;
+  d.numa_node = 1;
+  d.cpu_affinity = "0-31,64-95";
+  d.nvml_unavailable = "why";
+  d.peer_links.push_back(
+      {3, "0000:1b:00.0", 4, 18, true, 26.562, "across sockets", "ok", "ok", "ok", "ok"});
   const ojson j = report_with(d);
   const RunReport back = report_from_json(j, "t.json");
   ASSERT_EQ(back.devices.size(), 1u);
   EXPECT_EQ(to_json(back)["devices"], j["devices"]);
+  const DeviceInfo& b = back.devices[0];
+  EXPECT_EQ(b.numa_node, std::optional<int>(1));
+  ASSERT_EQ(b.peer_links.size(), 1u);
+  EXPECT_EQ(b.peer_links[0].peer, 3);
+  EXPECT_EQ(b.peer_links[0].nvlinks, 18);
+  EXPECT_TRUE(b.peer_links[0].via_nvswitch);
+  EXPECT_DOUBLE_EQ(b.peer_links[0].nvlink_gbps_per_link, 26.562);
+  EXPECT_EQ(b.peer_links[0].p2p_atomics, "ok");
+}
+
+TEST(DeviceJson, UnknownNumaNodeIsNull) {
+  const ojson j = report_with(DeviceInfo{})["devices"][0];
+  EXPECT_TRUE(j["numa_node"].is_null());
+  EXPECT_TRUE(j["peer_links"].is_array());
+  EXPECT_TRUE(j["peer_links"].empty());
 }
 
 TEST(DeviceJson, MissingFieldsDefault) {
@@ -89,6 +122,10 @@ TEST(DeviceJson, MissingFieldsDefault) {
   EXPECT_EQ(d.l2_bytes, 0u);
   EXPECT_FALSE(d.ecc_enabled);
   EXPECT_EQ(d.pcie_link_gts, 0.0);
+  // Files written before link facts: none known.
+  EXPECT_EQ(d.link_source, "");
+  EXPECT_FALSE(d.numa_node.has_value());
+  EXPECT_TRUE(d.peer_links.empty());
 }
 
 std::string rejection(const ojson& j) {
@@ -106,6 +143,19 @@ TEST(DeviceJson, RejectsBadIntegersByName) {
   EXPECT_EQ(rejection(j), "bad.json: not a gpuprobe result file: 'l2_bytes' = -1 is out of range");
   j["devices"][0]["l2_bytes"] = 1.5;
   EXPECT_EQ(rejection(j), "bad.json: not a gpuprobe result file: 'l2_bytes' is not an integer");
+}
+
+TEST(DeviceJson, RejectsMalformedPeerLinks) {
+  ojson j = report_with(DeviceInfo{});
+  j["devices"][0]["peer_links"] = 3;
+  EXPECT_EQ(rejection(j),
+            "bad.json: not a gpuprobe result file: a device's 'peer_links' is not an array");
+  j["devices"][0]["peer_links"] = ojson::array({1});
+  EXPECT_EQ(rejection(j),
+            "bad.json: not a gpuprobe result file: an entry of a device's "
+            "'peer_links' is not an object");
+  j["devices"][0]["peer_links"] = ojson::array({ojson{{"nvlinks", 2.5}}});
+  EXPECT_EQ(rejection(j), "bad.json: not a gpuprobe result file: 'nvlinks' is not an integer");
 }
 
 }  // namespace

@@ -98,7 +98,7 @@ TEST(PeerAnalysis, AboveTheAssumedLinkIsAWarning) {
   EXPECT_EQ(above[0]->kind, FindingKind::kWarning);
   EXPECT_EQ(param_text_of(*above[0], "link"), "PCIe gen5 x16");
   phrase_findings(r, words());
-  EXPECT_NE(above[0]->text.find("faster than the model assumed"), std::string::npos);
+  EXPECT_NE(above[0]->text.find("faster than the link facts say"), std::string::npos);
 }
 
 TEST(PeerAnalysis, UnknownLinkHasNoFraction) {

@@ -166,6 +166,23 @@ struct HostInfo {
   std::optional<int> runtime_version;  // CUDA runtime version, e.g. 13000
 };
 
+// One GPU's link to another GPU of the host, as NVML reports it (runtime/link_facts.hpp). Unknown
+// facts stay 0 / empty: NVML absent, too old, or refusing the query.
+struct PeerLinkInfo {
+  int peer = 0;                     // the other GPU's CUDA index
+  std::string peer_pci_bus_id;      // as CUDA names it
+  int nvlink_generation = 0;        // 1..5; 0: no active NVLink to the peer, or unknown
+  int nvlinks = 0;                  // active NVLinks that reach the peer (directly or via NVSwitch)
+  bool via_nvswitch = false;        // those links end at an NVSwitch, not at the peer itself
+  double nvlink_gbps_per_link = 0;  // NVML's per-link rate, one direction, GB/s; 0: not given
+  // The closest common PCIe ancestor: "same board", "one PCIe switch", "PCIe switches",
+  // "host bridge", "same NUMA node", "across sockets"; "" when unknown.
+  std::string topology;
+  // NVML's P2P status per capability: "ok", "not supported", "chipset not supported", "GPU not
+  // supported", "topology not supported", "disabled by regkey", "unknown"; "" when not asked.
+  std::string p2p_read, p2p_write, p2p_nvlink, p2p_atomics;
+};
+
 // Static facts about one GPU, read from the driver. Clocks are the maximum rated clocks.
 struct DeviceInfo {
   int index = 0;
@@ -190,6 +207,17 @@ struct DeviceInfo {
   // PCIe link as the OS reports it (0 when unknown, e.g. in some VMs).
   double pcie_link_gts = 0;  // GT/s per lane: 2.5, 5, 8, 16, 32, 64
   int pcie_link_width = 0;   // lanes
+  // Where the link facts come from: "nvml" (NVML answered), "sysfs" (PCIe speed/width only), ""
+  // (unknown, or a file written before link facts). NVML's PCIe link: generation now and the most
+  // this GPU and slot train to (0 when unknown); a GPU idles at a lower generation.
+  std::string link_source;
+  int pcie_generation = 0;
+  int pcie_max_generation = 0;
+  int pcie_max_width = 0;
+  std::optional<int> numa_node;  // NVML's NUMA node of the GPU
+  std::string cpu_affinity;      // the CPUs near the GPU, "0-31,64-95" ("" when unknown)
+  std::string nvml_unavailable;  // why NVML gave no facts ("" when it did, or was not asked)
+  std::vector<PeerLinkInfo> peer_links;  // to every other visible GPU, from NVML
   // 2 * memory clock * bus width: an estimate from attributes, never a measurement.
   double peak_dram_estimate_gbps = 0;
 };

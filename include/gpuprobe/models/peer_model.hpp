@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "gpuprobe/core/result.hpp"
+
 namespace gpuprobe::models {
 
 // How two GPUs of one host are joined, as far as the build can tell.
@@ -13,6 +15,16 @@ struct PeerLink {
   int generation = 0;  // NVLink 1..5, or PCIe 1..6
   int lanes = 0;       // NVLink links between the pair, or PCIe lanes (the narrower end)
   double gts = 0;      // PCIe GT/s per lane (the slower end); unused for NVLink
+  // NVLink: the per-link rate one way as NVML reports it, GB/s; 0: the generation's whitepaper
+  // rate (nvlink_link_gbps). Unused for PCIe.
+  double link_gbps = 0;
+  bool via_nvswitch = false;  // NVLink: the links end at an NVSwitch that reaches the peer
+};
+
+// A link and where its facts came from: "nvml", "sysfs", or "" (nothing known).
+struct ChosenLink {
+  PeerLink link;
+  std::string source;
 };
 
 // Raw data rate of one NVLink link in one direction, GB/s (1e9 B/s); 0 for an unknown generation.
@@ -23,7 +35,26 @@ double link_raw_gbps(const PeerLink& link);
 // other: its bandwidth is 1 / (1/a + 1/b) for the two PCIe links' raw rates a and b (GB/s);
 // 0 when either is unknown.
 double staged_raw_gbps(double src_pcie_gbps, double dst_pcie_gbps);
-// "NVLink4 x18", "PCIe gen5 x16", "unknown".
+// "NVLink4 x18", "NVLink4 x18 via NVSwitch", "PCIe gen5 x16", "unknown".
 std::string link_text(const PeerLink& link);
+// The GT/s per lane of a PCIe generation (1..6: 2.5 ... 64); 0 for any other.
+double pcie_gts_of_generation(int generation);
+// One GPU's PCIe link: NVML's maximum generation and width where NVML gave them (a GPU idles at
+// a lower generation and trains up under load; the maximum is what a copy gets), else sysfs's
+// current speed and width; kind kUnknown with source "" when neither is known.
+ChosenLink pcie_link_of(const DeviceInfo& device);
+// The link a copy from `src` to `dst` takes: NVLink where NVML reports active NVLinks between
+// them (in src's or dst's peer_links; its per-link rate where given), else the narrower of the
+// two PCIe links (pcie_link_of each; the source "nvml" only when both ends came from NVML).
+ChosenLink peer_link_between(const DeviceInfo& src, const DeviceInfo& dst);
+
+// A copy path's link and raw limit (GB/s; 0 when unknown): a P2P copy's is the link between the
+// GPUs; a staged copy's (device to host, then host to device) is staged_raw_gbps of the two PCIe
+// links, shown as the narrower PCIe link; bidir doubles it (the links are full duplex).
+struct PathLimit {
+  ChosenLink link;
+  double raw_gbps = 0;
+};
+PathLimit peer_path_limit(const DeviceInfo& src, const DeviceInfo& dst, bool staged, bool bidir);
 
 }  // namespace gpuprobe::models
