@@ -42,14 +42,9 @@ std::string cpu_model() {
   return "unknown";
 }
 
-// Reads the PCIe link from sysfs; CUDA names the bus "00000000:18:00.0", sysfs "0000:18:00.0".
+// Reads the PCIe link from sysfs.
 void read_pcie_link(DeviceInfo& d) {
-  std::string id = d.pci_bus_id;
-  for (auto& c : id)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const auto colon = id.find(':');
-  if (colon != std::string::npos && colon > 4) id = id.substr(colon - 4);
-  const std::string base = "/sys/bus/pci/devices/" + id + "/";
+  const std::string base = pci_sysfs_dir(d.pci_bus_id);
   std::ifstream speed(base + "current_link_speed");
   std::ifstream width(base + "current_link_width");
   double gts = 0;
@@ -116,6 +111,24 @@ std::vector<int> select_devices(const std::string& spec) {
 
 void use_device(int index) {
   GP_CUDA(cudaSetDevice(index));
+}
+
+DeviceGuard::DeviceGuard(int index) {
+  GP_CUDA(cudaGetDevice(&previous_));
+  GP_CUDA(cudaSetDevice(index));
+}
+
+DeviceGuard::~DeviceGuard() {
+  (void)cudaSetDevice(previous_);
+}
+
+std::string pci_sysfs_dir(const std::string& pci_bus_id) {
+  std::string id = pci_bus_id;
+  for (auto& c : id)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto colon = id.find(':');
+  if (colon != std::string::npos && colon > 4) id = id.substr(colon - 4);
+  return "/sys/bus/pci/devices/" + id + "/";
 }
 
 DeviceInfo query_device(int index) {

@@ -47,6 +47,10 @@ void LaunchGate::arm(cudaStream_t stream) {
   *flag_ = 0;
   *expired_ = 0;
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  hold_also(stream);
+}
+
+void LaunchGate::hold_also(cudaStream_t stream) {
   spin_until_released<<<1, 1, 0, stream>>>(flag_dev_, expired_dev_, timeout_ns_);
   GP_CHECK_LAUNCH("spin_until_released<<<1,1>>>");
 }

@@ -15,6 +15,7 @@
 #include "gpuprobe/core/interrupt.hpp"
 #include "gpuprobe/core/trace.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/device.hpp"
 
 namespace gpuprobe::runtime {
 namespace {
@@ -59,10 +60,20 @@ void LaunchScope::join() {
 Measurer::Measurer(const MeasureOptions& options, std::size_t l2_bytes,
                    std::size_t persisting_l2_max_bytes)
     : options_(options), l2_bytes_(l2_bytes), persisting_l2_max_bytes_(persisting_l2_max_bytes) {
+  GP_CUDA(cudaGetDevice(&home_));
   streams_.push_back(std::make_unique<Stream>());
 }
 
-Measurer::~Measurer() = default;
+Measurer::~Measurer() {
+  // Streams and events of other GPUs go with their GPU current.
+  int previous = 0;
+  (void)cudaGetDevice(&previous);
+  for (auto& [key, r] : remote_) {
+    (void)cudaSetDevice(r.device);
+    r = RemoteLane{};
+  }
+  (void)cudaSetDevice(previous);
+}
 
 cudaStream_t Measurer::stream(std::size_t lane) {
   while (streams_.size() <= lane)
@@ -74,17 +85,72 @@ cudaStream_t Measurer::stream(std::size_t lane) {
   return streams_[lane]->get();
 }
 
+Measurer::RemoteLane& Measurer::remote(std::size_t lane, int device) {
+  const auto found = remote_.find({lane, device});
+  if (found != remote_.end()) return found->second;
+  const DeviceGuard guard(device);
+  RemoteLane r;
+  r.device = device;
+  r.stream = std::make_unique<Stream>();
+  r.start = std::make_unique<Event>();
+  r.end = std::make_unique<Event>();
+  return remote_.emplace(std::pair{lane, device}, std::move(r)).first->second;
+}
+
+cudaStream_t Measurer::lane_stream(const Operation& op, std::size_t i) {
+  const Lane& lane = op.lanes[i];
+  return is_remote(lane) ? remote(i, lane.device).stream->get() : stream(i);
+}
+
 std::vector<cudaStream_t> Measurer::lane_streams(const Operation& op) {
   std::vector<cudaStream_t> out;
   for (std::size_t i = 0; i < op.lanes.size(); ++i)
-    out.push_back(stream(i));
+    if (!is_remote(op.lanes[i])) out.push_back(stream(i));
   return out;
 }
 
 void Measurer::launch_lane(const Operation& op, std::size_t i) {
+  const Lane& lane = op.lanes[i];
+  if (is_remote(lane)) {
+    RemoteLane& r = remote(i, lane.device);
+    const DeviceGuard guard(lane.device);
+    LaunchScope scope(r.stream->get(), r.pool);
+    lane.launch(scope);
+    if (scope.has_open_forks()) scope.join();
+    return;
+  }
   LaunchScope scope(streams_[i]->get(), pools_[i]);
-  op.lanes[i].launch(scope);
+  lane.launch(scope);
   if (scope.has_open_forks()) scope.join();
+}
+
+void Measurer::start_remote_lanes(const Operation& op, LaunchGate* gate) {
+  for (std::size_t i = 0; i < op.lanes.size(); ++i) {
+    if (!is_remote(op.lanes[i])) continue;
+    RemoteLane& r = remote(i, op.lanes[i].device);
+    const DeviceGuard guard(r.device);
+    if (gate) gate->hold_also(r.stream->get());
+    r.start->record(r.stream->get());
+  }
+}
+
+void Measurer::end_remote_lanes(const Operation& op) {
+  for (std::size_t i = 0; i < op.lanes.size(); ++i) {
+    if (!is_remote(op.lanes[i])) continue;
+    RemoteLane& r = remote(i, op.lanes[i].device);
+    const DeviceGuard guard(r.device);
+    r.end->record(r.stream->get());
+  }
+}
+
+void Measurer::remote_lane_times(const Operation& op, BatchTimes& t) {
+  for (std::size_t i = 0; i < op.lanes.size(); ++i) {
+    if (!is_remote(op.lanes[i])) continue;
+    RemoteLane& r = remote(i, op.lanes[i].device);
+    r.end->synchronize();
+    t.lanes[i] = r.end->seconds_since(*r.start);
+    t.total = std::max(t.total, t.lanes[i]);
+  }
 }
 
 void Measurer::apply_cache(const Operation& op) {
@@ -129,7 +195,7 @@ PassSteps Measurer::pass_steps(const Operation& op) {
       launch_lane(op, i);
     GP_CHECK_LAUNCH(op.label.c_str());
     for (std::size_t i = 0; i < op.lanes.size(); ++i)
-      GP_CUDA(cudaStreamSynchronize(streams_[i]->get()));
+      GP_CUDA(cudaStreamSynchronize(lane_stream(op, i)));
     GP_CHECK_LAUNCH(op.label.c_str());
   };
   if (op.verify) steps.verify = op.verify;
@@ -145,8 +211,14 @@ PassSteps Measurer::pass_steps(const Operation& op) {
 
 Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t reps, bool gated) {
   const std::size_t lanes = op.lanes.size();
-  for (std::size_t i = 0; i < lanes; ++i)
+  bool wide = false;  // some lane runs on another GPU
+  for (std::size_t i = 0; i < lanes; ++i) {
     stream(i);  // make sure streams and events exist
+    lane_stream(op, i);
+    wide = wide || is_remote(op.lanes[i]);
+  }
+  if (wide && gated && !wide_gate_) wide_gate_ = std::make_unique<LaunchGate>();
+  LaunchGate* gate = !gated ? nullptr : wide ? wide_gate_.get() : &gate_;
   cudaStream_t main = streams_[0]->get();
   apply_cache(op);
   // Released on every path: a throw between arm and release must not leave the stream held
@@ -156,27 +228,32 @@ Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t
     ~GateRelease() {
       if (gate) gate->release();
     }
-  } release_on_exit{gated ? &gate_ : nullptr};  // set before arm: arm may throw after launching
-  if (gated) gate_.arm(main);
+  } release_on_exit{gate};  // set before arm: arm may throw after launching
+  if (gate) gate->arm(main);
   start_.record(main);
   for (std::size_t i = 1; i < lanes; ++i)
-    GP_CUDA(cudaStreamWaitEvent(streams_[i]->get(), start_.get(), 0));
+    if (!is_remote(op.lanes[i])) GP_CUDA(cudaStreamWaitEvent(streams_[i]->get(), start_.get(), 0));
+  if (wide) start_remote_lanes(op, gate);
   for (std::size_t r = 0; r < reps; ++r) {
     for (std::size_t i = 0; i < lanes; ++i)
       launch_lane(op, i);
   }
   GP_CHECK_LAUNCH(op.label.c_str());
   for (std::size_t i = 0; i < lanes; ++i) {
+    if (is_remote(op.lanes[i])) continue;
     lane_end_[i]->record(streams_[i]->get());
     if (i > 0) GP_CUDA(cudaStreamWaitEvent(main, lane_end_[i]->get(), 0));
   }
+  if (wide) end_remote_lanes(op);
   stop_.record(main);
-  if (gated) gate_.release();  // before waiting; the guard's second release is harmless
+  if (gate) gate->release();  // before waiting; the guard's second release is harmless
   stop_.synchronize();
   GP_CHECK_LAUNCH(op.label.c_str());
-  BatchTimes t{stop_.seconds_since(start_), {}, gated && gate_.timed_out()};
+  BatchTimes t{stop_.seconds_since(start_), {}, false};
   for (std::size_t i = 0; i < lanes; ++i)
-    t.lanes.push_back(lane_end_[i]->seconds_since(start_));
+    t.lanes.push_back(is_remote(op.lanes[i]) ? 0.0 : lane_end_[i]->seconds_since(start_));
+  if (wide) remote_lane_times(op, t);
+  t.gate_timed_out = gate && gate->timed_out();  // every gated stream has finished
   return t;
 }
 
@@ -189,6 +266,9 @@ Measurer::BatchTimes Measurer::run_host_batch(const Operation& op, std::size_t r
     streams_[0]->synchronize();
   }
   // One host thread per lane, released together; each times its own calls + stream sync.
+  std::vector<cudaStream_t> lane_stream_of(lanes);  // made here: the threads only read them
+  for (std::size_t i = 0; i < lanes; ++i)
+    lane_stream_of[i] = lane_stream(op, i);
   std::vector<Clock::time_point> begin(lanes), end(lanes);
   std::vector<std::exception_ptr> errors(lanes);
   std::barrier sync_point(static_cast<std::ptrdiff_t>(lanes));
@@ -198,14 +278,14 @@ Measurer::BatchTimes Measurer::run_host_batch(const Operation& op, std::size_t r
   auto run_lane = [&](std::size_t i) {
     try {
       // The current device is per host thread: a new thread starts on device 0.
-      const cudaError_t set = cudaSetDevice(device);
+      const cudaError_t set = cudaSetDevice(is_remote(op.lanes[i]) ? op.lanes[i].device : device);
       sync_point.arrive_and_wait();
       if (abandoned) return;
       GP_CUDA(set);
       begin[i] = Clock::now();
       for (std::size_t r = 0; r < reps; ++r)
         launch_lane(op, i);
-      GP_CUDA(cudaStreamSynchronize(streams_[i]->get()));
+      GP_CUDA(cudaStreamSynchronize(lane_stream_of[i]));
       end[i] = Clock::now();
     } catch (...) {
       errors[i] = std::current_exception();

@@ -31,6 +31,23 @@ HostInfo query_host();
 // Makes `index` the current device for the calling thread.
 void use_device(int index);
 
+// Makes `index` the current device of the calling thread for the guard's lifetime, then restores
+// the one before (streams, events and kernels belong to the device current when made or launched).
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int index);
+  ~DeviceGuard();
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
+// The sysfs folder of a GPU's PCI function: CUDA names the bus "00000000:18:00.0", sysfs
+// "/sys/bus/pci/devices/0000:18:00.0/".
+std::string pci_sysfs_dir(const std::string& pci_bus_id);
+
 // Device memory of the current device now: what is free and the total.
 struct MemoryInfo {
   std::uint64_t free_bytes = 0;

@@ -17,6 +17,10 @@ class LaunchGate {
   LaunchGate& operator=(const LaunchGate&) = delete;
 
   void arm(cudaStream_t stream);
+  // After arm: holds one more stream behind the same flag, so one release starts them all. The
+  // stream may belong to another GPU (make that GPU current first): the flag is pinned host
+  // memory, which every GPU of the unified address space reads.
+  void hold_also(cudaStream_t stream);
   void release();
   // True if the last armed gate gave up waiting before release (enqueue took too long:
   // that batch's timing includes enqueue time). Valid after the stream has synchronised.

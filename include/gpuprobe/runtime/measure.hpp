@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -92,10 +93,27 @@ class Measurer {
   void calibrate(const Operation& op, RoundState& state);
   BatchTimes run_device_batch(const Operation& op, std::size_t reps, bool gated);
   BatchTimes run_host_batch(const Operation& op, std::size_t reps);
+  // A lane's stream, events and fork pool on a GPU other than the harness's.
+  struct RemoteLane {
+    int device = 0;
+    std::unique_ptr<Stream> stream;
+    std::unique_ptr<Event> start, end;
+    LaunchScope::Pool pool;
+  };
   cudaStream_t stream(std::size_t lane);
-  std::vector<cudaStream_t> lane_streams(const Operation& op);  // creating them as needed
+  bool is_remote(const Lane& lane) const { return lane.device >= 0 && lane.device != home_; }
+  RemoteLane& remote(std::size_t lane, int device);  // created on first use
+  // Lane i's stream: the harness's stream of that lane, or its stream on its own GPU.
+  cudaStream_t lane_stream(const Operation& op, std::size_t i);
+  // The harness device's lane streams (created as needed): where persisting windows apply.
+  std::vector<cudaStream_t> lane_streams(const Operation& op);
   // Enqueues one repetition of lane i on its stream, joining whatever it forked.
   void launch_lane(const Operation& op, std::size_t i);
+  // Gated batches with lanes on other GPUs: gates and start events on the remote lanes (the
+  // harness's gate armed already), and after the batch their end events and times.
+  void start_remote_lanes(const Operation& op, LaunchGate* gate);
+  void end_remote_lanes(const Operation& op);
+  void remote_lane_times(const Operation& op, BatchTimes& t);
   // Puts the caches in the operation's state, on the main stream.
   void apply_cache(const Operation& op);
 
@@ -108,6 +126,11 @@ class Measurer {
   std::vector<LaunchScope::Pool> pools_;  // per lane: the further streams a launch may fork
   std::size_t l2_bytes_;
   std::size_t persisting_l2_max_bytes_;
+  int home_ = 0;                                              // the harness's device
+  std::map<std::pair<std::size_t, int>, RemoteLane> remote_;  // by (lane, device)
+  // The gate of batches with remote lanes, made once their GPUs have contexts, so its flag is
+  // mapped into every one of them.
+  std::unique_ptr<LaunchGate> wide_gate_;
   std::unique_ptr<L2Flusher> flusher_;  // created on first use
 };
 

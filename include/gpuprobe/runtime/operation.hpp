@@ -79,6 +79,14 @@ struct Lane {
   std::string name;  // "h2d", "d2h", or the operation's name for single-lane operations
   double bytes = 0;  // bytes one repetition moves, as the probe counts them
   std::function<void(LaunchScope&)> launch;  // enqueue one repetition
+  // The GPU the lane runs on: -1 (or the harness's device) for the harness's device. A lane on
+  // another GPU runs on a stream of that GPU with that GPU current during launch; in a gated
+  // batch a spin kernel of its own holds it, released by the same host flag as the harness's, and
+  // it is timed by events on its own stream, from its gate's release to its end (events of two
+  // GPUs cannot be subtracted, and a cross-GPU wait would land inside the timed interval). The
+  // operation's time is then its longest lane's. Persisting-L2 windows apply to the harness's
+  // device only.
+  int device = -1;
 };
 
 // A re-runnable operation. The harness runs it many times (warm-up, timed samples, replay passes
