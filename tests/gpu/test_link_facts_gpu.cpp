@@ -47,8 +47,9 @@ TEST(LinkFactsGpu, NvmlKnowsEveryVisibleGpu) {
       peers.insert(l.peer);
     }
     EXPECT_EQ(peers.size(), d.peer_links.size());
-    if (d.pcie_max_generation > 0 && d.pcie_generation > 0)
+    if (d.pcie_max_generation > 0 && d.pcie_generation > 0) {
       EXPECT_LE(d.pcie_generation, d.pcie_max_generation) << "GPU " << d.index;
+    }
   }
 }
 
