@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/clock.hpp"
 #include "gpuprobe/runtime/device.hpp"
