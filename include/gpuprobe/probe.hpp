@@ -54,6 +54,13 @@ class Probe {
   // The sweep points (params and model, no metrics) this probe would run; no GPU used. The
   // number of rows is what the progress line counts.
   virtual ProbeResult plan(const AxisValues& values) const = 0;
+  // The plan of a host-scoped probe across a device selection known without a GPU
+  // (`--device 0,1`; harness first). By default plan(values): a device-scoped probe's sweep does
+  // not depend on which GPU runs it.
+  virtual ProbeResult plan_across(const AxisValues& values,
+                                  const std::vector<int>& /*devices*/) const {
+    return plan(values);
+  }
   // Runs the sweep on the context's device. Throws on failure; the runner records it.
   virtual ProbeResult run(runtime::ProbeContext& context, const AxisValues& values) = 0;
   // Measures again the points run() named by `keys` when it measured them with

@@ -28,7 +28,6 @@
 namespace gpuprobe {
 namespace {
 
-constexpr int kMaxDevices = 16;  // the --device choices: 0..15
 constexpr std::uint32_t kSeed = 0x9E3Eu;
 constexpr const char* kMethod =
     "for every ordered pair (src, dst): ce = cudaMemcpyPeerAsync on a stream of dst; sm-read = a "
@@ -50,23 +49,6 @@ std::vector<Param> row_params(const Point& p) {
           {"mode", p.mode, ""},
           {"direction", p.direction, ""},
           {"bytes", static_cast<std::int64_t>(p.bytes), "B"}};
-}
-
-std::vector<std::string> device_tokens() {
-  std::vector<std::string> tokens;
-  for (int i = 0; i < kMaxDevices; ++i)
-    tokens.push_back(std::to_string(i));
-  return tokens;
-}
-
-// The --device list; every choice (the default, 'all') means every visible GPU, given as -1.
-std::vector<int> listed_devices(const AxisValues& v) {
-  const auto& tokens = v.choices("device");
-  if (tokens.size() == static_cast<std::size_t>(kMaxDevices)) return {-1};
-  std::vector<int> out;
-  for (const auto& t : tokens)
-    out.push_back(std::stoi(t));
-  return out;
 }
 
 std::vector<Point> sweep(const std::vector<int>& devices, const AxisValues& v) {
@@ -277,23 +259,17 @@ Row point_row(const Shared& s, const Point& p, const SampleSet& samples) {
   return row;
 }
 
-// The GPUs to pair: --device's list checked against the visible ones, or every visible one.
-std::vector<int> devices_to_pair(const AxisValues& values) {
+// The GPUs to pair: the run's device selection (the global --device), spanned by this
+// host-scoped probe.
+std::vector<int> devices_to_pair(const std::vector<int>& selected) {
   const int visible = runtime::device_count();
   if (visible < 2) throw UnsupportedError(fmt::format("peer needs two GPUs; {} visible", visible));
-  std::vector<int> devices = listed_devices(values);
-  if (devices == std::vector<int>{-1}) {
-    devices.clear();
-    for (int d = 0; d < visible; ++d)
-      devices.push_back(d);
-  }
-  for (const int d : devices)
-    if (d >= visible)
-      throw UsageError(
-          fmt::format("--device: there is no GPU {} (found {}: 0..{})", d, visible, visible - 1));
-  if (peer::ordered_pairs(devices).empty())
-    throw UsageError("--device: peer needs two different GPUs, e.g. --device 0,1");
-  return devices;
+  if (peer::ordered_pairs(selected).empty())
+    throw UnsupportedError(fmt::format(
+        "peer needs two GPUs; --device selects only GPU {} of the {} visible: give two or more "
+        "(--device 0,1 or --device all)",
+        selected.front(), visible));
+  return selected;
 }
 
 Shared make_shared_state(int home, const std::vector<int>& devices, std::size_t most, bool staged) {
@@ -323,36 +299,35 @@ class PeerProbe final : public Probe {
     sizes.check = [](std::uint64_t b) {
       return b % 16 == 0 ? std::string() : fmt::format("{} is not a multiple of 16 bytes", b);
     };
-    return {
-        choice_axis("device", "GPUs to pair (every ordered pair of them)", device_tokens(), "all"),
-        choice_axis("mode", "copy paths", {"ce", "sm-read", "sm-write", "staged"}, "all",
-                    "ce,sm-read,staged"),
-        choice_axis("direction", "one way, or both at once", {"uni", "bidir"}, "all"), sizes};
+    return {choice_axis("mode", "copy paths", {"ce", "sm-read", "sm-write", "staged"}, "all",
+                        "ce,sm-read,staged"),
+            choice_axis("direction", "one way, or both at once", {"uni", "bidir"}, "all"), sizes};
   }
   std::string help_footer() const override {
-    return "--device here lists the GPUs to pair (default: every visible GPU); peer needs two.\n"
+    return "The GPUs to pair are the global --device selection (every ordered pair of them); "
+           "peer needs two, and runs once across them however many are selected.\n"
            "Examples:\n  gpuprobe peer --device 0,1 --mode ce --sizes 64MiB\n"
-           "  gpuprobe peer --plan --device 0,1,2";
+           "  gpuprobe --device all peer\n  gpuprobe peer --plan --device 0,1,2";
   }
-  void check(const AxisValues& values) const override {
-    const std::vector<int> devices = listed_devices(values);
-    if (devices != std::vector<int>{-1} && peer::ordered_pairs(devices).empty())
-      throw UsageError("--device: peer needs two different GPUs, e.g. --device 0,1");
-  }
+  // Host-scoped: one run across the selection, not one per GPU.
+  ProbeScope scope() const override { return ProbeScope::kHost; }
   void add_words(Glossary& g) const override { peer::add_words(g); }
-  ProbeResult plan(const AxisValues& values) const override {
+  ProbeResult plan(const AxisValues& /*values*/) const override {
+    ProbeResult r = new_result(kMethod);  // --device all: the pairs of the GPUs found at run time
+    r.findings.push_back(note("peer_plan_every_gpu", {}, {}));
+    return r;
+  }
+  ProbeResult plan_across(const AxisValues& values,
+                          const std::vector<int>& devices) const override {
     ProbeResult r = new_result(kMethod);
-    const std::vector<int> devices = listed_devices(values);
-    if (devices == std::vector<int>{-1}) {  // the pairs of the GPUs found at run time
-      r.findings.push_back(note("peer_plan_every_gpu", {}, {}));
-      return r;
-    }
+    if (peer::ordered_pairs(devices).empty())
+      r.findings.push_back(note("peer_plan_one_gpu", {}, {}));
     for (const Point& p : sweep(devices, values))
       r.rows.push_back(unmeasured_row(row_params(p)));
     return r;
   }
   ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override {
-    const std::vector<int> devices = devices_to_pair(values);
+    const std::vector<int> devices = devices_to_pair(ctx.devices());
     const auto& sizes = values.list("sizes");
     const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
     Shared s =

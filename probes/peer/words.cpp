@@ -52,8 +52,13 @@ void add_words(Glossary& g) {
   });
   g.add_phrasing("peer_plan_every_gpu", [](const Finding&) {
     return std::string(
-        "the pairs are those of every GPU visible at run time: name the GPUs (--device 0,1) to "
-        "list the sweep");
+        "the pairs are those of every GPU visible at run time (--device all): name the GPUs "
+        "(--device 0,1) to list the sweep");
+  });
+  g.add_phrasing("peer_plan_one_gpu", [](const Finding&) {
+    return std::string(
+        "--device selects one GPU: peer pairs the GPUs of --device and needs two (--device 0,1 or "
+        "--device all)");
   });
   g.add_terms("peer", kTerms);
 }

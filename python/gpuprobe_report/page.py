@@ -158,13 +158,21 @@ def environment_section(runs):
     return "\n".join(out)
 
 
+def gpus_of(result):
+    """What a result ran on: "GPU 0", or a host-scoped probe's (peer) "GPUs 0, 1"."""
+    spanned = result.get("devices") or []
+    if spanned:
+        return "GPUs " + ", ".join(str(d) for d in spanned)
+    return f"GPU {result.get('device')}"
+
+
 def tables_section(runs):
     out = ['<section id="tables"><h2>Tables</h2>']
     for run in runs:
         for res in run.all_results():
             if not res.get("rows"):
                 continue
-            out.append(f"<details><summary>{escape(res['probe'])} on GPU {res.get('device')} — "
+            out.append(f"<details><summary>{escape(res['probe'])} on {gpus_of(res)} — "
                        f"{escape(run.label)} ({len(res['rows'])} rows)</summary>")
             out.append(f"<p>{escape(str(res.get('method') or ''))}</p>")
             out.append(_rows_table(res))

@@ -7,7 +7,8 @@ import os
 
 class Run:
     """One GPU of one result file: its path, a short label (GPU and file) and the parsed JSON.
-    A file of several GPUs (--device all) gives one Run per GPU."""
+    A file of several GPUs (--device all) gives one Run per GPU; a host-scoped result (peer,
+    "devices": [0, 1]) belongs to the run of its first GPU, its "device"."""
 
     def __init__(self, path, data, index, device=None):
         self.path = path

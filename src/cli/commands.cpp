@@ -112,12 +112,20 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   if (!expectations.empty() || wants_reference_expectations(options))
     check_against_plan(expectations, plan_of(probes, glossary));
   check_outputs(options);
-  (void)runtime::parse_device_spec(options.device);  // a typo is exit 2 before CUDA starts
+  // A typo is exit 2 before CUDA starts; a list is what --plan plans for.
+  const auto spec = runtime::parse_device_spec(options.device);
   RunReport report = new_report(command);
 
   if (options.plan) {
-    for (const auto& p : probes)
-      report.results.push_back(runner::plan_probe(*p.probe, p.values, glossary));
+    std::optional<std::vector<int>> named;
+    if (spec) {
+      named.emplace();
+      for (const std::uint64_t i : *spec) {
+        if (i > 4096) throw UsageError(fmt::format("--device: there is no GPU {}", i));
+        named->push_back(static_cast<int>(i));
+      }
+    }
+    report.results = runner::plan_on_devices(probes, named, glossary);
     write_outputs(options, report, glossary);
     return 0;
   }

@@ -45,6 +45,7 @@ int run_round_worker(const std::string& request_path, const std::string& answer_
   const DeviceInfo device = runtime::query_device(q.device);
   runtime::use_device(q.device);
   runtime::ProbeContext context(device, options_of(q), {}, q.probe, q.keys.size());
+  if (!q.devices.empty()) context.set_devices(q.devices);
   RoundAnswer answer;
   int code = 0;
   context.carry_on_from(q.earlier);

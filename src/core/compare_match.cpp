@@ -123,6 +123,9 @@ ResultMatch match_results(const RunReport& a, const RunReport& b,
     bool in_scope = false;
     for (const auto& p : pairs) {
       if (p.a != *ra.device) continue;
+      // A host-scoped result (peer) is about all its GPUs, not GPU a: it pairs only under a
+      // pair of one GPU with itself, never in "GPU 0 vs GPU 1".
+      if (!ra.devices.empty() && p.a != p.b) continue;
       in_scope = true;
       const ProbeResult* partner = nullptr;
       for (std::size_t i = 0; i < b.results.size(); ++i) {
@@ -147,13 +150,16 @@ ResultMatch match_results(const RunReport& a, const RunReport& b,
       out.unmeasured.emplace_back(&rb, 'B');
       continue;
     }
-    if (!b_scope.count(*rb.device)) {
+    if (!b_scope.count(*rb.device) ||
+        (!rb.devices.empty() && std::none_of(pairs.begin(), pairs.end(), [&](const DevicePair& q) {
+          return q.a == q.b && q.b == *rb.device;
+        }))) {
       ++out.outside_b;
       continue;
     }
     DevicePair p{*rb.device, *rb.device};
     for (const auto& q : pairs) {
-      if (q.b == *rb.device) p = q;
+      if (q.b == *rb.device && (rb.devices.empty() || q.a == q.b)) p = q;
     }
     out.lone.push_back({&rb, 'B', p});
   }

@@ -241,11 +241,25 @@ Row row_from(const ojson& row_j, const std::string& origin) {
   return row;
 }
 
+// The GPUs a host-scoped result spans ("devices": [0, 1]); absent (older files, device-scoped
+// results): none.
+std::vector<int> spanned_devices(const ojson& rj, const std::string& origin) {
+  std::vector<int> out;
+  if (!rj.contains("devices") || rj["devices"].is_null()) return out;
+  if (!rj["devices"].is_array()) malformed(origin, "a result's 'devices' is not a list");
+  for (const auto& d : rj["devices"]) {
+    ojson one{{"devices", d}};
+    out.push_back(integer_or(one, "devices", 0, origin));
+  }
+  return out;
+}
+
 ProbeResult result_from(const ojson& rj, int version, const std::string& origin) {
   ProbeResult pr;
   pr.probe = rj.at("probe").get<std::string>();
   if (rj.contains("device") && !rj["device"].is_null())
     pr.device = integer_or(rj, "device", 0, origin);
+  pr.devices = spanned_devices(rj, origin);
   pr.subject = rj.value("subject", "");
   pr.status = status_from(rj.value("status", "ok"), origin);
   if (rj.contains("reason") && rj["reason"].is_string())

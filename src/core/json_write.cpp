@@ -103,6 +103,7 @@ ojson result_json(const ProbeResult& r) {
   ojson out;
   out["probe"] = r.probe;
   out["device"] = r.device ? ojson(*r.device) : ojson(nullptr);
+  if (!r.devices.empty()) out["devices"] = r.devices;  // a host-scoped probe's GPUs
   if (!r.subject.empty()) out["subject"] = r.subject;
   out["status"] = status_name(r.status);
   out["reason"] = r.reason.empty() ? ojson(nullptr) : ojson(r.reason);

@@ -2,6 +2,7 @@
 #include "render_layout.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -502,7 +503,13 @@ Section layout_summary(const std::vector<SummaryRow>& rows, const Naming& naming
 
 std::string device_label(const RunReport& report, const ProbeResult& result) {
   if (!result.subject.empty()) return result.subject;
+  const bool plan = result.status == Status::kPlanned || !result.device;
+  if (result.devices.size() > 1) {  // a host-scoped probe: the GPUs it spanned
+    const std::string gpus = fmt::format("GPUs {}", fmt::join(result.devices, ", "));
+    return plan ? fmt::format("plan across {} (no GPU used)", gpus) : gpus;
+  }
   if (!result.device) return "plan (no GPU used)";
+  if (plan) return fmt::format("plan for GPU {} (no GPU used)", *result.device);
   for (const auto& d : report.devices) {
     if (d.index == *result.device) return fmt::format("GPU {}: {}", d.index, d.name);
   }

@@ -81,18 +81,20 @@ auto read_or_usage_error(const std::string& origin, F read) {
 }  // namespace
 
 nlohmann::json to_json(const RoundRequest& q) {
-  return {{"probe", q.probe},
-          {"device", q.device},
-          {"keys", q.keys},
-          {"round", q.round},
-          {"rounds", q.rounds},
-          {"seed", q.seed},
-          {"batch", q.batch},
-          {"rule", rule_to_json(q.rule)},
-          {"warmup_batches", q.warmup_batches},
-          {"target_batch_seconds", q.target_batch_seconds},
-          {"max_batch", q.max_batch},
-          {"earlier", sets_to_json(q.earlier)}};
+  nlohmann::json j{{"probe", q.probe},
+                   {"device", q.device},
+                   {"keys", q.keys},
+                   {"round", q.round},
+                   {"rounds", q.rounds},
+                   {"seed", q.seed},
+                   {"batch", q.batch},
+                   {"rule", rule_to_json(q.rule)},
+                   {"warmup_batches", q.warmup_batches},
+                   {"target_batch_seconds", q.target_batch_seconds},
+                   {"max_batch", q.max_batch},
+                   {"earlier", sets_to_json(q.earlier)}};
+  if (!q.devices.empty()) j["devices"] = q.devices;
+  return j;
 }
 
 RoundRequest round_request_from_json(const nlohmann::ordered_json& j, const std::string& origin) {
@@ -100,6 +102,7 @@ RoundRequest round_request_from_json(const nlohmann::ordered_json& j, const std:
     RoundRequest q;
     q.probe = j.at("probe").get<std::string>();
     q.device = j.at("device").get<int>();
+    if (j.contains("devices")) q.devices = j.at("devices").get<std::vector<int>>();
     q.keys = j.at("keys").get<std::vector<std::string>>();
     q.round = j.at("round").get<std::uint32_t>();
     q.rounds = j.at("rounds").get<std::size_t>();

@@ -150,7 +150,8 @@ std::vector<SampleSet> ProbeContext::time_in_processes(const std::vector<Operati
                        options.warmup_batches,
                        options.target_batch_seconds,
                        options.max_batch,
-                       {}};
+                       {},
+                       devices_.size() > 1 ? devices_ : std::vector<int>{}};
   std::vector<SampleSet> merged(ops.size());
   for (std::size_t round = 0; round < rounds; ++round) {
     throw_if_interrupted();

@@ -27,19 +27,44 @@ ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::s
   return run_probe(probe, args, options, counters);
 }
 
-ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args,
-                      const runtime::MeasureOptions& options, bool counters) {
+AxisValues parse_args(Probe& probe, const std::vector<std::string>& args) {
   CLI::App app{"test", probe.name()};
   const cli::AxisOptions axes(app, probe.axes());
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
   app.parse(reversed);
   const AxisValues values = resolve_axes(axes.axes(), axes.input(), /*quick=*/false);
   probe.check(values);
-  const DeviceInfo device = runtime::query_device(0);
+  return values;
+}
+
+namespace {
+
+Glossary glossary_of(const Probe& probe) {
   Glossary glossary = core_glossary();
   probe.add_words(glossary);
+  return glossary;
+}
+
+}  // namespace
+
+ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args,
+                      const runtime::MeasureOptions& options, bool counters) {
+  const AxisValues values = parse_args(probe, args);
+  const DeviceInfo device = runtime::query_device(0);
   return runner::run_probe(probe, values, device, options, runner::CounterOptions{counters, {}}, {},
-                           glossary);
+                           glossary_of(probe));
+}
+
+ProbeResult run_probe_across(Probe& probe, const std::vector<std::string>& args,
+                             const std::vector<int>& devices, std::size_t samples, bool counters) {
+  const AxisValues values = parse_args(probe, args);
+  std::vector<DeviceInfo> infos;
+  for (int d : devices)
+    infos.push_back(runtime::query_device(d));
+  runtime::MeasureOptions options;
+  options.rule.fixed_samples = samples;
+  return runner::run_probe(probe, values, infos, options, runner::CounterOptions{counters, {}}, {},
+                           glossary_of(probe));
 }
 
 const Row* find_row(const ProbeResult& result,

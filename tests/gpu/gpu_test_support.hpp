@@ -16,6 +16,10 @@ namespace gpuprobe::testing {
 // True when a CUDA device is usable (initialises CUDA with eager module loading).
 bool gpu_available();
 
+// The axis values `args` (as after the probe's subcommand) give, parsed and checked as the CLI
+// does. Throws UsageError on a bad value.
+AxisValues parse_args(Probe& probe, const std::vector<std::string>& args);
+
 // Parses `args` (as after the probe's subcommand, e.g. {"--pinned", "--sizes", "64MiB"}) through
 // the probe's axes as the CLI does, then runs it on GPU 0 through the runner with a fixed sample
 // count (findings phrased). Throws UsageError on a bad value.
@@ -26,6 +30,12 @@ ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args, std::s
 // The same with the harness's options as given (rounds, seed, stopping rule, round processes).
 ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args,
                       const runtime::MeasureOptions& options, bool counters);
+
+// The same across several GPUs (the harness on the first), as the runner runs a host-scoped
+// probe: its context's devices() are `devices`.
+ProbeResult run_probe_across(Probe& probe, const std::vector<std::string>& args,
+                             const std::vector<int>& devices, std::size_t samples = 5,
+                             bool counters = true);
 
 // A row's metric median and relative noise (stdev / mean); the test fails (and 0 comes back)
 // when the row has no such metric.

@@ -546,6 +546,29 @@ TEST(CompareMatch, ResultsPairByProbeWithinDevicePairs) {
   EXPECT_THROW(device_pairs(a, b, {{0, 4}}, "A", "B"), UsageError);
 }
 
+// A host-scoped result (peer across GPUs 0 and 1, recorded on GPU 0) pairs once, with the other
+// run's, under GPU 0; it is not about GPU 0 alone, so comparing GPU 0 with GPU 1 leaves it out.
+TEST(CompareMatch, HostScopedResultPairsOnceAndNeverAcrossTwoGpus) {
+  ProbeResult peer = transfer_result(0, {});
+  peer.probe = "peer";
+  peer.devices = {0, 1};
+  const RunReport a =
+      report_with({transfer_result(0, {}), transfer_result(1, {}), peer}, "aaaa", 2);
+  const RunReport b =
+      report_with({transfer_result(0, {}), transfer_result(1, {}), peer}, "aaaa", 2);
+  const ResultMatch same = match_results(a, b, device_pairs(a, b, {}, "A", "B"));
+  ASSERT_EQ(same.pairs.size(), 3u);
+  EXPECT_EQ(same.pairs[2].a, &a.results[2]);
+  EXPECT_EQ(same.pairs[2].b, &b.results[2]);
+  EXPECT_TRUE(same.lone.empty());
+  const ResultMatch across = match_results(a, b, {{0, 1}});
+  ASSERT_EQ(across.pairs.size(), 1u);  // transfer on A's GPU 0 with B's GPU 1
+  EXPECT_EQ(across.pairs[0].a->probe, "transfer");
+  EXPECT_TRUE(across.lone.empty());
+  EXPECT_EQ(across.outside_a, 2u);  // A's transfer on GPU 1, A's peer
+  EXPECT_EQ(across.outside_b, 2u);  // B's transfer on GPU 0, B's peer
+}
+
 // ---- summary rows and findings ---------------------------------------------------------------
 
 SummaryRow fit_summary(const std::string& direction, double gbps, double latency_s) {

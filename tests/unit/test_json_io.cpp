@@ -289,6 +289,26 @@ TEST(JsonRoundTrip, SubjectIsWrittenOnlyWhenSet) {
   EXPECT_EQ(report_from_json(j, "mem").results[0].subject, "A GPU 0: X vs B GPU 1: Y");
 }
 
+// A host-scoped result (peer) names the GPUs it spanned; a device-scoped one, and older files,
+// have no "devices" and read back with none.
+TEST(JsonRoundTrip, SpannedDevicesAreWrittenOnlyWhenSetAndReadBack) {
+  RunReport report = sample_report();
+  EXPECT_FALSE(to_json(report)["results"][0].contains("devices"));
+  EXPECT_TRUE(report_from_json(to_json(report), "mem").results[0].devices.empty());
+  report.results[0].devices = {1, 0};
+  const auto j = to_json(report);
+  EXPECT_EQ(j["results"][0]["devices"], json::array({1, 0}));
+  EXPECT_EQ(report_from_json(j, "mem").results[0].devices, (std::vector<int>{1, 0}));
+}
+
+TEST(JsonRead, SpannedDevicesThatAreNotAListOfIndicesAreMalformed) {
+  json j = sample_json();
+  j["results"][0]["devices"] = "0,1";
+  expect_rejected(j, "devices as text");
+  j["results"][0]["devices"] = json::array({0, "x"});
+  expect_rejected(j, "a device index as text");
+}
+
 TEST(JsonRead, RejectsNonObject) {
   expect_rejected(json::array({1, 2}), "array at top level");
   expect_rejected(json("text"), "string at top level");

@@ -397,5 +397,26 @@ TEST(RenderLayout, CsvFindingValuesStayRectangular) {
   EXPECT_EQ(lines[3], "0,transfer,ok,,,,,,,,,,link,note,,,,\"link, \"\"PCIe\"\"\"");
 }
 
+// A section's heading names what the result is about: one GPU, the GPUs a host-scoped probe
+// spanned, or a plan (with the GPUs it was planned for when --device named several).
+TEST(RenderLayout, HeadingNamesTheGpuOrTheGpusSpannedOrThePlan) {
+  RunReport report;
+  DeviceInfo d;
+  d.index = 1;
+  d.name = "NVIDIA H200";
+  report.devices.push_back(d);
+  ProbeResult r;
+  r.probe = "peer";
+  EXPECT_EQ(render_detail::device_label(report, r), "plan (no GPU used)");
+  r.device = 1;
+  EXPECT_EQ(render_detail::device_label(report, r), "GPU 1: NVIDIA H200");
+  r.devices = {1, 0};
+  EXPECT_EQ(render_detail::device_label(report, r), "GPUs 1, 0");
+  r.status = Status::kPlanned;
+  EXPECT_EQ(render_detail::device_label(report, r), "plan across GPUs 1, 0 (no GPU used)");
+  r.devices.clear();
+  EXPECT_EQ(render_detail::device_label(report, r), "plan for GPU 1 (no GPU used)");
+}
+
 }  // namespace
 }  // namespace gpuprobe

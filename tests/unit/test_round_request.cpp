@@ -58,6 +58,16 @@ TEST(RoundRequest, RoundTripsEveryField) {
   EXPECT_EQ(back.warmup_batches, 2u);
   EXPECT_DOUBLE_EQ(back.target_batch_seconds, 2e-3);
   EXPECT_EQ(back.max_batch, 64u);
+  EXPECT_TRUE(back.devices.empty());
+}
+
+// A host-scoped probe's round carries the GPUs it spans; a device-scoped one's has no "devices".
+TEST(RoundRequest, CarriesAHostScopedProbesDevices) {
+  RoundRequest q = request("peer", {"0 1 ce uni 4096"}, 0, 2);
+  EXPECT_FALSE(to_json(q).contains("devices"));
+  q.devices = {0, 1};
+  const RoundRequest back = round_request_from_json(reparsed(to_json(q)), "test");
+  EXPECT_EQ(back.devices, (std::vector<int>{0, 1}));
 }
 
 TEST(RoundRequest, RefusesAMissingFieldOrARoundBeyondTheRounds) {

@@ -61,7 +61,8 @@ struct ResultMatch {
   std::vector<ResultPairing> pairs;  // in A's order
   std::vector<LoneResult> lone;      // A's lone results in A's order, then B's
   std::vector<std::pair<const ProbeResult*, char>> unmeasured;  // no device (--plan), per side
-  std::size_t outside_a = 0;  // results on GPUs that no device pair names
+  // results on GPUs that no device pair names, and host-scoped ones under a pair of two GPUs
+  std::size_t outside_a = 0;
   std::size_t outside_b = 0;
 };
 

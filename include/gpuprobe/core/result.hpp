@@ -138,6 +138,9 @@ const char* status_name(Status status) noexcept;
 struct ProbeResult {
   std::string probe;
   std::optional<int> device;  // nullopt for --plan
+  // The GPUs a host-scoped probe (peer) spanned, `device` (the harness's) first; their facts are
+  // the run's `devices`. Empty for a device-scoped probe's result and in older files.
+  std::vector<int> devices;
   // What the result is about when that is more than one GPU (compare: "A GPU 0: … vs B GPU 0:
   // …"); headings show it in place of the device. Empty for a probe's own result.
   std::string subject;

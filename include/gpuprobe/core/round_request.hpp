@@ -30,6 +30,8 @@ struct RoundRequest {
   // Per key, the samples of the rounds before this one (empty in the first): the round's stopping
   // rule judges them with its own, as it would in one process (Measurer::measure_round).
   std::vector<SampleSet> earlier;
+  // A host-scoped probe's GPUs (ProbeContext::devices()), `device` first; empty: just `device`.
+  std::vector<int> devices;
 };
 
 nlohmann::json to_json(const RoundRequest& request);
