@@ -90,8 +90,8 @@ TEST(LinkFactsGpu, PeerRowsOverNvlinkStayWithinTheRawLimit) {
   const PeerLinkInfo* l = link_to(gpus[0], 1);
   if (!l || l->nvlinks == 0) GTEST_SKIP() << "GPUs 0 and 1 are not joined by NVLink";
   auto probe = make_peer_probe();
-  const ProbeResult r = testing::run_probe(
-      *probe, {"--device", "0,1", "--mode", "ce,sm-read,sm-write", "--sizes", "256MiB"}, 5, false);
+  const ProbeResult r = testing::run_probe_across(
+      *probe, {"--mode", "ce,sm-read,sm-write", "--sizes", "256MiB"}, {0, 1}, 5, false);
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
   ASSERT_FALSE(r.rows.empty());
   for (const auto& row : r.rows) {
