@@ -346,9 +346,8 @@ TEST(CoalescingAnalysis, WorstAndBestAreSetsOfPointsAlikeWithinNoise) {
       "3352 GB/s); the model's predictions assume it is the same everywhere");
 }
 
-// Six same-build `gpuprobe all` runs on the H100 (build 56c2238, schema 3: samples by round; their
-// coalescing results, kept in tests/fixtures/h100-gate2; the whole runs lived in
-// examples/results/h100/gate-2 up to commit 2f837c4). As written, they named four different best
+// Six same-build `gpuprobe all` runs on the H100 (build 56c2238, schema 3: samples by round;
+// tests/fixtures/h100-gate2, gzipped; they lived in examples/results/h100/gate-2 up to 2f837c4). As written, they named four different best
 // points at 16 B (offset 32, offset 16, stride 1, offset 0: an argmax among bandwidths alike within
 // noise) and two different highest implied-DRAM points. Re-analysed, every run names the same
 // extremes (the points listed beside them as alike may differ at the set's edge: they are not its
@@ -357,7 +356,7 @@ TEST(CoalescingAnalysis, SixSameBuildRunsNameTheSameExtremes) {
   std::vector<std::string> named;
   std::set<std::string> written_best;
   for (int run = 1; run <= 6; ++run) {
-    const std::string path = std::string(GPUPROBE_FIXTURES_DIR) + "/h100-gate2/coalescing-run-" +
+    const std::string path = std::string(GPUPROBE_FIXTURES_DIR) + "/h100-gate2/run-" +
                              std::to_string(run) + ".json.gz";
     const RunReport report = report_from_json(read_json_file(path), path);
     const auto it = std::find_if(report.results.begin(), report.results.end(),
