@@ -43,7 +43,8 @@ sanitize-test:
 fuzz-regression:
 	CXX=$${CXX:-clang++} cmake -S . -B $(FUZZ_DIR) -DGPUPROBE_FUZZ=ON -DGPUPROBE_BUILD_TESTS=OFF \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) >/dev/null
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_units fuzz_axes fuzz_expect fuzz_result
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_units fuzz_axes fuzz_expect fuzz_result \
+	  fuzz_gzip
 	cd $(FUZZ_DIR) && ctest --output-on-failure -L fuzz
 
 format:

@@ -13,7 +13,7 @@ shift || true
 build=${FUZZ_BUILD:-build-fuzz}
 out=${FUZZ_OUT:-$build/fuzz-runs}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_units fuzz_axes fuzz_expect fuzz_result)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_units fuzz_axes fuzz_expect fuzz_result fuzz_gzip)
 if [ ! -x "$build/fuzz/${targets[0]}" ]; then
   CXX=${CXX:-clang++} cmake -S . -B "$build" -DGPUPROBE_FUZZ=ON -DGPUPROBE_BUILD_TESTS=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
-PACKAGES=(cmake g++ make libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev)
+PACKAGES=(cmake g++ make libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev zlib1g-dev)
 
 # nvcc: take it from PATH, CUDACXX, or the toolkit's usual place.
 if ! command -v nvcc >/dev/null 2>&1 && [ -z "${CUDACXX:-}" ]; then

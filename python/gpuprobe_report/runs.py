@@ -1,4 +1,5 @@
 # Reading gpuprobe result files (schema 1, 2 and 3) for the report: runs, rows, values, spreads.
+import gzip
 import json
 import math
 import os
@@ -50,12 +51,28 @@ def short_path(path):
     return "/".join(parts[-2:])
 
 
+# The most bytes a result file is read as (gpuprobe's kMaxResultFileBytes): for a gzipped file,
+# inflated bytes, so that no file inflates beyond it here either.
+MAX_RESULT_BYTES = 64 << 20
+
+
+def read_result(path):
+    """A result file's JSON; a gzip stream (told by its first two bytes, not by the name) is
+    inflated as it is read, to at most MAX_RESULT_BYTES."""
+    with open(path, "rb") as f:
+        gzipped = f.read(2) == b"\x1f\x8b"
+    with (gzip.open(path, "rb") if gzipped else open(path, "rb")) as f:
+        raw = f.read(MAX_RESULT_BYTES + 1)
+    if len(raw) > MAX_RESULT_BYTES:
+        raise ValueError(f"{path}: more than {MAX_RESULT_BYTES >> 20} MiB")
+    return json.loads(raw.decode("utf-8"))
+
+
 def load_runs(paths):
     """One Run per file, or per GPU of a file that holds results of several GPUs."""
     runs = []
     for path in paths:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = read_result(path)
         devices = sorted({r.get("device") for r in data.get("results", [])
                           if r.get("device") is not None})
         for device in (devices if len(devices) > 1 else [None]):

@@ -41,13 +41,14 @@ constexpr const char* kCheckFooter =
     "Examples:\n"
     "  gpuprobe check\n"
     "  gpuprobe check --expect 'transfer[memory=pinned,bytes>=64MiB].bandwidth >= 50GB/s'\n"
-    "  gpuprobe check run.json            # saved results, no GPU";
+    "  gpuprobe check run.json            # saved results, no GPU (run.json.gz too)";
 
 void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_option("-d,--device", o.device, "GPU index, list (0,2) or 'all'")
       ->type_name("N|LIST|all")
       ->default_str("0");
-  app.add_option("--json", o.json_path, "write JSON results to FILE ('-' for stdout)")
+  app.add_option("--json", o.json_path,
+                 "write JSON results to FILE ('-' for stdout; FILE.gz: gzipped)")
       ->type_name("FILE")
       ->check(file_name());
   app.add_option("--csv", o.csv_path, "write CSV results to FILE ('-' for stdout)")
@@ -150,7 +151,7 @@ void add_tool_commands(CLI::App& app, ToolCommands& t) {
   t.report->footer(t.report->get_footer() + "\n\n" + kExitCodes);
   add_fleet_options(*t.fleet, t.fleet_args);
   t.fleet->footer(t.fleet->get_footer() + "\n\n" + kExitCodes);
-  t.check->add_option("files", t.check_files, "saved results (gpuprobe --json output)")
+  t.check->add_option("files", t.check_files, "saved results (gpuprobe --json output; gzipped too)")
       ->type_name("[RUN.json...]");
   t.check->footer(std::string(kCheckFooter) + "\n\n" + kExitCodes);
   add_compare_options(*t.compare, t.compare_args);

@@ -24,7 +24,8 @@ namespace {
 
 constexpr const char* kFleetFooter =
     "Each file is one node's (or GPU's) run of the same probes (gpuprobe --json output); a "
-    "folder stands for the .json files in it. Rows are matched by probe and params; a node's "
+    "folder stands for the .json files in it (and .json.gz: gzipped files are read as they are; "
+    "run.json.gz beside run.json counts once). Rows are matched by probe and params; a node's "
     "several GPUs are several members. Per row and metric (default: bandwidth where a row has "
     "it, else every metric): the fleet median of the members' medians, the spread (1.4826 x the "
     "median absolute deviation, relative), min, max. A member is an outlier when it lies more "
@@ -34,7 +35,8 @@ constexpr const char* kFleetFooter =
     "  gpuprobe fleet results/                      # every node's all.json in one folder\n"
     "  gpuprobe fleet node*.json --fail-on-outlier --md fleet.md";
 
-// The files named: each argument a file, or a folder standing for the .json files in it.
+// The files named: each argument a file, or a folder standing for the .json and .json.gz files
+// in it.
 std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
   std::vector<std::string> files;
   for (const auto& in : inputs) {
@@ -44,11 +46,21 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
       continue;
     }
     std::vector<std::string> found;
-    for (const auto& e : std::filesystem::directory_iterator(in, ec))
-      if (e.path().extension() == ".json" && e.is_regular_file(ec)) found.push_back(e.path());
+    for (const auto& e : std::filesystem::directory_iterator(in, ec)) {
+      const std::string name = e.path().string();
+      if ((name.ends_with(".json") || name.ends_with(".json.gz")) && e.is_regular_file(ec))
+        found.push_back(name);
+    }
     if (ec) throw UsageError(fmt::format("fleet: cannot read the folder '{}'", in));
-    if (found.empty()) throw UsageError(fmt::format("fleet: no .json files in '{}'", in));
+    if (found.empty())
+      throw UsageError(fmt::format("fleet: no .json or .json.gz files in '{}'", in));
     std::sort(found.begin(), found.end());
+    // run.json.gz beside run.json (gunzip -k) is the same run: counted once, as run.json.
+    const std::vector<std::string> all = found;
+    std::erase_if(found, [&](const std::string& f) {
+      return f.ends_with(".gz") &&
+             std::binary_search(all.begin(), all.end(), f.substr(0, f.size() - 3));
+    });
     files.insert(files.end(), found.begin(), found.end());
   }
   return files;

@@ -15,6 +15,7 @@
 #include <iostream>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/gzip.hpp"
 #include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/core/interrupt.hpp"
 #include "gpuprobe/core/json_io.hpp"
@@ -77,7 +78,10 @@ void write_outputs(const GlobalOptions& o, const RunReport& report, const Glossa
     style.wide = o.wide;
     std::cout << render_table(report, style, glossary) << std::flush;
   }
-  if (!o.json_path.empty()) write_output(o.json_path, render_json(report));
+  if (!o.json_path.empty()) {
+    const std::string json = render_json(report);
+    write_output(o.json_path, has_gzip_suffix(o.json_path) ? gzip_text(json) : json);
+  }
   if (!o.csv_path.empty()) write_output(o.csv_path, render_csv(report));
   if (!o.md_path.empty()) {
     MarkdownStyle style;

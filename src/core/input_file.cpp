@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/gzip.hpp"
 #include "gpuprobe/core/interrupt.hpp"
 
 namespace gpuprobe {
@@ -96,22 +97,50 @@ std::string read_input_file(const std::string& path, std::uint64_t limit, std::s
   } else {
     ::fcntl(in.fd, F_SETFL, ::fcntl(in.fd, F_GETFL) & ~O_NONBLOCK);
   }
-  std::string text;
+  // The next bytes into buffer (0 at the end); SIGINT/SIGTERM end a wait on a pipe.
   char buffer[1 << 16];
-  while (true) {
-    const ssize_t n = ::read(in.fd, buffer, sizeof buffer);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) {
-        throw_if_interrupted();  // SIGINT or SIGTERM while a pipe kept us waiting
-        continue;
-      }
-      throw UsageError(
-          fmt::format("{}cannot read '{}': {}", where, printable(path), std::strerror(errno)));
+  const auto read_some = [&](std::size_t from) -> std::size_t {
+    while (true) {
+      const ssize_t n = ::read(in.fd, buffer + from, sizeof buffer - from);
+      if (n >= 0) return static_cast<std::size_t>(n);
+      if (errno != EINTR)
+        throw UsageError(
+            fmt::format("{}cannot read '{}': {}", where, printable(path), std::strerror(errno)));
+      throw_if_interrupted();
     }
-    if (text.size() + static_cast<std::size_t>(n) > limit) throw too_long();
-    text.append(buffer, static_cast<std::size_t>(n));
+  };
+  // The first two bytes tell a gzip stream (0x1f 0x8b), whatever the file's name.
+  std::size_t n = read_some(0);
+  if (n == 1) n += read_some(1);  // a pipe may hand over one byte first
+  std::string text;
+  if (!is_gzip(std::string_view(buffer, n))) {
+    for (; n > 0; n = read_some(0)) {
+      if (text.size() + n > limit) throw too_long();
+      text.append(buffer, n);
+    }
+    return text;
   }
+  // Inflated as it is read: the limit holds for the inflated text, and reading stops as soon as
+  // it is passed, so a small file that inflates to gigabytes costs no more than the limit.
+  GzipInflater inflater(limit);
+  for (; n > 0; n = read_some(0)) {
+    switch (inflater.feed(std::string_view(buffer, n), text)) {
+      case GzipInflater::Result::kOk:
+        break;
+      case GzipInflater::Result::kOverLimit:
+        throw UsageError(
+            fmt::format("{}'{}' inflates to more than {}, the most gpuprobe reads as {}", where,
+                        printable(path), limit_text(limit), what));
+      case GzipInflater::Result::kCorrupt:
+        throw UsageError(fmt::format("{}'{}' is not a valid gzip file: {}", where, printable(path),
+                                     inflater.error()));
+    }
+  }
+  if (!inflater.complete())
+    throw UsageError(
+        fmt::format("{}'{}' is not a valid gzip file: it ends before its compressed "
+                    "data does (a truncated file?)",
+                    where, printable(path)));
   return text;
 }
 

@@ -5,9 +5,12 @@ so that nothing big is committed). Usage: hostile_files.py OUT_DIR GOOD_RESULT.j
 Each file is named for what is wrong with it; tests/CMakeLists.txt feeds them to compare, check
 and fleet and expects exit 2 and one line naming the file and the reason.
 """
+import gzip
 import json
 import os
+import struct
 import sys
+import zlib
 
 out, good_path = sys.argv[1], sys.argv[2]
 os.makedirs(out, exist_ok=True)
@@ -60,6 +63,22 @@ write("raw_control_char.json", good_text.replace('"node17"', '"node\x0717"'))
 # 65 MiB (a sparse file of NUL bytes): over the 64 MiB cap, without holding it in memory here.
 with open(os.path.join(out, "huge.json"), "wb") as f:
     f.truncate(65 << 20)
+# gzip (read as it is, by its first bytes): a bomb of 4 GiB of spaces in some 4 MiB (64 members
+# of 64 MiB each: 1 MiB of spaces deflated after spaces, its byte-aligned blocks repeated, so no
+# GiB is ever compressed here), a truncated stream and one whose CRC-32 is wrong.
+spaces = b" " * (1 << 20)
+deflater = zlib.compressobj(9, zlib.DEFLATED, -15)
+first = deflater.compress(spaces) + deflater.flush(zlib.Z_SYNC_FLUSH)
+again = deflater.compress(spaces) + deflater.flush(zlib.Z_SYNC_FLUSH)
+crc = 0
+for _ in range(64):
+    crc = zlib.crc32(spaces, crc)
+member = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03" + first + again * 63 +
+          deflater.flush(zlib.Z_FINISH) + struct.pack("<II", crc, (64 << 20) & 0xFFFFFFFF))
+write("gz_bomb.json.gz", member * 64)
+good_gz = gzip.compress(good_text.encode("utf-8"), mtime=0)
+write("gz_truncated.json.gz", good_gz[: len(good_gz) // 2])
+write("gz_bad_crc.json.gz", good_gz[:-8] + bytes([good_gz[-8] ^ 0x10]) + good_gz[-7:])
 # Terminal escapes inside strings (valid JSON): ESC (colour, OSC title), NUL, BEL, C1 CSI.
 escape = "\u001b[31mRED\u001b]0;pwned\u0007\u0000\u009b2J"
 variant("escapes.json", lambda d: (d["host"].update(hostname="host" + escape),

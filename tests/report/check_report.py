@@ -4,6 +4,7 @@
 # every probe with data in some input has a figure with data drawn in it, the probes one input
 # lacks are named, and with two inputs the headline table decides what both runs hold.
 # Exit 77 (a CTest skip) when the optional matplotlib is missing, after saying so.
+import gzip
 import json
 import os
 import re
@@ -78,8 +79,11 @@ def drawn_per_axes(figure):
 
 
 def probes_with_data(path):
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":  # gzipped, as gpuprobe reads it
+        raw = gzip.decompress(raw)
+    data = json.loads(raw)
     return [r["probe"] for r in data.get("results", []) if r.get("status") == "ok" and r.get("rows")]
 
 

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 # Unit tests of the report's data side (no matplotlib needed): spreads behind the error bars,
 # param matching, the headline figures' values and their verdicts from compare's output.
+import gzip
+import json
 import os
+import shutil
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python", "gpuprobe_report"))
@@ -100,6 +104,41 @@ class Headline(unittest.TestCase):
                          "yes: intervals apart")
         self.assertEqual(headline.verdict(item, (1.6, 1.5, 1.7), (1.55, 1.45, 1.65), None, 2)[0],
                          "no: intervals overlap")
+
+
+class ReadResult(unittest.TestCase):
+    """Result files are read plain or gzipped (by their first bytes), within the size limit."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.doc = {"schema_version": 3, "devices": [{"name": "NVIDIA H100"}], "results": []}
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, data):
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def test_gzipped_reads_as_the_plain_file_whatever_its_name(self):
+        text = json.dumps(self.doc).encode()
+        plain = rd.read_result(self.write("run.json", text))
+        self.assertEqual(rd.read_result(self.write("run.json.gz", gzip.compress(text))), plain)
+        self.assertEqual(rd.read_result(self.write("named-plain.json", gzip.compress(text))), plain)
+        self.assertEqual(rd.load_runs([os.path.join(self.dir, "run.json.gz")])[0].gpu, "H100")
+
+    def test_inflating_beyond_the_limit_is_refused(self):
+        limit, rd.MAX_RESULT_BYTES = rd.MAX_RESULT_BYTES, 1000
+        try:
+            fits = self.write("fits.json.gz", gzip.compress(b" " * 999 + b"1"))
+            self.assertEqual(rd.read_result(fits), 1)
+            bomb = self.write("bomb.json.gz", gzip.compress(b" " * 1000 + b"1"))
+            with self.assertRaises(ValueError):
+                rd.read_result(bomb)
+        finally:
+            rd.MAX_RESULT_BYTES = limit
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-// Reading input files within limits: regular files and named pipes only, never more than a cap,
-// so that /dev/zero, a huge file or an endless pipe ends with a clear usage error, not a hang.
+// Reading input files within limits: regular files and named pipes only, plain or gzipped, never
+// more than a cap, so that /dev/zero, a huge file, an endless pipe or a gzip bomb ends with a
+// clear usage error, not a hang.
 #pragma once
 
 #include <cstdint>
@@ -13,9 +14,11 @@ namespace gpuprobe {
 inline constexpr std::uint64_t kMaxResultFileBytes = std::uint64_t{64} << 20;
 inline constexpr std::uint64_t kMaxExpectationFileBytes = std::uint64_t{1} << 20;
 
-// The whole content of `path`. Throws UsageError naming `flag` (e.g. "--expect-file"; empty:
-// none) and the path when it is missing, a folder, a device or socket (a named pipe is read),
-// unreadable, or longer than `limit` bytes (what it is: "a result file").
+// The whole content of `path`; a gzip stream (told by its first two bytes, 0x1f 0x8b, not by the
+// name) is inflated as it is read, and the limit holds for the inflated text. Throws UsageError
+// naming `flag` (e.g. "--expect-file"; empty: none) and the path when it is missing, a folder, a
+// device or socket (a named pipe is read), unreadable, longer than `limit` bytes (what it is:
+// "a result file"), inflates to more than `limit` bytes, or is a truncated or damaged gzip stream.
 std::string read_input_file(const std::string& path, std::uint64_t limit, std::string_view what,
                             std::string_view flag = {});
 
