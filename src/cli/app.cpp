@@ -151,7 +151,7 @@ void add_tool_commands(CLI::App& app, ToolCommands& t) {
   t.report->footer(t.report->get_footer() + "\n\n" + kExitCodes);
   add_fleet_options(*t.fleet, t.fleet_args);
   t.fleet->footer(t.fleet->get_footer() + "\n\n" + kExitCodes);
-  t.check->add_option("files", t.check_files, "saved results (gpuprobe --json output)")
+  t.check->add_option("files", t.check_files, "saved results (gpuprobe --json output; gzipped too)")
       ->type_name("[RUN.json...]");
   t.check->footer(std::string(kCheckFooter) + "\n\n" + kExitCodes);
   add_compare_options(*t.compare, t.compare_args);

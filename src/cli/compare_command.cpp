@@ -55,7 +55,8 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
   command
       .add_option("files", args.files,
                   "A.json B.json: the baseline and the file compared with it (gpuprobe --json "
-                  "output); or several runs per side, pooled: A1.json A2.json vs B1.json B2.json")
+                  "output; gzipped too); or several runs per side, pooled: A1.json A2.json vs "
+                  "B1.json B2.json")
       ->required()
       ->type_name("A.json [vs] B.json");
   command

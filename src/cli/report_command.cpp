@@ -83,7 +83,7 @@ void check_output(const ReportArgs& args) {
 }  // namespace
 
 void add_report_options(CLI::App& command, ReportArgs& args) {
-  command.add_option("files", args.files, "result files (gpuprobe --json output)")
+  command.add_option("files", args.files, "result files (gpuprobe --json output; gzipped too)")
       ->required()
       ->check(CLI::ExistingFile)
       ->type_name("RUN.json [MORE.json...]");
