@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -23,6 +25,7 @@
 #include "gpuprobe/runtime/stream.hpp"
 #include "kernels.hpp"
 #include "registry.hpp"
+#include "sweep.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -30,18 +33,18 @@ namespace {
 constexpr int kMaxDevices = 16;  // the --device choices: 0..15
 constexpr std::uint32_t kSeed = 0x9E3Eu;
 constexpr const char* kMethod =
-    "for every ordered pair (src, dst): ce = cudaMemcpyPeerAsync on a stream of dst; sm-read = a "
-    "copy kernel on dst loading src's memory; sm-write = a copy kernel on src storing into dst's "
-    "memory; staged = cudaMemcpyAsync src -> pinned host -> dst, one after the other (P2P off); "
-    "bidir runs src->dst and dst->src at once; gated batches timed with CUDA events on the "
-    "harness's device; bandwidth counts payload bytes (both directions for bidir); GB/s = 1e9 "
-    "B/s; every copy verified after sampling";
+    "for every ordered pair (src, dst): ce = cudaMemcpyPeerAsync on a stream of dst; ce-write = "
+    "the "
+    "same on a stream of src; ce-nop2p = ce with peer access disabled for the pair (the driver "
+    "stages through host memory); sm-read = a copy kernel on dst loading src's memory; sm-write = "
+    "a copy kernel on src storing into dst's memory; sm-latency = one thread on dst chasing "
+    "pointers through src's memory (ns per dependent load); staged = cudaMemcpyAsync src -> "
+    "pinned host -> dst, one after the other; bidir runs src->dst and dst->src at once; each lane "
+    "timed with CUDA events on the GPU that runs it, gated batches released together, a point's "
+    "time the longest lane's; bandwidth counts payload bytes (both directions for bidir); GB/s = "
+    "1e9 B/s; every copy verified after sampling";
 
-struct Point {
-  int src = 0, dst = 0;
-  std::string mode, direction;
-  std::uint64_t bytes = 0;
-};
+using peer::Point;
 
 std::vector<Param> row_params(const Point& p) {
   return {{"src", static_cast<std::int64_t>(p.src), ""},
@@ -69,13 +72,7 @@ std::vector<int> listed_devices(const AxisValues& v) {
 }
 
 std::vector<Point> sweep(const std::vector<int>& devices, const AxisValues& v) {
-  std::vector<Point> points;
-  for (const auto& [src, dst] : peer::ordered_pairs(devices))
-    for (const auto& mode : v.choices("mode"))
-      for (const auto& dir : v.choices("direction"))
-        for (const auto bytes : v.list("sizes"))
-          points.push_back({src, dst, mode, dir, bytes});
-  return points;
+  return peer::pair_sweep(devices, v.choices("mode"), v.choices("direction"), v.list("sizes"));
 }
 
 // Makes `device` current for its lifetime, then restores the one before.
@@ -93,140 +90,9 @@ class DeviceGuard {
   int previous_ = 0;
 };
 
-// One GPU's side of the sweep: its source (the pattern of its seed), its destination, a stream
-// and events per lane to run legs there ordered inside the harness's timed region.
-struct Side {
-  int device = 0;
-  int sm_count = 0;
-  double pcie_gts = 0;  // the PCIe link as sysfs reports it (0 when unknown)
-  int pcie_width = 0;
-  double pcie_gbps = 0;
-  std::unique_ptr<runtime::DeviceBuffer> src, dst;
-  std::unique_ptr<runtime::Stream> streams[2];
-  std::unique_ptr<runtime::Event> done[2];
-};
-
-// What every operation shares: the sides, the harness's device and its gate events per lane.
-struct Shared {
-  int home = 0;
-  std::map<int, Side> sides;
-  std::unique_ptr<runtime::Event> start[2];
-  std::unique_ptr<runtime::HostBuffer> staging[2];
-};
-
-std::uint32_t seed_of(int device) {
-  return kSeed + static_cast<std::uint32_t>(device);
-}
-
-// Enqueues `work` on GPU `exec`: on the lane's own stream when that is the harness's device,
-// else on exec's stream for this lane, ordered after the lane's work so far and before the
-// lane's next (so the harness's events time it).
-void run_leg(Shared& s, int exec, int lane, cudaStream_t lane_stream,
-             const std::function<void(cudaStream_t)>& work) {
-  if (exec == s.home) {
-    work(lane_stream);
-    return;
-  }
-  Side& side = s.sides.at(exec);
-  GP_CUDA(cudaEventRecord(s.start[lane]->get(), lane_stream));
-  const DeviceGuard guard(exec);
-  const cudaStream_t stream = side.streams[lane]->get();
-  GP_CUDA(cudaStreamWaitEvent(stream, s.start[lane]->get(), 0));
-  work(stream);
-  GP_CUDA(cudaEventRecord(side.done[lane]->get(), stream));
-  GP_CUDA(cudaStreamWaitEvent(lane_stream, side.done[lane]->get(), 0));
-}
-
-// One direction of a point: `from`'s source into `to`'s destination, by `mode`.
-void copy_leg(Shared& s, const std::string& mode, int from, int to, std::size_t bytes, int lane,
-              cudaStream_t lane_stream) {
-  const Side& a = s.sides.at(from);
-  const Side& b = s.sides.at(to);
-  void* dst = b.dst->get();
-  const void* src = a.src->get();
-  if (mode == "ce") {
-    run_leg(s, to, lane, lane_stream,
-            [=](cudaStream_t st) { GP_CUDA(cudaMemcpyPeerAsync(dst, to, src, from, bytes, st)); });
-  } else if (mode == "sm-read" || mode == "sm-write") {
-    const Side& exec = mode == "sm-read" ? b : a;
-    run_leg(s, exec.device, lane, lane_stream, [=, blocks = exec.sm_count * 4](cudaStream_t st) {
-      peer::launch_sm_copy(dst, src, bytes, blocks, st);
-    });
-  } else {  // staged: device to pinned host, then host to device
-    void* host = s.staging[lane]->get();
-    run_leg(s, from, lane, lane_stream, [=](cudaStream_t st) {
-      GP_CUDA(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, st));
-    });
-    run_leg(s, to, lane, lane_stream, [=](cudaStream_t st) {
-      GP_CUDA(cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, st));
-    });
-  }
-}
-
-runtime::PatternBuffer written(const Side& side, std::size_t bytes, int from) {
-  return {fmt::format("GPU {}", side.device), side.dst->get(), bytes, seed_of(from)};
-}
-
-// The destination buffers a point writes: dst's (from src), and src's too for bidir.
-std::vector<std::pair<const Side*, int>> outputs(const Shared& s, const Point& p) {
-  std::vector<std::pair<const Side*, int>> out = {{&s.sides.at(p.dst), p.src}};
-  if (p.direction == "bidir") out.emplace_back(&s.sides.at(p.src), p.dst);
-  return out;
-}
-
-runtime::Operation make_operation(Shared& s, const Point& p) {
-  runtime::Operation op;
-  op.label = fmt::format("{} {} {}->{} {}", p.mode, p.direction, p.src, p.dst,
-                         format_bytes(static_cast<double>(p.bytes)));
-  Shared* sp = &s;
-  const double bytes = static_cast<double>(p.bytes);
-  op.lanes.push_back({"fwd", bytes, [=](runtime::LaunchScope& l) {
-                        copy_leg(*sp, p.mode, p.src, p.dst, p.bytes, 0, l.stream());
-                      }});
-  if (p.direction == "bidir")
-    op.lanes.push_back({"rev", bytes, [=](runtime::LaunchScope& l) {
-                          copy_leg(*sp, p.mode, p.dst, p.src, p.bytes, 1, l.stream());
-                        }});
-  op.prepare = [=](cudaStream_t) {
-    for (const auto& [side, from] : outputs(*sp, p)) {
-      const DeviceGuard guard(side->device);
-      written(*side, p.bytes, from).poison(side->streams[0]->get());
-      GP_CUDA(cudaStreamSynchronize(side->streams[0]->get()));
-    }
-  };
-  op.verify = [=] {
-    MismatchReport report;
-    for (const auto& [side, from] : outputs(*sp, p)) {
-      const DeviceGuard guard(side->device);
-      written(*side, p.bytes, from).check(report, side->streams[0]->get());
-    }
-    return report.text();
-  };
-  return op;
-}
-
-Side make_side(int device, std::size_t most, bool with_remote) {
-  const DeviceGuard guard(device);
-  Side side;
-  side.device = device;
-  const DeviceInfo info = runtime::query_device(device);
-  side.sm_count = info.sm_count;
-  side.pcie_gts = info.pcie_link_gts;
-  side.pcie_width = info.pcie_link_width;
-  side.pcie_gbps = models::pcie_raw_gbps(info.pcie_link_gts, info.pcie_link_width);
-  side.src = std::make_unique<runtime::DeviceBuffer>(most);
-  side.dst = std::make_unique<runtime::DeviceBuffer>(most);
-  for (int lane = 0; lane < 2; ++lane) {
-    side.streams[lane] = std::make_unique<runtime::Stream>();
-    if (with_remote) side.done[lane] = std::make_unique<runtime::Event>(false);
-  }
-  runtime::fill_pattern_device(side.src->get(), most, seed_of(device), side.streams[0]->get());
-  GP_CUDA(cudaStreamSynchronize(side.streams[0]->get()));
-  return side;
-}
-
 // Peer access between every pair that supports it, both ways; disabled again (where this probe
-// enabled it) when it goes out of scope.
+// enabled it) when it goes out of scope. require() sets what a point needs before it runs: every
+// pair on, but for ce-nop2p its own pair off both ways (the driver then stages the copy itself).
 class PeerAccess {
  public:
   explicit PeerAccess(const std::vector<int>& devices) {
@@ -239,30 +105,227 @@ class PeerAccess {
       const cudaError_t status = cudaDeviceEnablePeerAccess(b, 0);
       if (status == cudaErrorPeerAccessAlreadyEnabled) {
         (void)cudaGetLastError();
-        continue;
+        found_on_.insert({a, b});
+      } else {
+        GP_CUDA(status);
       }
-      GP_CUDA(status);
-      enabled_.push_back({a, b});
+      on_.insert({a, b});
     }
   }
   ~PeerAccess() {
-    for (const auto& [a, b] : enabled_) {
-      const DeviceGuard guard(a);
-      (void)cudaDeviceDisablePeerAccess(b);
+    for (const auto& pair : can_) {
+      const bool want = found_on_.count(pair) > 0;
+      if (on_.count(pair) > 0 && !want) set_quietly(pair, false);
+      if (on_.count(pair) == 0 && want) set_quietly(pair, true);
     }
   }
   PeerAccess(const PeerAccess&) = delete;
   PeerAccess& operator=(const PeerAccess&) = delete;
   // Whether a point's P2P copies can run: access both ways for bidir.
   bool allows(const Point& p) const {
-    if (p.mode == "staged") return true;
+    if (p.mode == "staged" || p.mode == "ce-nop2p") return true;
     return can_.count({p.src, p.dst}) && (p.direction != "bidir" || can_.count({p.dst, p.src}));
+  }
+  void require(const Point& p) {
+    for (const auto& pair : can_) {
+      const bool off = p.mode == "ce-nop2p" &&
+                       (pair == std::pair{p.src, p.dst} || pair == std::pair{p.dst, p.src});
+      set(pair, !off);
+    }
   }
 
  private:
-  std::set<std::pair<int, int>> can_;
-  std::vector<std::pair<int, int>> enabled_;
+  void set(const std::pair<int, int>& pair, bool on) {
+    if ((on_.count(pair) > 0) == on) return;
+    const DeviceGuard guard(pair.first);
+    GP_CUDA(on ? cudaDeviceEnablePeerAccess(pair.second, 0)
+               : cudaDeviceDisablePeerAccess(pair.second));
+    if (on) {
+      on_.insert(pair);
+    } else {
+      on_.erase(pair);
+    }
+  }
+  static void set_quietly(const std::pair<int, int>& pair, bool on) {
+    const DeviceGuard guard(pair.first);
+    (void)(on ? cudaDeviceEnablePeerAccess(pair.second, 0)
+              : cudaDeviceDisablePeerAccess(pair.second));
+  }
+  std::set<std::pair<int, int>> can_, on_, found_on_;
 };
+
+// One GPU's side of the sweep: its source (the pattern of its seed), its destination (also the
+// latency chain, built by the point that chases it), a stream and an event per lane to hand a
+// leg to another GPU, and the word a chase on this GPU ends in.
+struct Side {
+  int device = 0;
+  int sm_count = 0;
+  double pcie_gts = 0;  // the PCIe link as sysfs reports it (0 when unknown)
+  int pcie_width = 0;
+  double pcie_gbps = 0;
+  std::unique_ptr<runtime::DeviceBuffer> src, dst, chase_end;
+  std::unique_ptr<runtime::Stream> streams[2];
+  std::unique_ptr<runtime::Event> handoff[2];
+};
+
+// What every operation shares: the sides, the staging buffers per lane, peer access.
+struct Shared {
+  std::map<int, Side> sides;
+  std::unique_ptr<runtime::HostBuffer> staging[2];
+  PeerAccess* access = nullptr;
+};
+
+std::uint32_t seed_of(int device) {
+  return kSeed + static_cast<std::uint32_t>(device);
+}
+
+// Enqueues `work` on GPU `exec` within a lane that runs on GPU `lane_device`: on the lane's
+// stream when they are one GPU, else on exec's stream for this lane, ordered after the lane's
+// work so far and before its next (a staged copy's first leg, on the sender).
+void run_leg(Shared& s, int exec, int lane_device, int lane, cudaStream_t lane_stream,
+             const std::function<void(cudaStream_t)>& work) {
+  if (exec == lane_device) {
+    work(lane_stream);
+    return;
+  }
+  const Side& here = s.sides.at(lane_device);
+  const Side& there = s.sides.at(exec);
+  GP_CUDA(cudaEventRecord(here.handoff[lane]->get(), lane_stream));
+  const DeviceGuard guard(exec);
+  const cudaStream_t stream = there.streams[lane]->get();
+  GP_CUDA(cudaStreamWaitEvent(stream, here.handoff[lane]->get(), 0));
+  work(stream);
+  GP_CUDA(cudaEventRecord(there.handoff[lane]->get(), stream));
+  GP_CUDA(cudaStreamWaitEvent(lane_stream, there.handoff[lane]->get(), 0));
+}
+
+// One direction of a point: `from`'s source into `to`'s destination, by `mode`, on the lane's
+// stream (a stream of executing_gpu(mode, from, to), the current device).
+void copy_leg(Shared& s, const std::string& mode, int from, int to, std::size_t bytes, int lane,
+              cudaStream_t st) {
+  const Side& a = s.sides.at(from);
+  const Side& b = s.sides.at(to);
+  void* dst = b.dst->get();
+  const void* src = a.src->get();
+  if (mode == "ce" || mode == "ce-write" || mode == "ce-nop2p") {
+    GP_CUDA(cudaMemcpyPeerAsync(dst, to, src, from, bytes, st));
+  } else if (mode == "sm-read" || mode == "sm-write") {
+    peer::launch_sm_copy(dst, src, bytes, (mode == "sm-read" ? b : a).sm_count * 4, st);
+  } else if (mode == "sm-latency") {  // the chain lies in from's destination buffer
+    peer::launch_chase(a.dst->get(), peer::kChaseHops,
+                       static_cast<std::uint64_t*>(b.chase_end->get()), st);
+  } else {  // staged: device to pinned host on `from`, then host to device on `to`
+    void* host = s.staging[lane]->get();
+    run_leg(s, from, to, lane, st, [=](cudaStream_t leg) {
+      GP_CUDA(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, leg));
+    });
+    GP_CUDA(cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, st));
+  }
+}
+
+runtime::PatternBuffer written(const Side& side, std::size_t bytes, int from) {
+  return {fmt::format("GPU {}", side.device), side.dst->get(), bytes, seed_of(from)};
+}
+
+// The destination buffers a copy point writes: dst's (from src), and src's too for bidir.
+std::vector<std::pair<const Side*, int>> outputs(const Shared& s, const Point& p) {
+  std::vector<std::pair<const Side*, int>> out = {{&s.sides.at(p.dst), p.src}};
+  if (p.direction == "bidir") out.emplace_back(&s.sides.at(p.src), p.dst);
+  return out;
+}
+
+// sm-latency: the chain in src's destination buffer, dst's end word cleared.
+void prepare_chase(const Shared& s, const Point& p) {
+  const Side& a = s.sides.at(p.src);
+  const Side& b = s.sides.at(p.dst);
+  {
+    const DeviceGuard guard(a.device);
+    peer::launch_chase_build(a.dst->get(), p.bytes, a.streams[0]->get());
+    GP_CUDA(cudaStreamSynchronize(a.streams[0]->get()));
+  }
+  const DeviceGuard guard(b.device);
+  GP_CUDA(cudaMemsetAsync(b.chase_end->get(), 0, sizeof(std::uint64_t), b.streams[0]->get()));
+  GP_CUDA(cudaStreamSynchronize(b.streams[0]->get()));
+}
+
+// sm-latency: every repetition ends where the chain is after kChaseHops steps from its start.
+std::string verify_chase(const Shared& s, const Point& p) {
+  const Side& a = s.sides.at(p.src);
+  const Side& b = s.sides.at(p.dst);
+  std::uint64_t end = 0;
+  {
+    const DeviceGuard guard(b.device);
+    GP_CUDA(cudaMemcpy(&end, b.chase_end->get(), sizeof end, cudaMemcpyDeviceToHost));
+  }
+  const std::uint64_t node = peer::chase_end(peer::kChaseHops, peer::chase_nodes(p.bytes));
+  const auto want = reinterpret_cast<std::uint64_t>(a.dst->get()) + node * peer::kChaseSlot;
+  if (end == want) return {};
+  return fmt::format("the chase on GPU {} ended at {:#x}, not at node {} ({:#x})", b.device, end,
+                     node, want);
+}
+
+runtime::Lane copy_lane(Shared& s, const Point& p, bool reverse) {
+  const int from = reverse ? p.dst : p.src;
+  const int to = reverse ? p.src : p.dst;
+  const int lane = reverse ? 1 : 0;
+  const double bytes = p.mode == "sm-latency" ? static_cast<double>(peer::kChaseHops * 8)
+                                              : static_cast<double>(p.bytes);
+  Shared* sp = &s;
+  runtime::Lane out{reverse ? "rev" : "fwd", bytes, [=](runtime::LaunchScope& l) {
+                      copy_leg(*sp, p.mode, from, to, p.bytes, lane, l.stream());
+                    }};
+  out.device = peer::executing_gpu(p.mode, from, to);
+  return out;
+}
+
+runtime::Operation make_operation(Shared& s, const Point& p) {
+  runtime::Operation op;
+  op.label = fmt::format("{} {} {}->{} {}", p.mode, p.direction, p.src, p.dst,
+                         format_bytes(static_cast<double>(p.bytes)));
+  Shared* sp = &s;
+  op.lanes.push_back(copy_lane(s, p, false));
+  if (p.direction == "bidir") op.lanes.push_back(copy_lane(s, p, true));
+  op.prepare = [=](cudaStream_t) {
+    sp->access->require(p);
+    if (p.mode == "sm-latency") return prepare_chase(*sp, p);
+    for (const auto& [side, from] : outputs(*sp, p)) {
+      const DeviceGuard guard(side->device);
+      written(*side, p.bytes, from).poison(side->streams[0]->get());
+      GP_CUDA(cudaStreamSynchronize(side->streams[0]->get()));
+    }
+  };
+  op.verify = [=] {
+    if (p.mode == "sm-latency") return verify_chase(*sp, p);
+    MismatchReport report;
+    for (const auto& [side, from] : outputs(*sp, p)) {
+      const DeviceGuard guard(side->device);
+      written(*side, p.bytes, from).check(report, side->streams[0]->get());
+    }
+    return report.text();
+  };
+  return op;
+}
+
+Side make_side(int device, std::size_t most) {
+  const DeviceGuard guard(device);
+  Side side;
+  side.device = device;
+  const DeviceInfo info = runtime::query_device(device);
+  side.sm_count = info.sm_count;
+  side.pcie_gts = info.pcie_link_gts;
+  side.pcie_width = info.pcie_link_width;
+  side.pcie_gbps = models::pcie_raw_gbps(info.pcie_link_gts, info.pcie_link_width);
+  side.src = std::make_unique<runtime::DeviceBuffer>(most);
+  side.dst = std::make_unique<runtime::DeviceBuffer>(most);
+  side.chase_end = std::make_unique<runtime::DeviceBuffer>(sizeof(std::uint64_t));
+  for (int lane = 0; lane < 2; ++lane) {
+    side.streams[lane] = std::make_unique<runtime::Stream>();
+    side.handoff[lane] = std::make_unique<runtime::Event>(false);
+  }
+  runtime::fill_pattern_device(side.src->get(), most, seed_of(device), side.streams[0]->get());
+  GP_CUDA(cudaStreamSynchronize(side.streams[0]->get()));
+  return side;
+}
 
 // The row of a measured point, with the link as the runtime sees it and its raw limit.
 Row point_row(const Shared& s, const Point& p, const SampleSet& samples) {
@@ -273,13 +336,19 @@ Row point_row(const Shared& s, const Point& p, const SampleSet& samples) {
   link.lanes = std::min(a.pcie_width, b.pcie_width);
   link.generation = models::pcie_generation(link.gts);
   if (link.gts > 0 && link.lanes > 0) link.kind = models::LinkKind::kPcie;
-  double raw = p.mode == "staged" ? models::staged_raw_gbps(a.pcie_gbps, b.pcie_gbps)
-                                  : models::link_raw_gbps(link);
+  double raw = models::link_raw_gbps(link);
+  if (p.mode == "staged") raw = models::staged_raw_gbps(a.pcie_gbps, b.pcie_gbps);
+  if (p.mode == "ce-nop2p") raw = models::pipelined_staged_raw_gbps(a.pcie_gbps, b.pcie_gbps);
+  if (p.mode == "sm-latency") raw = 0;  // a chain of single loads: no bandwidth limit applies
   if (p.direction == "bidir") raw *= 2.0;
   std::vector<Param> params = row_params(p);
   params.push_back({"link", models::link_text(link), ""});
   params.push_back({"link_source", std::string("runtime"), ""});
   Row row = measured_row(std::move(params), samples);
+  if (p.mode == "sm-latency")
+    row.metrics.push_back(mapped_metric(
+        samples, samples.seconds, "access_latency", "s",
+        [](double seconds) { return seconds / static_cast<double>(peer::kChaseHops); }));
   row.model.push_back({"raw_limit", "GB/s", raw > 0 ? std::optional<double>(raw) : std::nullopt});
   return row;
 }
@@ -303,17 +372,12 @@ std::vector<int> devices_to_pair(const AxisValues& values) {
   return devices;
 }
 
-Shared make_shared_state(int home, const std::vector<int>& devices, std::size_t most, bool staged) {
+Shared make_shared_state(const std::vector<int>& devices, std::size_t most, bool staged) {
   Shared s;
-  s.home = home;
   for (const int d : devices)
-    s.sides.emplace(d, make_side(d, most, d != home));
-  const DeviceGuard guard(home);
-  for (int lane = 0; lane < 2; ++lane) {
-    s.start[lane] = std::make_unique<runtime::Event>(false);
-    if (staged)
-      s.staging[lane] = std::make_unique<runtime::HostBuffer>(runtime::HostMemory::kPinned, most);
-  }
+    s.sides.emplace(d, make_side(d, most));
+  for (int lane = 0; lane < 2 && staged; ++lane)
+    s.staging[lane] = std::make_unique<runtime::HostBuffer>(runtime::HostMemory::kPinned, most);
   return s;
 }
 
@@ -332,8 +396,9 @@ class PeerProbe final : public Probe {
     };
     return {
         choice_axis("device", "GPUs to pair (every ordered pair of them)", device_tokens(), "all"),
-        choice_axis("mode", "copy paths", {"ce", "sm-read", "sm-write", "staged"}, "all",
-                    "ce,sm-read,staged"),
+        choice_axis("mode", "copy paths",
+                    {"ce", "ce-write", "ce-nop2p", "sm-read", "sm-write", "sm-latency", "staged"},
+                    "ce,sm-read,sm-write,staged", "ce,sm-read,staged"),
         choice_axis("direction", "one way, or both at once", {"uni", "bidir"}, "all"), sizes};
   }
   std::string help_footer() const override {
@@ -362,9 +427,9 @@ class PeerProbe final : public Probe {
     const std::vector<int> devices = devices_to_pair(values);
     const auto& sizes = values.list("sizes");
     const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
-    Shared s =
-        make_shared_state(ctx.device().index, devices, most, values.has_choice("mode", "staged"));
-    const PeerAccess access(devices);
+    Shared s = make_shared_state(devices, most, values.has_choice("mode", "staged"));
+    PeerAccess access(devices);
+    s.access = &access;
     ProbeResult r = new_result(kMethod);
     std::vector<Point> points;
     for (const Point& p : sweep(devices, values)) {

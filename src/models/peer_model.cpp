@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "gpuprobe/models/transfer_model.hpp"
 
 namespace gpuprobe::models {
@@ -38,6 +40,11 @@ double link_raw_gbps(const PeerLink& link) {
 double staged_raw_gbps(double src_pcie_gbps, double dst_pcie_gbps) {
   if (src_pcie_gbps <= 0 || dst_pcie_gbps <= 0) return 0.0;
   return 1.0 / (1.0 / src_pcie_gbps + 1.0 / dst_pcie_gbps);
+}
+
+double pipelined_staged_raw_gbps(double src_pcie_gbps, double dst_pcie_gbps) {
+  if (src_pcie_gbps <= 0 || dst_pcie_gbps <= 0) return 0.0;
+  return std::min(src_pcie_gbps, dst_pcie_gbps);
 }
 
 std::string link_text(const PeerLink& link) {

@@ -24,6 +24,27 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
+// Whether some lane of `op` names the GPU it runs on (Lane::device).
+bool names_devices(const Operation& op) {
+  return std::any_of(op.lanes.begin(), op.lanes.end(),
+                     [](const Lane& lane) { return lane.device >= 0; });
+}
+
+// Makes `device` current for its lifetime, then restores the one before.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) {
+    GP_CUDA(cudaGetDevice(&previous_));
+    if (device != previous_) GP_CUDA(cudaSetDevice(device));
+  }
+  ~DeviceGuard() { (void)cudaSetDevice(previous_); }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
 }  // namespace
 
 LaunchScope::Pool::Pool() = default;
@@ -59,6 +80,7 @@ Measurer::Measurer(const MeasureOptions& options, std::size_t l2_bytes,
                    std::size_t persisting_l2_max_bytes)
     : options_(options), l2_bytes_(l2_bytes), persisting_l2_max_bytes_(persisting_l2_max_bytes) {
   streams_.push_back(std::make_unique<Stream>());
+  GP_CUDA(cudaGetDevice(&home_device_));
 }
 
 Measurer::~Measurer() = default;
@@ -76,11 +98,37 @@ cudaStream_t Measurer::stream(std::size_t lane) {
 std::vector<cudaStream_t> Measurer::lane_streams(const Operation& op) {
   std::vector<cudaStream_t> out;
   for (std::size_t i = 0; i < op.lanes.size(); ++i)
-    out.push_back(stream(i));
+    out.push_back(lane_stream(op, i));
   return out;
 }
 
+Measurer::DeviceLane& Measurer::device_lane(const Operation& op, std::size_t i) {
+  const int device = op.lanes[i].device >= 0 ? op.lanes[i].device : home_device_;
+  if (device_lanes_.size() <= i) device_lanes_.resize(i + 1);
+  DeviceLane& lane = device_lanes_[i];
+  if (lane.stream && lane.device == device) return lane;
+  const DeviceGuard guard(device);
+  lane = DeviceLane{};  // the old one's stream and events go first
+  lane.stream = std::make_unique<Stream>();
+  lane.start = std::make_unique<Event>();
+  lane.end = std::make_unique<Event>();
+  lane.device = device;
+  return lane;
+}
+
+cudaStream_t Measurer::lane_stream(const Operation& op, std::size_t i) {
+  return names_devices(op) ? device_lane(op, i).stream->get() : stream(i);
+}
+
 void Measurer::launch_lane(const Operation& op, std::size_t i) {
+  if (names_devices(op)) {
+    DeviceLane& lane = device_lane(op, i);
+    const DeviceGuard guard(lane.device);
+    LaunchScope scope(lane.stream->get(), lane.pool);
+    op.lanes[i].launch(scope);
+    if (scope.has_open_forks()) scope.join();
+    return;
+  }
   LaunchScope scope(streams_[i]->get(), pools_[i]);
   op.lanes[i].launch(scope);
   if (scope.has_open_forks()) scope.join();
@@ -128,7 +176,7 @@ PassSteps Measurer::pass_steps(const Operation& op) {
       launch_lane(op, i);
     GP_CHECK_LAUNCH(op.label.c_str());
     for (std::size_t i = 0; i < op.lanes.size(); ++i)
-      GP_CUDA(cudaStreamSynchronize(streams_[i]->get()));
+      GP_CUDA(cudaStreamSynchronize(lane_stream(op, i)));
     GP_CHECK_LAUNCH(op.label.c_str());
   };
   if (op.verify) steps.verify = op.verify;
@@ -238,9 +286,55 @@ Measurer::BatchTimes Measurer::run_host_batch(const Operation& op, std::size_t r
   return t;
 }
 
+// Each lane timed on its own GPU (events of two devices cannot be subtracted), all lanes released
+// by one host write to the flag every gate polls. A lane's start event is recorded right behind
+// its gate, so the starts differ only by how long each gate takes to see the write (a read of
+// host memory over PCIe, about a microsecond), against a batch of at least
+// target_batch_seconds (a millisecond): the longest lane is the operation's time, the lanes'
+// common start taken as the release. %globaltimer stamps were the other choice, but the timers
+// of two GPUs are not documented to agree, and their resolution is a microsecond on some GPUs.
+Measurer::BatchTimes Measurer::run_device_lanes_batch(const Operation& op, std::size_t reps,
+                                                      bool gated) {
+  const std::size_t lanes = op.lanes.size();
+  if (op.cache != Cache::kAsLeft) {
+    apply_cache(op);  // on the main stream, which the lanes do not wait for: wait here
+    GP_CUDA(cudaStreamSynchronize(main_stream()));
+  }
+  struct GateRelease {
+    LaunchGate* gate;
+    ~GateRelease() {
+      if (gate) gate->release();
+    }
+  } release_on_exit{gated ? &gate_ : nullptr};
+  for (std::size_t i = 0; i < lanes; ++i) {
+    DeviceLane& lane = device_lane(op, i);
+    const DeviceGuard guard(lane.device);
+    if (gated) gate_.arm(lane.stream->get());
+    lane.start->record(lane.stream->get());
+  }
+  for (std::size_t r = 0; r < reps; ++r) {
+    for (std::size_t i = 0; i < lanes; ++i)
+      launch_lane(op, i);
+  }
+  GP_CHECK_LAUNCH(op.label.c_str());
+  for (std::size_t i = 0; i < lanes; ++i)
+    device_lanes_[i].end->record(device_lanes_[i].stream->get());
+  if (gated) gate_.release();
+  BatchTimes t{0, {}, false};
+  for (std::size_t i = 0; i < lanes; ++i) {
+    device_lanes_[i].end->synchronize();
+    t.lanes.push_back(device_lanes_[i].end->seconds_since(*device_lanes_[i].start));
+    t.total = std::max(t.total, t.lanes.back());
+  }
+  GP_CHECK_LAUNCH(op.label.c_str());
+  t.gate_timed_out = gated && gate_.timed_out();
+  return t;
+}
+
 Measurer::BatchTimes Measurer::run_batch(const Operation& op, std::size_t reps, bool gated) {
-  return op.timing == Timing::kHostClock ? run_host_batch(op, reps)
-                                         : run_device_batch(op, reps, gated);
+  if (op.timing == Timing::kHostClock) return run_host_batch(op, reps);
+  return names_devices(op) ? run_device_lanes_batch(op, reps, gated)
+                           : run_device_batch(op, reps, gated);
 }
 
 void Measurer::calibrate(const Operation& op, RoundState& state) {

@@ -53,6 +53,17 @@ TEST(PeerModel, StagedIsTheTwoLegsOneAfterTheOther) {
   EXPECT_DOUBLE_EQ(staged_raw_gbps(0.0, 60.0), 0.0);
 }
 
+// The driver's P2P-off path pipelines its two legs: the slower PCIe link is the limit, not the
+// two one after the other.
+TEST(PeerModel, DriverStagedIsTheSlowerLink) {
+  EXPECT_DOUBLE_EQ(pipelined_staged_raw_gbps(30.0, 60.0), 30.0);
+  EXPECT_DOUBLE_EQ(pipelined_staged_raw_gbps(60.0, 30.0), 30.0);
+  EXPECT_NEAR(pipelined_staged_raw_gbps(63.015, 63.015), 63.015, 0.001);
+  EXPECT_GT(pipelined_staged_raw_gbps(63.015, 63.015), staged_raw_gbps(63.015, 63.015));
+  EXPECT_DOUBLE_EQ(pipelined_staged_raw_gbps(0.0, 60.0), 0.0);
+  EXPECT_DOUBLE_EQ(pipelined_staged_raw_gbps(60.0, 0.0), 0.0);
+}
+
 TEST(PeerModel, LinkText) {
   EXPECT_EQ(link_text(nvlink(4, 18)), "NVLink4 x18");
   EXPECT_EQ(link_text(pcie(5, 32.0, 16)), "PCIe gen5 x16");

@@ -23,6 +23,11 @@ double link_raw_gbps(const PeerLink& link);
 // other: its bandwidth is 1 / (1/a + 1/b) for the two PCIe links' raw rates a and b (GB/s);
 // 0 when either is unknown.
 double staged_raw_gbps(double src_pcie_gbps, double dst_pcie_gbps);
+// The driver's own path with P2P off (cudaMemcpyPeerAsync between GPUs without peer access): it
+// stages through host memory in chunks, the device-to-host chunk k+1 beside the host-to-device
+// chunk k, so both PCIe links work at once and the slower one sets the rate: min(a, b) (GB/s);
+// 0 when either is unknown.
+double pipelined_staged_raw_gbps(double src_pcie_gbps, double dst_pcie_gbps);
 // "NVLink4 x18", "PCIe gen5 x16", "unknown".
 std::string link_text(const PeerLink& link);
 

@@ -16,6 +16,9 @@ class LaunchGate {
   LaunchGate(const LaunchGate&) = delete;
   LaunchGate& operator=(const LaunchGate&) = delete;
 
+  // Holds `stream` (a stream of the current device) behind a spin kernel. Arm several streams,
+  // of one GPU or several, before one release() to hold them all: the flag is host memory mapped
+  // into every device (portable), so one write releases every gate.
   void arm(cudaStream_t stream);
   void release();
   // True if the last armed gate gave up waiting before release (enqueue took too long:

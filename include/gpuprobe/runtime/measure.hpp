@@ -92,6 +92,20 @@ class Measurer {
   void calibrate(const Operation& op, RoundState& state);
   BatchTimes run_device_batch(const Operation& op, std::size_t reps, bool gated);
   BatchTimes run_host_batch(const Operation& op, std::size_t reps);
+  // A batch of an operation whose lanes name devices (Lane::device): a gate and events per lane
+  // on the lane's own GPU.
+  BatchTimes run_device_lanes_batch(const Operation& op, std::size_t reps, bool gated);
+  // A lane on a GPU of its own: its stream, events and pool of forked streams, on that GPU.
+  struct DeviceLane {
+    int device = -1;
+    std::unique_ptr<Stream> stream;
+    std::unique_ptr<Event> start, end;
+    LaunchScope::Pool pool;
+  };
+  // Lane i of `op` on its device (created, or re-created when the device changed).
+  DeviceLane& device_lane(const Operation& op, std::size_t i);
+  // The stream lane i of `op` runs on: its device's (device_lane) or the harness's (stream).
+  cudaStream_t lane_stream(const Operation& op, std::size_t i);
   cudaStream_t stream(std::size_t lane);
   std::vector<cudaStream_t> lane_streams(const Operation& op);  // creating them as needed
   // Enqueues one repetition of lane i on its stream, joining whatever it forked.
@@ -106,6 +120,8 @@ class Measurer {
   Event stop_;
   LaunchGate gate_;
   std::vector<LaunchScope::Pool> pools_;  // per lane: the further streams a launch may fork
+  std::vector<DeviceLane> device_lanes_;  // per lane, for operations whose lanes name devices
+  int home_device_ = 0;                   // the harness's device (current at construction)
   std::size_t l2_bytes_;
   std::size_t persisting_l2_max_bytes_;
   std::unique_ptr<L2Flusher> flusher_;  // created on first use

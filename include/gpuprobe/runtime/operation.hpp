@@ -75,10 +75,17 @@ struct PersistingL2 {
 
 // One stream of work inside an operation. Lane 0 runs on the harness's main stream, lane i on
 // its own stream; lanes run concurrently and each is timed from the common start.
+// A lane that names a `device` runs on a stream of that GPU instead (the current device while it
+// launches) and is timed there: CUDA events can only be compared on one device. When any lane of
+// an operation names one, every lane gets a gate and a start event on its own GPU, all gates
+// held by one host-mapped flag and released together; a lane's time runs from its start to its
+// end on its GPU, and the operation's time is the longest lane's (docs/method.md, "Lanes on
+// several GPUs").
 struct Lane {
   std::string name;  // "h2d", "d2h", or the operation's name for single-lane operations
   double bytes = 0;  // bytes one repetition moves, as the probe counts them
   std::function<void(LaunchScope&)> launch;  // enqueue one repetition
+  int device = -1;                           // the GPU that runs it; -1: the harness's
 };
 
 // A re-runnable operation. The harness runs it many times (warm-up, timed samples, replay passes
