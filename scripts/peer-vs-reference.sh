@@ -16,6 +16,7 @@ run() {  # run NAME ARGS...: gpuprobe peer ARGS, kept as NAME.json/.txt/.err
     { echo "gpuprobe peer $* failed (exit $?): $(tail -1 "$OUT/$name.err")" >&2; exit 1; }
 }
 run bandwidth --mode ce,ce-write,sm-read,sm-write,ce-nop2p --direction uni,bidir --sizes 512MiB
+run patterns --pattern all-to-one,one-to-all,all-to-all --mode ce,ce-write --sizes 512MiB
 run small --mode ce,ce-write,sm-read,sm-write,sm-latency --direction uni --sizes 4KiB
 python3 - "$OUT" <<'PY'
 import json, statistics, sys
@@ -48,6 +49,16 @@ for p, m in rows("bandwidth"):
 print("512 MiB, GB/s over every ordered pair (min median max); bidir counts both directions")
 for key, values in groups.items():
     print(f"  {key[0]:9} {key[1]:5}  {spread(values, '{:7.1f}')}   vs {REF.get(key, '-')}")
+shapes = {}
+for p, m in rows("patterns"):
+    shapes.setdefault((p["pattern"], p["mode"]), []).append(m["bandwidth_gpu"])
+PATTERN_REF = {("all-to-one", "ce"): "nvbandwidth all_to_one_read_ce",
+               ("all-to-one", "ce-write"): "nvbandwidth all_to_one_write_ce",
+               ("one-to-all", "ce"): "nvbandwidth one_to_all_read_ce",
+               ("one-to-all", "ce-write"): "nvbandwidth one_to_all_write_ce"}
+print("patterns at 512 MiB per copy, GB/s per GPU (bandwidth_gpu; min median max over GPUs)")
+for key, values in shapes.items():
+    print(f"  {key[0]:10} {key[1]:8}  {spread(values, '{:7.1f}')}   vs {PATTERN_REF.get(key, '-')}")
 times = {}
 for p, m in rows("small"):
     value = m.get("access_latency", m["time"]) * 1e9

@@ -71,8 +71,22 @@ std::vector<int> listed_devices(const AxisValues& v) {
   return out;
 }
 
+// The pair sweep's points, when --pattern asks for pairs.
 std::vector<Point> sweep(const std::vector<int>& devices, const AxisValues& v) {
+  if (!v.has_choice("pattern", "pairs")) return {};
   return peer::pair_sweep(devices, v.choices("mode"), v.choices("direction"), v.list("sizes"));
+}
+
+std::vector<peer::PatternPoint> patterns(const std::vector<int>& devices, const AxisValues& v) {
+  return peer::pattern_sweep(devices, v.choices("pattern"), v.choices("mode"), v.list("sizes"));
+}
+
+std::vector<Param> pattern_params(const peer::PatternPoint& p, int gpu) {
+  return {{"pattern", p.pattern, ""},
+          {"gpu", static_cast<std::int64_t>(gpu), ""},
+          {"mode", p.mode, ""},
+          {"bytes", static_cast<std::int64_t>(p.bytes), "B"},
+          {"copies", static_cast<std::int64_t>(p.copies.size()), ""}};
 }
 
 // Makes `device` current for its lifetime, then restores the one before.
@@ -126,12 +140,20 @@ class PeerAccess {
     if (p.mode == "staged" || p.mode == "ce-nop2p") return true;
     return can_.count({p.src, p.dst}) && (p.direction != "bidir" || can_.count({p.dst, p.src}));
   }
+  bool allows(const peer::PatternPoint& p) const {
+    return std::all_of(p.copies.begin(), p.copies.end(),
+                       [this](const auto& copy) { return can_.count(copy) > 0; });
+  }
   void require(const Point& p) {
     for (const auto& pair : can_) {
       const bool off = p.mode == "ce-nop2p" &&
                        (pair == std::pair{p.src, p.dst} || pair == std::pair{p.dst, p.src});
       set(pair, !off);
     }
+  }
+  void require_all() {
+    for (const auto& pair : can_)
+      set(pair, true);
   }
 
  private:
@@ -164,12 +186,14 @@ struct Side {
   int pcie_width = 0;
   double pcie_gbps = 0;
   std::unique_ptr<runtime::DeviceBuffer> src, dst, chase_end;
+  std::unique_ptr<runtime::DeviceBuffer> inbox;  // patterns: a slot per sender (inbox_slot)
   std::unique_ptr<runtime::Stream> streams[2];
   std::unique_ptr<runtime::Event> handoff[2];
 };
 
 // What every operation shares: the sides, the staging buffers per lane, peer access.
 struct Shared {
+  std::vector<int> devices;
   std::map<int, Side> sides;
   std::unique_ptr<runtime::HostBuffer> staging[2];
   PeerAccess* access = nullptr;
@@ -306,6 +330,75 @@ runtime::Operation make_operation(Shared& s, const Point& p) {
   return op;
 }
 
+// A pattern's copy (from, to) lands in its slot of to's inbox.
+runtime::PatternBuffer inbox_of(const Shared& s, const peer::PatternPoint& p, std::size_t copy) {
+  const auto [from, to] = p.copies[copy];
+  const Side& b = s.sides.at(to);
+  char* base = static_cast<char*>(b.inbox->get());
+  return {fmt::format("GPU {} inbox from GPU {}", to, from),
+          base + peer::inbox_slot(s.devices, from, to) * p.bytes, p.bytes, seed_of(from)};
+}
+
+// Every copy of a pattern at once, a lane each on the GPU that runs it (the receiver for ce, the
+// sender for ce-write), each into its slot of the receiver's inbox; all verified.
+runtime::Operation make_pattern_operation(Shared& s, const peer::PatternPoint& p) {
+  runtime::Operation op;
+  op.label =
+      fmt::format("{} {} {} {}", p.pattern, p.gpu < 0 ? std::string("all") : std::to_string(p.gpu),
+                  p.mode, format_bytes(static_cast<double>(p.bytes)));
+  Shared* sp = &s;
+  for (std::size_t i = 0; i < p.copies.size(); ++i) {
+    const auto [from, to] = p.copies[i];
+    void* dst = inbox_of(s, p, i).data;
+    const void* src = s.sides.at(from).src->get();
+    runtime::Lane lane{fmt::format("{}->{}", from, to), static_cast<double>(p.bytes),
+                       [=, bytes = p.bytes](runtime::LaunchScope& l) {
+                         GP_CUDA(cudaMemcpyPeerAsync(dst, to, src, from, bytes, l.stream()));
+                       }};
+    lane.device = peer::executing_gpu(p.mode, from, to);
+    op.lanes.push_back(std::move(lane));
+  }
+  op.prepare = [=](cudaStream_t) {
+    sp->access->require_all();
+    for (std::size_t i = 0; i < p.copies.size(); ++i) {
+      const Side& b = sp->sides.at(p.copies[i].second);
+      const DeviceGuard guard(b.device);
+      inbox_of(*sp, p, i).poison(b.streams[0]->get());
+      GP_CUDA(cudaStreamSynchronize(b.streams[0]->get()));
+    }
+  };
+  op.verify = [=] {
+    MismatchReport report;
+    for (std::size_t i = 0; i < p.copies.size(); ++i) {
+      const Side& b = sp->sides.at(p.copies[i].second);
+      const DeviceGuard guard(b.device);
+      inbox_of(*sp, p, i).check(report, b.streams[0]->get());
+    }
+    return report.text();
+  };
+  return op;
+}
+
+// A pattern point's rows, one per GPU it reports on: the aggregate bandwidth of every copy, and
+// the GPU's own (its copies' bytes over the longest of them, sample by sample).
+std::vector<Row> pattern_rows(const Shared& s, const peer::PatternPoint& p,
+                              const SampleSet& samples) {
+  std::vector<Row> rows;
+  for (const int gpu : peer::reported_gpus(p, s.devices)) {
+    const std::vector<std::size_t> mine = peer::copies_of(p, gpu);
+    std::vector<double> seconds(samples.seconds.size(), 0.0);
+    for (const std::size_t lane : mine)
+      for (std::size_t i = 0; i < seconds.size(); ++i)
+        seconds[i] = std::max(seconds[i], samples.lanes.at(lane).seconds.at(i));
+    Row row = measured_row(pattern_params(p, gpu), samples);
+    const double bytes = static_cast<double>(mine.size() * p.bytes);
+    row.metrics.push_back(mapped_metric(samples, seconds, "bandwidth_gpu", "GB/s",
+                                        [bytes](double t) { return bytes / t / kBytesPerGB; }));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 Side make_side(int device, std::size_t most) {
   const DeviceGuard guard(device);
   Side side;
@@ -372,10 +465,16 @@ std::vector<int> devices_to_pair(const AxisValues& values) {
   return devices;
 }
 
-Shared make_shared_state(const std::vector<int>& devices, std::size_t most, bool staged) {
+// The sides of every GPU; pinned staging buffers for staged, inboxes for patterns.
+Shared make_shared_state(const std::vector<int>& devices, std::size_t most, bool staged,
+                         bool patterns) {
   Shared s;
-  for (const int d : devices)
-    s.sides.emplace(d, make_side(d, most));
+  s.devices = devices;
+  for (const int d : devices) {
+    Side& side = s.sides.emplace(d, make_side(d, most)).first->second;
+    const DeviceGuard guard(d);
+    if (patterns) side.inbox = std::make_unique<runtime::DeviceBuffer>(most * (devices.size() - 1));
+  }
   for (int lane = 0; lane < 2 && staged; ++lane)
     s.staging[lane] = std::make_unique<runtime::HostBuffer>(runtime::HostMemory::kPinned, most);
   return s;
@@ -399,7 +498,11 @@ class PeerProbe final : public Probe {
         choice_axis("mode", "copy paths",
                     {"ce", "ce-write", "ce-nop2p", "sm-read", "sm-write", "sm-latency", "staged"},
                     "ce,sm-read,sm-write,staged", "ce,sm-read,staged"),
-        choice_axis("direction", "one way, or both at once", {"uni", "bidir"}, "all"), sizes};
+        choice_axis("direction", "one way, or both at once", {"uni", "bidir"}, "all"),
+        choice_axis("pattern",
+                    "pairs (one ordered pair at a time), or every GPU at once (ce, ce-write)",
+                    {"pairs", "all-to-one", "one-to-all", "all-to-all"}, "pairs"),
+        sizes};
   }
   std::string help_footer() const override {
     return "--device here lists the GPUs to pair (default: every visible GPU); peer needs two.\n"
@@ -421,13 +524,18 @@ class PeerProbe final : public Probe {
     }
     for (const Point& p : sweep(devices, values))
       r.rows.push_back(unmeasured_row(row_params(p)));
+    for (const auto& p : patterns(devices, values))
+      for (const int gpu : peer::reported_gpus(p, devices))
+        r.rows.push_back(unmeasured_row(pattern_params(p, gpu)));
     return r;
   }
   ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override {
     const std::vector<int> devices = devices_to_pair(values);
     const auto& sizes = values.list("sizes");
     const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
-    Shared s = make_shared_state(devices, most, values.has_choice("mode", "staged"));
+    const std::vector<peer::PatternPoint> pattern_points = patterns(devices, values);
+    Shared s = make_shared_state(devices, most, values.has_choice("mode", "staged"),
+                                 !pattern_points.empty());
     PeerAccess access(devices);
     s.access = &access;
     ProbeResult r = new_result(kMethod);
@@ -444,12 +552,23 @@ class PeerProbe final : public Probe {
                                   {}));
       }
     }
+    std::vector<peer::PatternPoint> shapes;
+    for (const auto& p : pattern_points) {
+      if (access.allows(p)) shapes.push_back(p);
+    }
+    if (shapes.size() < pattern_points.size())
+      r.findings.push_back(note("peer_pattern_no_p2p", {}, {}));
     std::vector<runtime::Operation> ops;
     for (const Point& p : points)
       ops.push_back(make_operation(s, p));
+    for (const auto& p : shapes)
+      ops.push_back(make_pattern_operation(s, p));
     const std::vector<SampleSet> measured = ctx.measure_all(ops);
     for (std::size_t i = 0; i < points.size(); ++i)
       r.rows.push_back(point_row(s, points[i], measured[i]));
+    for (std::size_t i = 0; i < shapes.size(); ++i)
+      for (Row& row : pattern_rows(s, shapes[i], measured[points.size() + i]))
+        r.rows.push_back(std::move(row));
     peer::analyse(r);
     return r;
   }

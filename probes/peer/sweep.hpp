@@ -29,6 +29,33 @@ std::vector<Point> pair_sweep(const std::vector<int>& devices,
                               const std::vector<std::string>& directions,
                               const std::vector<std::uint64_t>& sizes);
 
+// A pattern point: every copy of `copies` at once, `bytes` each, by `mode` (ce or ce-write).
+// all-to-one: every other GPU into `gpu`; one-to-all: `gpu` into every other; all-to-all: every
+// ordered pair (gpu -1: the point has one row per GPU).
+struct PatternPoint {
+  std::string pattern;
+  int gpu = -1;
+  std::string mode;
+  std::uint64_t bytes = 0;
+  std::vector<std::pair<int, int>> copies;  // (from, to), in ordered_pairs order
+};
+
+// Every (pattern, GPU, mode, size) of the patterns asked for ("pairs" is the pair sweep, not a
+// pattern), for the modes among ce and ce-write (the others have no pattern points).
+std::vector<PatternPoint> pattern_sweep(const std::vector<int>& devices,
+                                        const std::vector<std::string>& patterns,
+                                        const std::vector<std::string>& modes,
+                                        const std::vector<std::uint64_t>& sizes);
+
+// The GPUs a pattern point reports on: the one GPU, or every GPU for all-to-all.
+std::vector<int> reported_gpus(const PatternPoint& p, const std::vector<int>& devices);
+// The copies that carry a GPU's traffic in a pattern point (indices into copies): what it sends
+// for one-to-all, what it receives otherwise.
+std::vector<std::size_t> copies_of(const PatternPoint& p, int gpu);
+// Where copy (from, to) lands in `to`'s inbox: the index of `from` among `to`'s possible senders
+// (devices in order, `to` left out), in units of the point's bytes.
+std::size_t inbox_slot(const std::vector<int>& devices, int from, int to);
+
 // The GPU whose stream runs a point's copy from `from` to `to`: the receiver for ce, ce-nop2p,
 // sm-read, sm-latency and staged (whose first leg, on `from`, it waits for); the sender for
 // sm-write and ce-write.

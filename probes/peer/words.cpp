@@ -11,6 +11,9 @@ namespace {
 constexpr TermEntry kTerms[] = {
     {"fraction_of_raw", "of raw", "measured bandwidth / the link's raw limit (model)"},
     {"access_latency", "per load", "sm-latency: time per dependent load over the link"},
+    {"bandwidth_gpu", "GPU GB/s",
+     "patterns: the row's GPU's own traffic (received; sent for one-to-all) / the longest of its "
+     "copies"},
     {"model.raw_limit", "raw GB/s",
      "model: the link's raw data rate for this path (both directions for bidir)"},
 };
@@ -58,6 +61,11 @@ void add_words(Glossary& g) {
                        param_text_of(f, "src"), param_text_of(f, "dst"), param_text_of(f, "mode"),
                        param_text_of(f, "direction"),
                        "cudaDeviceCanAccessPeer says no; staged copies still run");
+  });
+  g.add_phrasing("peer_pattern_no_p2p", [](const Finding&) {
+    return std::string(
+        "some pattern points were not measured: a pair among their copies has no P2P access "
+        "(cudaDeviceCanAccessPeer says no)");
   });
   g.add_phrasing("peer_plan_every_gpu", [](const Finding&) {
     return std::string(

@@ -116,14 +116,14 @@ TEST(PeerAnalysis, UnknownLinkHasNoFraction) {
 }
 
 // sm-latency rows: no peer_path (their bandwidth is one pointer per load), a peer_chase per pair
-// with the ns per load at the smallest and the largest chain.
+// with the time per load at the smallest and the largest chain.
 TEST(PeerAnalysis, ChaseLatencyPerPair) {
   ProbeResult r;
-  for (const auto& [bytes, ns] : {std::pair{std::int64_t{4096}, 830e-9},
-                                  {std::int64_t{1} << 28, 1400e-9},
-                                  {std::int64_t{1} << 20, 900e-9}}) {
+  using Chain = std::pair<std::int64_t, double>;  // bytes, seconds per load
+  for (const auto& [bytes, seconds] :
+       {Chain{4096, 830e-9}, Chain{std::int64_t{1} << 28, 1400e-9}, Chain{1 << 20, 900e-9}}) {
     Row chase = row(0, 1, "sm-latency", bytes, 0.01, 0.0);
-    chase.metrics.push_back(metric("access_latency", "s", ns));
+    chase.metrics.push_back(metric("access_latency", "s", seconds));
     r.rows.push_back(chase);
   }
   r.rows.push_back(row(0, 1, "ce", 4096, 2.0, 63.0));

@@ -61,5 +61,51 @@ TEST(PeerChase, EndAfterHops) {
   EXPECT_EQ(chase_end(kChaseHops, 1), 0u);
 }
 
+using Copies = std::vector<std::pair<int, int>>;
+
+TEST(PeerPatterns, AllToOneOneToAllAllToAll) {
+  const auto points = pattern_sweep({0, 1, 2}, {"pairs", "all-to-one", "one-to-all", "all-to-all"},
+                                    {"ce", "sm-read", "ce-write"}, {4096});
+  // (3 receivers + 3 senders + 1 all-to-all) x 2 modes (sm-read has no pattern) x 1 size
+  ASSERT_EQ(points.size(), 7u * 2u);
+  EXPECT_EQ(points[0].pattern, "all-to-one");
+  EXPECT_EQ(points[0].gpu, 0);
+  EXPECT_EQ(points[0].mode, "ce");
+  EXPECT_EQ(points[0].copies, (Copies{{1, 0}, {2, 0}}));
+  EXPECT_EQ(points[1].mode, "ce-write");
+  EXPECT_EQ(points[6].pattern, "one-to-all");
+  EXPECT_EQ(points[6].gpu, 0);
+  EXPECT_EQ(points[6].copies, (Copies{{0, 1}, {0, 2}}));
+  const PatternPoint& all = points.back();
+  EXPECT_EQ(all.pattern, "all-to-all");
+  EXPECT_EQ(all.gpu, -1);
+  EXPECT_EQ(all.copies.size(), 6u);
+  EXPECT_TRUE(pattern_sweep({0, 1}, {"pairs"}, {"ce"}, {4096}).empty());
+}
+
+TEST(PeerPatterns, ReportedGpusAndTheirCopies) {
+  const auto points =
+      pattern_sweep({0, 1, 2}, {"all-to-one", "one-to-all", "all-to-all"}, {"ce"}, {4096});
+  ASSERT_EQ(points.size(), 7u);
+  EXPECT_EQ(reported_gpus(points[1], {0, 1, 2}), std::vector<int>{1});
+  EXPECT_EQ(copies_of(points[1], 1), (std::vector<std::size_t>{0, 1}));  // into 1: both
+  EXPECT_EQ(copies_of(points[4], 1), (std::vector<std::size_t>{0, 1}));  // from 1: both
+  const PatternPoint& all = points.back();
+  EXPECT_EQ(reported_gpus(all, {0, 1, 2}), (std::vector<int>{0, 1, 2}));
+  // all-to-all copies (0,1) (0,2) (1,0) (1,2) (2,0) (2,1): into 2 are (0,2) and (1,2)
+  EXPECT_EQ(copies_of(all, 2), (std::vector<std::size_t>{1, 3}));
+}
+
+// Every sender of a receiver lands in a slot of its own: no two copies write the same bytes.
+TEST(PeerPatterns, InboxSlotsAreDistinct) {
+  const std::vector<int> devices = {0, 1, 2, 3};
+  EXPECT_EQ(inbox_slot(devices, 1, 0), 0u);
+  EXPECT_EQ(inbox_slot(devices, 2, 0), 1u);
+  EXPECT_EQ(inbox_slot(devices, 3, 0), 2u);
+  EXPECT_EQ(inbox_slot(devices, 0, 2), 0u);
+  EXPECT_EQ(inbox_slot(devices, 1, 2), 1u);
+  EXPECT_EQ(inbox_slot(devices, 3, 2), 2u);
+}
+
 }  // namespace
 }  // namespace gpuprobe::peer
