@@ -507,6 +507,8 @@ class PeerProbe final : public Probe {
   std::string help_footer() const override {
     return "--device here lists the GPUs to pair (default: every visible GPU); peer needs two.\n"
            "Examples:\n  gpuprobe peer --device 0,1 --mode ce --sizes 64MiB\n"
+           "  gpuprobe peer --device 0,1 --mode sm-latency --sizes 4KiB,256MiB\n"
+           "  gpuprobe peer --pattern all-to-one,one-to-all --mode ce,ce-write --sizes 512MiB\n"
            "  gpuprobe peer --plan --device 0,1,2";
   }
   void check(const AxisValues& values) const override {

@@ -136,7 +136,30 @@ TEST(PeerGpu, ChaseLatencyBetweenL2AndCopy) {
   const Row* far = testing::find_row(
       r, {{"src", "1"}, {"dst", "0"}, {"mode", "sm-latency"}, {"bytes", "67108864"}});
   ASSERT_NE(far, nullptr);
-  EXPECT_GE(testing::median_of(*far, "access_latency") * 1e9, ns * 0.9);  // never faster than in cache
+  EXPECT_GE(testing::median_of(*far, "access_latency") * 1e9,
+            ns * 0.9);  // never faster than in cache
+}
+
+// Every GPU at once: every copy verified (status ok), a row per reported GPU, and all-to-all's
+// aggregate above any one GPU's share (the copies into different GPUs run side by side).
+TEST(PeerGpu, PatternsVerifiedAggregateAbovePerGpu) {
+  GP_REQUIRE_GPU();
+  GP_REQUIRE_TWO_GPUS();
+  auto probe = make_peer_probe();
+  const ProbeResult r = testing::run_probe(*probe, {"--pattern", "all-to-one,one-to-all,all-to-all",
+                                                    "--mode", "ce,ce-write", "--sizes", "16MiB"});
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  const Row* all = testing::find_row(r, {{"pattern", "all-to-all"}, {"gpu", "0"}, {"mode", "ce"}});
+  if (!all) GTEST_SKIP() << "the GPUs have no P2P access between every pair";
+  const int gpus = visible_gpus();
+  std::size_t rows = 0;
+  for (const auto& row : r.rows) {
+    EXPECT_GT(testing::median_of(row, "bandwidth_gpu"), 0.0);
+    ++rows;
+  }
+  // per mode: all-to-one and one-to-all a row per GPU each, all-to-all a row per GPU
+  EXPECT_EQ(rows, static_cast<std::size_t>(2 * 3 * gpus));
+  EXPECT_GT(testing::median_of(*all, "bandwidth"), 1.2 * testing::median_of(*all, "bandwidth_gpu"));
 }
 
 }  // namespace
