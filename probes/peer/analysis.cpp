@@ -32,6 +32,7 @@ std::map<PathKey, Path> paths_of(const ProbeResult& result) {
     const auto bytes = int_param_of(row, "bytes");
     const auto bw = metric_median(row, "bandwidth");
     if (!src || !dst || !mode || !dir || !bytes || !bw || !metric_median(row, "time")) continue;
+    if (*mode == "sm-latency") continue;  // a chain of loads: its number is access_latency
     Path& p = paths[{*src, *dst, *mode, *dir}];
     if (!p.peak || *bw > *metric_median(*p.peak, "bandwidth")) p.peak = &row;
     if (!p.smallest || *bytes < *int_param_of(*p.smallest, "bytes")) p.smallest = &row;
@@ -67,6 +68,31 @@ void add_path_findings(ProbeResult& result, const PathKey& key, const Path& path
         {{"link", text_param_of(*path.peak, "link").value_or(""), ""}}));
 }
 
+// sm-latency rows per (src, dst): the chase's ns per load at its smallest and largest chain.
+void add_chase_findings(ProbeResult& result) {
+  std::map<std::pair<std::int64_t, std::int64_t>, std::pair<const Row*, const Row*>> chains;
+  for (const Row& row : result.rows) {
+    const auto src = int_param_of(row, "src"), dst = int_param_of(row, "dst");
+    const auto bytes = int_param_of(row, "bytes");
+    if (text_param_of(row, "mode") != "sm-latency" || !src || !dst || !bytes ||
+        !metric_median(row, "access_latency"))
+      continue;
+    auto& [small, large] = chains[{*src, *dst}];
+    if (!small || *bytes < *int_param_of(*small, "bytes")) small = &row;
+    if (!large || *bytes > *int_param_of(*large, "bytes")) large = &row;
+  }
+  for (const auto& [pair, rows] : chains) {
+    const auto& [small, large] = rows;
+    result.findings.push_back(
+        verdict("peer_chase", {{"src", pair.first, ""}, {"dst", pair.second, ""}},
+                {{"latency", "s", metric_median(*small, "access_latency")},
+                 {"latency_bytes", "B", static_cast<double>(*int_param_of(*small, "bytes"))},
+                 {"latency_largest", "s", metric_median(*large, "access_latency")},
+                 {"largest_bytes", "B", static_cast<double>(*int_param_of(*large, "bytes"))}},
+                {}));
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<int, int>> ordered_pairs(const std::vector<int>& devices) {
@@ -84,6 +110,7 @@ void analyse(ProbeResult& result) {
   add_fractions(result);
   for (const auto& [key, path] : paths_of(result))
     add_path_findings(result, key, path);
+  add_chase_findings(result);
   const bool assumed = std::any_of(result.rows.begin(), result.rows.end(), [](const Row& r) {
     const auto source = text_param_of(r, "link_source");
     return source && *source != "nvml";

@@ -20,7 +20,9 @@ std::vector<std::pair<int, int>> ordered_pairs(const std::vector<int>& devices);
 // mode, direction): `peer_path` (the peak bandwidth and where, the latency at the smallest size,
 // the raw limit and the fraction of it), `peer_above_model` where the peak exceeds the raw limit
 // (the link is faster than the model assumed), `peer_link_assumed` (a note) where the link facts
-// came from the runtime instead of NVML. Each row gets `fraction_of_raw` in derived.
+// came from the runtime instead of NVML. Each row gets `fraction_of_raw` in derived. sm-latency
+// rows (metric access_latency: s per load) make no peer_path: per (src, dst) they make
+// `peer_chase`, the time per dependent load at the smallest and the largest chain.
 void analyse(ProbeResult& result);
 
 // The findings' sentences and the columns' short headers.

@@ -10,6 +10,10 @@ namespace {
 
 constexpr TermEntry kTerms[] = {
     {"fraction_of_raw", "of raw", "measured bandwidth / the link's raw limit (model)"},
+    {"access_latency", "per load", "sm-latency: time per dependent load over the link"},
+    {"bandwidth_gpu", "GPU GB/s",
+     "patterns: the row's GPU's own traffic (received; sent for one-to-all) / the longest of its "
+     "copies"},
     {"model.raw_limit", "raw GB/s",
      "model: the link's raw data rate for this path (both directions for bidir)"},
 };
@@ -38,6 +42,14 @@ void add_words(Glossary& g) {
         param_text_of(f, "direction"), value_text(f, "bandwidth"), value_text(f, "raw_limit"),
         param_text_of(f, "link"));
   });
+  g.add_phrasing("peer_chase", [](const Finding& f) {
+    return fmt::format(
+        "GPU {} reading GPU {}'s memory, one dependent load at a time: {} per load over a chain "
+        "of {}, {} over {}",
+        param_text_of(f, "dst"), param_text_of(f, "src"), value_text(f, "latency"),
+        value_text(f, "latency_bytes"), value_text(f, "latency_largest"),
+        value_text(f, "largest_bytes"));
+  });
   g.add_phrasing("peer_link_assumed", [](const Finding&) {
     return std::string(
         "link facts from sysfs (PCIe speed and width now), not NVML (unavailable: see the "
@@ -49,6 +61,11 @@ void add_words(Glossary& g) {
                        param_text_of(f, "src"), param_text_of(f, "dst"), param_text_of(f, "mode"),
                        param_text_of(f, "direction"),
                        "cudaDeviceCanAccessPeer says no; staged copies still run");
+  });
+  g.add_phrasing("peer_pattern_no_p2p", [](const Finding&) {
+    return std::string(
+        "some pattern points were not measured: a pair among their copies has no P2P access "
+        "(cudaDeviceCanAccessPeer says no)");
   });
   g.add_phrasing("peer_plan_every_gpu", [](const Finding&) {
     return std::string(

@@ -45,6 +45,11 @@ double staged_raw_gbps(double src_pcie_gbps, double dst_pcie_gbps) {
   return 1.0 / (1.0 / src_pcie_gbps + 1.0 / dst_pcie_gbps);
 }
 
+double pipelined_staged_raw_gbps(double src_pcie_gbps, double dst_pcie_gbps) {
+  if (src_pcie_gbps <= 0 || dst_pcie_gbps <= 0) return 0.0;
+  return std::min(src_pcie_gbps, dst_pcie_gbps);
+}
+
 std::string link_text(const PeerLink& link) {
   if (link.kind == LinkKind::kNvlink) {
     const std::string generation = link.generation > 0 ? std::to_string(link.generation) : "";
@@ -108,15 +113,17 @@ ChosenLink peer_link_between(const DeviceInfo& src, const DeviceInfo& dst) {
   return {link, "nvml"};
 }
 
-PathLimit peer_path_limit(const DeviceInfo& src, const DeviceInfo& dst, bool staged, bool bidir) {
+PathLimit peer_path_limit(const DeviceInfo& src, const DeviceInfo& dst, PeerPath path, bool bidir) {
   PathLimit out;
-  if (staged) {
-    out.link = narrower_pcie(src, dst);
-    out.raw_gbps = staged_raw_gbps(link_raw_gbps(pcie_link_of(src).link),
-                                   link_raw_gbps(pcie_link_of(dst).link));
-  } else {
+  if (path == PeerPath::kP2p) {
     out.link = peer_link_between(src, dst);
     out.raw_gbps = link_raw_gbps(out.link.link);
+  } else {
+    out.link = narrower_pcie(src, dst);
+    const double a = link_raw_gbps(pcie_link_of(src).link);
+    const double b = link_raw_gbps(pcie_link_of(dst).link);
+    out.raw_gbps =
+        path == PeerPath::kStagedSerial ? staged_raw_gbps(a, b) : pipelined_staged_raw_gbps(a, b);
   }
   if (bidir) out.raw_gbps *= 2.0;
   return out;

@@ -24,7 +24,7 @@ __global__ void spin_until_released(const volatile int* flag, volatile int* expi
 LaunchGate::LaunchGate(double timeout_seconds)
     : timeout_ns_(static_cast<unsigned long long>(timeout_seconds * 1e9)) {
   void* host = nullptr;
-  GP_CUDA(cudaHostAlloc(&host, 2 * sizeof(int), cudaHostAllocMapped));
+  GP_CUDA(cudaHostAlloc(&host, 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
   flag_ = static_cast<volatile int*>(host);
   expired_ = flag_ + 1;
   flag_[0] = 0;
@@ -35,6 +35,8 @@ LaunchGate::LaunchGate(double timeout_seconds)
     (void)cudaFreeHost(host);  // the constructor throws, so the destructor will not run
     GP_CUDA(status);
   }
+  // With unified addressing (every 64-bit CUDA platform) this is the host address, valid on every
+  // device: gates armed on other GPUs poll the same flag.
   flag_dev_ = static_cast<int*>(dev);
   expired_dev_ = flag_dev_ + 1;
 }

@@ -221,6 +221,8 @@ Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t
   LaunchGate* gate = !gated ? nullptr : wide ? wide_gate_.get() : &gate_;
   cudaStream_t main = streams_[0]->get();
   apply_cache(op);
+  // Lanes on other GPUs do not wait for the harness's stream: the cache step ends first.
+  if (wide && op.cache != Cache::kAsLeft) GP_CUDA(cudaStreamSynchronize(main));
   // Released on every path: a throw between arm and release must not leave the stream held
   // until the gate's timeout.
   struct GateRelease {

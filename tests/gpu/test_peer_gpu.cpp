@@ -1,11 +1,12 @@
 // GPU tests of the peer probe: on one GPU, the skip and its reason; on two or more, every path
-// verified, P2P copy-engine bandwidth against the staged path, and one run across the selection
-// (host-scoped) where device-scoped probes run per GPU (skipped, visibly, below two GPUs: those
-// wait for a machine with two).
+// verified, P2P copy-engine bandwidth against the staged paths, small copies as fast either way
+// (each lane timed on its own GPU), the pointer chase, and one run across the selection
+// (host-scoped) where device-scoped probes run per GPU (skipped, visibly, below two GPUs).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,105 @@ TEST(PeerGpu, RunOnDevicesRunsPeerOnceAcrossTheSelection) {
   EXPECT_EQ(transfers[0]->device, 0);
   EXPECT_EQ(transfers[1]->device, 1);
   EXPECT_TRUE(transfers[0]->devices.empty());
+}
+
+// Each leg is timed on the GPU that runs it: a 4 KiB copy takes as long 0 -> 1 as 1 -> 0 (with
+// the legs of other GPUs handed over by cross-GPU events inside the timed interval, the GPU
+// other than the harness's took about four times as long: 14.5 us against 3.4 us on H200s).
+TEST(PeerGpu, SmallCopiesTakeAsLongEitherWay) {
+  GP_REQUIRE_GPU();
+  GP_REQUIRE_TWO_GPUS();
+  auto probe = make_peer_probe();
+  const ProbeResult r = testing::run_probe_across(
+      *probe, {"--mode", "ce,ce-write,sm-read,sm-write", "--direction", "uni", "--sizes", "4KiB"},
+      {0, 1}, 20, false);
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  int compared = 0;
+  for (const char* mode : {"ce", "ce-write", "sm-read", "sm-write"}) {
+    const Row* there = testing::find_row(r, {{"src", "0"}, {"dst", "1"}, {"mode", mode}});
+    const Row* back = testing::find_row(r, {{"src", "1"}, {"dst", "0"}, {"mode", mode}});
+    if (!there || !back) continue;  // no P2P access between the two
+    const double a = testing::median_of(*there, "time");
+    const double b = testing::median_of(*back, "time");
+    EXPECT_LT(std::max(a, b) / std::min(a, b), 1.25)
+        << mode << ": 0->1 " << a * 1e6 << " us, 1->0 " << b * 1e6 << " us";
+    ++compared;
+  }
+  if (compared == 0) GTEST_SKIP() << "GPUs 0 and 1 have no P2P access";
+}
+
+// The driver's P2P-off path crosses PCIe twice (through host memory): slower than the P2P copy
+// over NVLink. Over PCIe P2P the two may be close, so the test needs an NVLink-class P2P copy.
+TEST(PeerGpu, DriverStagedSlowerThanP2pOverNvlink) {
+  GP_REQUIRE_GPU();
+  GP_REQUIRE_TWO_GPUS();
+  auto probe = make_peer_probe();
+  const ProbeResult r = testing::run_probe_across(
+      *probe, {"--mode", "ce,ce-nop2p", "--direction", "uni", "--sizes", "64MiB"}, {0, 1});
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  const Row* ce = testing::find_row(r, {{"src", "0"}, {"dst", "1"}, {"mode", "ce"}});
+  const Row* off = testing::find_row(r, {{"src", "0"}, {"dst", "1"}, {"mode", "ce-nop2p"}});
+  ASSERT_NE(off, nullptr);  // runs with or without P2P access
+  EXPECT_GT(testing::median_of(*off, "bandwidth"), 0.0);
+  if (!ce) GTEST_SKIP() << "GPUs 0 and 1 have no P2P access";
+  if (testing::median_of(*ce, "bandwidth") < 100.0)
+    GTEST_SKIP() << "the P2P copy runs at " << testing::median_of(*ce, "bandwidth")
+                 << " GB/s: not an NVLink pair";
+  EXPECT_LT(testing::median_of(*off, "bandwidth"), testing::median_of(*ce, "bandwidth") / 2);
+}
+
+// One load in flight over the link: more than a local L2 hit, less than a whole 4 KiB copy-engine
+// copy (which also waits for its launch and completion), and the chain verified (status ok).
+TEST(PeerGpu, ChaseLatencyBetweenL2AndCopy) {
+  GP_REQUIRE_GPU();
+  GP_REQUIRE_TWO_GPUS();
+  auto probe = make_peer_probe();
+  const ProbeResult r = testing::run_probe_across(
+      *probe, {"--mode", "ce,sm-latency", "--direction", "uni,bidir", "--sizes", "4KiB,64MiB"},
+      {0, 1});
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  const Row* chase =
+      testing::find_row(r, {{"src", "1"}, {"dst", "0"}, {"mode", "sm-latency"}, {"bytes", "4096"}});
+  const Row* ce = testing::find_row(
+      r, {{"src", "1"}, {"dst", "0"}, {"mode", "ce"}, {"direction", "uni"}, {"bytes", "4096"}});
+  if (!chase) GTEST_SKIP() << "GPUs 0 and 1 have no P2P access";
+  ASSERT_NE(ce, nullptr);
+  EXPECT_EQ(testing::find_row(r, {{"mode", "sm-latency"}, {"direction", "bidir"}}), nullptr);
+  const double ns = testing::median_of(*chase, "access_latency") * 1e9;
+  EXPECT_GT(ns, 200.0);
+  EXPECT_LT(ns * 1e-9, testing::median_of(*ce, "time"));
+  const Row* far = testing::find_row(
+      r, {{"src", "1"}, {"dst", "0"}, {"mode", "sm-latency"}, {"bytes", "67108864"}});
+  ASSERT_NE(far, nullptr);
+  EXPECT_GE(testing::median_of(*far, "access_latency") * 1e9,
+            ns * 0.9);  // never faster than in cache
+}
+
+// Every GPU at once: every copy verified (status ok), a row per reported GPU, and all-to-all's
+// aggregate above any one GPU's share (the copies into different GPUs run side by side).
+TEST(PeerGpu, PatternsVerifiedAggregateAbovePerGpu) {
+  GP_REQUIRE_GPU();
+  GP_REQUIRE_TWO_GPUS();
+  auto probe = make_peer_probe();
+  std::vector<int> every;
+  for (int d = 0; d < visible_gpus(); ++d)
+    every.push_back(d);
+  const ProbeResult r = testing::run_probe_across(*probe,
+                                                  {"--pattern", "all-to-one,one-to-all,all-to-all",
+                                                   "--mode", "ce,ce-write", "--sizes", "16MiB"},
+                                                  every);
+  ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  const Row* all = testing::find_row(r, {{"pattern", "all-to-all"}, {"gpu", "0"}, {"mode", "ce"}});
+  if (!all) GTEST_SKIP() << "the GPUs have no P2P access between every pair";
+  const int gpus = visible_gpus();
+  std::size_t rows = 0;
+  for (const auto& row : r.rows) {
+    EXPECT_GT(testing::median_of(row, "bandwidth_gpu"), 0.0);
+    ++rows;
+  }
+  // per mode: all-to-one and one-to-all a row per GPU each, all-to-all a row per GPU
+  EXPECT_EQ(rows, static_cast<std::size_t>(2 * 3 * gpus));
+  EXPECT_GT(testing::median_of(*all, "bandwidth"), 1.2 * testing::median_of(*all, "bandwidth_gpu"));
 }
 
 }  // namespace

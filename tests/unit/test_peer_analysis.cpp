@@ -115,6 +115,33 @@ TEST(PeerAnalysis, UnknownLinkHasNoFraction) {
   EXPECT_NE(paths[0]->text.find("no raw limit known"), std::string::npos) << paths[0]->text;
 }
 
+// sm-latency rows: no peer_path (their bandwidth is one pointer per load), a peer_chase per pair
+// with the time per load at the smallest and the largest chain.
+TEST(PeerAnalysis, ChaseLatencyPerPair) {
+  ProbeResult r;
+  using Chain = std::pair<std::int64_t, double>;  // bytes, seconds per load
+  for (const auto& [bytes, seconds] :
+       {Chain{4096, 830e-9}, Chain{std::int64_t{1} << 28, 1400e-9}, Chain{1 << 20, 900e-9}}) {
+    Row chase = row(0, 1, "sm-latency", bytes, 0.01, 0.0);
+    chase.metrics.push_back(metric("access_latency", "s", seconds));
+    r.rows.push_back(chase);
+  }
+  r.rows.push_back(row(0, 1, "ce", 4096, 2.0, 63.0));
+  peer::analyse(r);
+  const auto paths = all_of(r, "peer_path");
+  ASSERT_EQ(paths.size(), 1u);
+  EXPECT_EQ(param_text_of(*paths[0], "mode"), "ce");
+  const auto chases = all_of(r, "peer_chase");
+  ASSERT_EQ(chases.size(), 1u);
+  EXPECT_DOUBLE_EQ(value_of(*chases[0], "latency"), 830e-9);
+  EXPECT_DOUBLE_EQ(value_of(*chases[0], "latency_bytes"), 4096.0);
+  EXPECT_DOUBLE_EQ(value_of(*chases[0], "latency_largest"), 1400e-9);
+  EXPECT_DOUBLE_EQ(value_of(*chases[0], "largest_bytes"), static_cast<double>(1 << 28));
+  phrase_findings(r, words());
+  EXPECT_NE(chases[0]->text.find("GPU 1 reading GPU 0's memory"), std::string::npos)
+      << chases[0]->text;
+}
+
 TEST(PeerAnalysis, NoRowsNoFindings) {
   ProbeResult r;
   peer::analyse(r);

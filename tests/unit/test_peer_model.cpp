@@ -53,6 +53,17 @@ TEST(PeerModel, StagedIsTheTwoLegsOneAfterTheOther) {
   EXPECT_DOUBLE_EQ(staged_raw_gbps(0.0, 60.0), 0.0);
 }
 
+// The driver's P2P-off path pipelines its two legs: the slower PCIe link is the limit, not the
+// two one after the other.
+TEST(PeerModel, DriverStagedIsTheSlowerLink) {
+  EXPECT_DOUBLE_EQ(pipelined_staged_raw_gbps(30.0, 60.0), 30.0);
+  EXPECT_DOUBLE_EQ(pipelined_staged_raw_gbps(60.0, 30.0), 30.0);
+  EXPECT_NEAR(pipelined_staged_raw_gbps(63.015, 63.015), 63.015, 0.001);
+  EXPECT_GT(pipelined_staged_raw_gbps(63.015, 63.015), staged_raw_gbps(63.015, 63.015));
+  EXPECT_DOUBLE_EQ(pipelined_staged_raw_gbps(0.0, 60.0), 0.0);
+  EXPECT_DOUBLE_EQ(pipelined_staged_raw_gbps(60.0, 0.0), 0.0);
+}
+
 TEST(PeerModel, LinkText) {
   EXPECT_EQ(link_text(nvlink(4, 18)), "NVLink4 x18");
   PeerLink switched = nvlink(4, 18);
@@ -93,13 +104,13 @@ DeviceInfo sysfs_gpu(int index, double gts, int width) {
 }
 
 TEST(PeerModel, NvmlNvlinkRateIsTheRawLimit) {
-  const PathLimit ce =
-      peer_path_limit(nvml_gpu(0, 1, 18, 26.562), nvml_gpu(1, 0, 18, 26.562), false, false);
+  const PathLimit ce = peer_path_limit(nvml_gpu(0, 1, 18, 26.562), nvml_gpu(1, 0, 18, 26.562),
+                                       PeerPath::kP2p, false);
   EXPECT_EQ(ce.link.source, "nvml");
   EXPECT_EQ(link_text(ce.link.link), "NVLink4 x18 via NVSwitch");
   EXPECT_NEAR(ce.raw_gbps, 478.116, 1e-9);  // 18 x 26.562, not the PCIe gen5 x16 63.0
   const PathLimit both =
-      peer_path_limit(nvml_gpu(0, 1, 18, 26.562), nvml_gpu(1, 0, 18, 26.562), false, true);
+      peer_path_limit(nvml_gpu(0, 1, 18, 26.562), nvml_gpu(1, 0, 18, 26.562), PeerPath::kP2p, true);
   EXPECT_NEAR(both.raw_gbps, 2 * 478.116, 1e-9);
   // The measurement of issue 30 (up to 618% of PCIe gen5 x16: ~390 GB/s) is inside it.
   EXPECT_LE(6.18 * 63.015, ce.raw_gbps);
@@ -107,7 +118,7 @@ TEST(PeerModel, NvmlNvlinkRateIsTheRawLimit) {
 
 TEST(PeerModel, NvmlWithoutARateFallsBackToTheWhitepaperRate) {
   const PathLimit ce =
-      peer_path_limit(nvml_gpu(0, 1, 18, 0.0), nvml_gpu(1, 0, 18, 0.0), false, false);
+      peer_path_limit(nvml_gpu(0, 1, 18, 0.0), nvml_gpu(1, 0, 18, 0.0), PeerPath::kP2p, false);
   EXPECT_DOUBLE_EQ(ce.raw_gbps, 18 * 25.0);
 }
 
@@ -123,23 +134,28 @@ TEST(PeerModel, EitherSidesNvlinkFactsServe) {
 TEST(PeerModel, NoNvlinkToThePeerMeansPcieAtNvmlsMaximum) {
   // src's NVLinks go to GPU 2, not to dst: the pair talks over PCIe, gen5 x16 (the maximum), not
   // the gen1 the GPUs idle at.
-  const PathLimit ce =
-      peer_path_limit(nvml_gpu(0, 2, 18, 26.562), nvml_gpu(1, 2, 18, 26.562), false, false);
+  const PathLimit ce = peer_path_limit(nvml_gpu(0, 2, 18, 26.562), nvml_gpu(1, 2, 18, 26.562),
+                                       PeerPath::kP2p, false);
   EXPECT_EQ(ce.link.source, "nvml");
   EXPECT_EQ(link_text(ce.link.link), "PCIe gen5 x16");
   EXPECT_NEAR(ce.raw_gbps, 63.015, 0.001);
 }
 
 TEST(PeerModel, StagedUsesTheTwoPcieLinksEvenOverNvlink) {
-  const PathLimit staged =
-      peer_path_limit(nvml_gpu(0, 1, 18, 26.562), nvml_gpu(1, 0, 18, 26.562), true, false);
+  const PathLimit staged = peer_path_limit(nvml_gpu(0, 1, 18, 26.562), nvml_gpu(1, 0, 18, 26.562),
+                                           PeerPath::kStagedSerial, false);
   EXPECT_EQ(link_text(staged.link.link), "PCIe gen5 x16");
   EXPECT_NEAR(staged.raw_gbps, 31.508, 0.001);
+  // The driver's P2P-off path keeps both PCIe links busy at once: the slower link's rate.
+  const PathLimit driver = peer_path_limit(nvml_gpu(0, 1, 18, 26.562), sysfs_gpu(1, 16.0, 16),
+                                           PeerPath::kStagedPipelined, true);
+  EXPECT_EQ(link_text(driver.link.link), "PCIe gen4 x16");
+  EXPECT_NEAR(driver.raw_gbps, 2 * 31.508, 0.002);
 }
 
 TEST(PeerModel, SysfsFallbackIsTheNarrowerPcieEnd) {
   const PathLimit ce =
-      peer_path_limit(sysfs_gpu(0, 32.0, 16), sysfs_gpu(1, 16.0, 16), false, false);
+      peer_path_limit(sysfs_gpu(0, 32.0, 16), sysfs_gpu(1, 16.0, 16), PeerPath::kP2p, false);
   EXPECT_EQ(ce.link.source, "sysfs");
   EXPECT_EQ(link_text(ce.link.link), "PCIe gen4 x16");
   EXPECT_NEAR(ce.raw_gbps, 31.508, 0.001);
@@ -148,7 +164,7 @@ TEST(PeerModel, SysfsFallbackIsTheNarrowerPcieEnd) {
 }
 
 TEST(PeerModel, NothingKnownIsNoLimit) {
-  const PathLimit ce = peer_path_limit(DeviceInfo{}, DeviceInfo{}, false, true);
+  const PathLimit ce = peer_path_limit(DeviceInfo{}, DeviceInfo{}, PeerPath::kP2p, true);
   EXPECT_EQ(ce.link.source, "");
   EXPECT_EQ(ce.raw_gbps, 0.0);
   EXPECT_EQ(pcie_gts_of_generation(5), 32.0);

@@ -35,6 +35,11 @@ double link_raw_gbps(const PeerLink& link);
 // other: its bandwidth is 1 / (1/a + 1/b) for the two PCIe links' raw rates a and b (GB/s);
 // 0 when either is unknown.
 double staged_raw_gbps(double src_pcie_gbps, double dst_pcie_gbps);
+// The driver's own path with P2P off (cudaMemcpyPeerAsync between GPUs without peer access): it
+// stages through host memory in chunks, the device-to-host chunk k+1 beside the host-to-device
+// chunk k, so both PCIe links work at once and the slower one sets the rate: min(a, b) (GB/s);
+// 0 when either is unknown.
+double pipelined_staged_raw_gbps(double src_pcie_gbps, double dst_pcie_gbps);
 // "NVLink4 x18", "NVLink4 x18 via NVSwitch", "PCIe gen5 x16", "unknown".
 std::string link_text(const PeerLink& link);
 // The GT/s per lane of a PCIe generation (1..6: 2.5 ... 64); 0 for any other.
@@ -48,13 +53,19 @@ ChosenLink pcie_link_of(const DeviceInfo& device);
 // two PCIe links (pcie_link_of each; the source "nvml" only when both ends came from NVML).
 ChosenLink peer_link_between(const DeviceInfo& src, const DeviceInfo& dst);
 
+// How a copy between two GPUs travels: over the link between them (P2P), or through host memory,
+// either as two whole copies one after the other (serial) or as the driver does it without peer
+// access, in chunks with both PCIe links busy at once (pipelined).
+enum class PeerPath { kP2p, kStagedSerial, kStagedPipelined };
+
 // A copy path's link and raw limit (GB/s; 0 when unknown): a P2P copy's is the link between the
-// GPUs; a staged copy's (device to host, then host to device) is staged_raw_gbps of the two PCIe
-// links, shown as the narrower PCIe link; bidir doubles it (the links are full duplex).
+// GPUs; a staged copy's is staged_raw_gbps (serial) or pipelined_staged_raw_gbps (pipelined) of
+// the two PCIe links, shown as the narrower PCIe link; bidir doubles it (the links are full
+// duplex).
 struct PathLimit {
   ChosenLink link;
   double raw_gbps = 0;
 };
-PathLimit peer_path_limit(const DeviceInfo& src, const DeviceInfo& dst, bool staged, bool bidir);
+PathLimit peer_path_limit(const DeviceInfo& src, const DeviceInfo& dst, PeerPath path, bool bidir);
 
 }  // namespace gpuprobe::models

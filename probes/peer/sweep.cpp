@@ -1,0 +1,97 @@
+// peer's sweep (host-only): the pair sweep's points and the latency chain's arithmetic.
+#include "sweep.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "analysis.hpp"
+
+namespace gpuprobe::peer {
+
+std::vector<Point> pair_sweep(const std::vector<int>& devices,
+                              const std::vector<std::string>& modes,
+                              const std::vector<std::string>& directions,
+                              const std::vector<std::uint64_t>& sizes) {
+  std::vector<Point> points;
+  for (const auto& [src, dst] : ordered_pairs(devices))
+    for (const auto& mode : modes)
+      for (const auto& dir : directions) {
+        if (mode == "sm-latency" && dir == "bidir") continue;
+        for (const auto bytes : sizes)
+          points.push_back({src, dst, mode, dir, bytes});
+      }
+  return points;
+}
+
+std::vector<PatternPoint> pattern_sweep(const std::vector<int>& devices,
+                                        const std::vector<std::string>& patterns,
+                                        const std::vector<std::string>& modes,
+                                        const std::vector<std::uint64_t>& sizes) {
+  std::vector<PatternPoint> points;
+  const auto pairs = ordered_pairs(devices);
+  for (const auto& pattern : patterns) {
+    if (pattern == "pairs") continue;
+    std::vector<int> ones = {-1};
+    if (pattern != "all-to-all") {
+      ones.clear();
+      for (const auto& [from, to] : pairs)
+        if (std::find(ones.begin(), ones.end(), from) == ones.end()) ones.push_back(from);
+    }
+    for (const int one : ones)
+      for (const auto& mode : modes) {
+        if (mode != "ce" && mode != "ce-write") continue;
+        for (const auto bytes : sizes) {
+          PatternPoint p{pattern, one, mode, bytes, {}};
+          for (const auto& [from, to] : pairs)
+            if (one < 0 || (pattern == "all-to-one" ? to : from) == one)
+              p.copies.emplace_back(from, to);
+          points.push_back(std::move(p));
+        }
+      }
+  }
+  return points;
+}
+
+std::vector<int> reported_gpus(const PatternPoint& p, const std::vector<int>& devices) {
+  if (p.gpu >= 0) return {p.gpu};
+  std::vector<int> out;
+  for (const auto& [from, to] : ordered_pairs(devices))
+    if (std::find(out.begin(), out.end(), from) == out.end()) out.push_back(from);
+  return out;
+}
+
+std::vector<std::size_t> copies_of(const PatternPoint& p, int gpu) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < p.copies.size(); ++i)
+    if ((p.pattern == "one-to-all" ? p.copies[i].first : p.copies[i].second) == gpu)
+      out.push_back(i);
+  return out;
+}
+
+std::size_t inbox_slot(const std::vector<int>& devices, int from, int to) {
+  std::size_t slot = 0;
+  for (const auto& [a, b] : ordered_pairs(devices)) {
+    if (b != to) continue;
+    if (a == from) return slot;
+    ++slot;
+  }
+  return slot;
+}
+
+int executing_gpu(const std::string& mode, int from, int to) {
+  return mode == "sm-write" || mode == "ce-write" ? from : to;
+}
+
+std::uint64_t chase_nodes(std::uint64_t bytes) {
+  const std::uint64_t slots = bytes / kChaseSlot;
+  return slots == 0 ? 1 : std::bit_floor(slots);
+}
+
+std::uint64_t chase_end(std::uint64_t hops, std::uint64_t nodes) {
+  std::uint64_t node = 0;
+  for (std::uint64_t i = 0; i < hops; ++i)
+    node = chase_next(node, nodes);
+  return node;
+}
+
+}  // namespace gpuprobe::peer
