@@ -6,6 +6,8 @@
 #              4 KiB time per copy, the pointer chase at several chain sizes, and on 3+ GPUs the
 #              patterns), host-links, then nvbandwidth's matching testcases, then
 #              p2pBandwidthLatencyTest
+#   asym       4 KiB copies with the harness on each GPU in turn (--device 0,1 and 1,0): an
+#              asymmetry that follows the harness is the timing's, one that stays is the link's
 #   gate       GATE_RUNS (6) same-build `gpuprobe --device all all` runs, then one more beside
 #              gpu_load filling GPU 1's host-to-device link
 #   ctest      ctest -L gpu (CTEST_GPU: a -R filter; default every GPU test)
@@ -71,6 +73,15 @@ if has reference; then
       --json "$OUT/host-links-$r.json"
     tool nvbandwidth && timed "nvbandwidth-$r" "$REFKIT/nvbandwidth" -t "${nvb_tests[@]}"
     tool p2pBandwidthLatencyTest && timed "p2p-$r" "$REFKIT/p2pBandwidthLatencyTest"
+  done
+fi
+
+if has asym; then
+  for r in 1 2; do
+    for order in 0,1 1,0; do
+      timed "asym-$order-$r" "$g" --device "$order" --no-color peer --mode ce,ce-write,sm-read,sm-write \
+        --direction uni --sizes 4KiB,64KiB --json "$OUT/asym-$order-$r.json"
+    done
   done
 fi
 
