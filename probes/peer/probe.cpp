@@ -503,50 +503,117 @@ class PeerProbe final : public Probe {
         r.rows.push_back(unmeasured_row(pattern_params(p, gpu)));
     return r;
   }
-  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override {
-    const std::vector<int> devices = devices_to_pair(ctx.devices());
-    const auto& sizes = values.list("sizes");
-    const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
-    const std::vector<peer::PatternPoint> pattern_points = patterns(devices, values);
-    Shared s = make_shared_state(devices, most, values.has_choice("mode", "staged"),
-                                 !pattern_points.empty());
-    PeerAccess access(devices);
-    s.access = &access;
-    ProbeResult r = new_result(kMethod);
-    std::vector<Point> points;
-    for (const Point& p : sweep(devices, values)) {
-      if (access.allows(p)) {
-        points.push_back(p);
-      } else if (p.bytes == sizes.front()) {
-        r.findings.push_back(note("peer_no_p2p",
-                                  {{"src", static_cast<std::int64_t>(p.src), ""},
-                                   {"dst", static_cast<std::int64_t>(p.dst), ""},
-                                   {"mode", p.mode, ""},
-                                   {"direction", p.direction, ""}},
-                                  {}));
-      }
-    }
-    std::vector<peer::PatternPoint> shapes;
-    for (const auto& p : pattern_points) {
-      if (access.allows(p)) shapes.push_back(p);
-    }
-    if (shapes.size() < pattern_points.size())
-      r.findings.push_back(note("peer_pattern_no_p2p", {}, {}));
-    std::vector<runtime::Operation> ops;
-    for (const Point& p : points)
-      ops.push_back(make_operation(s, p));
-    for (const auto& p : shapes)
-      ops.push_back(make_pattern_operation(s, p));
-    const std::vector<SampleSet> measured = ctx.measure_all(ops);
-    for (std::size_t i = 0; i < points.size(); ++i)
-      r.rows.push_back(point_row(s, points[i], measured[i]));
-    for (std::size_t i = 0; i < shapes.size(); ++i)
-      for (Row& row : pattern_rows(s, shapes[i], measured[points.size() + i]))
-        r.rows.push_back(std::move(row));
-    peer::analyse(r);
-    return r;
-  }
+  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
+  std::vector<SampleSet> measure_keys(runtime::ProbeContext& ctx,
+                                      const std::vector<std::string>& keys) override;
 };
+
+// The pair points that can run (P2P access where they need it); a peer_no_p2p note per path
+// that cannot, at its first size.
+std::vector<Point> runnable_points(const std::vector<Point>& sweep, const PeerAccess& access,
+                                   std::uint64_t first_size, ProbeResult& r) {
+  std::vector<Point> points;
+  for (const Point& p : sweep) {
+    if (access.allows(p)) {
+      points.push_back(p);
+    } else if (p.bytes == first_size) {
+      r.findings.push_back(note("peer_no_p2p",
+                                {{"src", static_cast<std::int64_t>(p.src), ""},
+                                 {"dst", static_cast<std::int64_t>(p.dst), ""},
+                                 {"mode", p.mode, ""},
+                                 {"direction", p.direction, ""}},
+                                {}));
+    }
+  }
+  return points;
+}
+
+// The pair points' samples, in order: small copies and chases (peer::process_level) with each
+// round in a process of its own, the rest here, beside the pattern points (`shapes`, whose
+// samples follow).
+std::vector<SampleSet> measure_points(runtime::ProbeContext& ctx, Shared& s,
+                                      const std::vector<Point>& points,
+                                      const std::vector<peer::PatternPoint>& shapes) {
+  std::vector<runtime::Operation> small_ops, ops;
+  std::vector<std::string> keys;
+  std::vector<std::size_t> small, large;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (peer::process_level(points[i])) {
+      small.push_back(i);
+      small_ops.push_back(make_operation(s, points[i]));
+      keys.push_back(peer::point_key(points[i]));
+    } else {
+      large.push_back(i);
+      ops.push_back(make_operation(s, points[i]));
+    }
+  }
+  for (const auto& p : shapes)
+    ops.push_back(make_pattern_operation(s, p));
+  std::vector<SampleSet> out(points.size());
+  if (!small_ops.empty()) {
+    std::vector<SampleSet> measured = ctx.measure_all_in_processes(small_ops, keys);
+    for (std::size_t k = 0; k < small.size(); ++k)
+      out[small[k]] = std::move(measured[k]);
+  }
+  if (!ops.empty()) {
+    std::vector<SampleSet> measured = ctx.measure_all(ops);
+    for (std::size_t k = 0; k < large.size(); ++k)
+      out[large[k]] = std::move(measured[k]);
+    for (std::size_t k = large.size(); k < measured.size(); ++k)
+      out.push_back(std::move(measured[k]));
+  }
+  return out;
+}
+
+ProbeResult PeerProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
+  const std::vector<int> devices = devices_to_pair(ctx.devices());
+  const auto& sizes = values.list("sizes");
+  const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
+  const std::vector<peer::PatternPoint> pattern_points = patterns(devices, values);
+  Shared s = make_shared_state(devices, most, values.has_choice("mode", "staged"),
+                               !pattern_points.empty());
+  PeerAccess access(devices);
+  s.access = &access;
+  ProbeResult r = new_result(kMethod);
+  const std::vector<Point> points =
+      runnable_points(sweep(devices, values), access, sizes.front(), r);
+  std::vector<peer::PatternPoint> shapes;
+  for (const auto& p : pattern_points) {
+    if (access.allows(p)) shapes.push_back(p);
+  }
+  if (shapes.size() < pattern_points.size())
+    r.findings.push_back(note("peer_pattern_no_p2p", {}, {}));
+  const std::vector<SampleSet> measured = measure_points(ctx, s, points, shapes);
+  for (std::size_t i = 0; i < points.size(); ++i)
+    r.rows.push_back(point_row(s, points[i], measured[i]));
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    for (Row& row : pattern_rows(s, shapes[i], measured[points.size() + i]))
+      r.rows.push_back(std::move(row));
+  peer::analyse(r);
+  return r;
+}
+
+// In a round process: the pair points the parent named, on the parent's GPUs.
+std::vector<SampleSet> PeerProbe::measure_keys(runtime::ProbeContext& ctx,
+                                               const std::vector<std::string>& keys) {
+  const std::vector<int> devices = ctx.devices();
+  std::vector<Point> points;
+  std::uint64_t most = 0;
+  bool staged = false;
+  for (const auto& key : keys) {
+    points.push_back(peer::parse_point_key(key, devices));
+    most = std::max(most, points.back().bytes);
+    staged = staged || points.back().mode == "staged";
+  }
+  if (points.empty()) throw UsageError("peer: a round process was given no points");
+  Shared s = make_shared_state(devices, most, staged, false);
+  PeerAccess access(devices);
+  s.access = &access;
+  std::vector<runtime::Operation> ops;
+  for (const Point& p : points)
+    ops.push_back(make_operation(s, p));
+  return ctx.measure_all(ops);
+}
 
 }  // namespace
 
