@@ -8,6 +8,13 @@
 #              p2pBandwidthLatencyTest
 #   asym       4 KiB copies with the harness on each GPU in turn (--device 0,1 and 1,0): an
 #              asymmetry that follows the harness is the timing's, one that stays is the link's
+#   contention ROUNDS alternating rounds of: the peer patterns and host-links at 512 MiB, then
+#              nvbandwidth's all_to_one_read_ce, one_to_all_write_ce, host_to_all_memcpy_ce,
+#              all_to_host_memcpy_ce (and the one-GPU host copies)
+#   smcopy     ROUNDS alternating rounds of the SM copy paths at 512 MiB (sm-read, sm-write, one
+#              way and both) and nvbandwidth's read_sm, write_sm and bidirectional read_sm
+#   matrices   one `peer` over every ordered pair at 4 KiB and 512 MiB, every P2P path and the
+#              pointer chase: the src x dst matrices
 #   gate       GATE_RUNS (6) same-build `gpuprobe --device all all` runs, then one more beside
 #              gpu_load filling GPU 1's host-to-device link
 #   ctest      ctest -L gpu (CTEST_GPU: a -R filter; default every GPU test)
@@ -61,7 +68,7 @@ if has reference; then
     timed "peer-bw-$r" "$g" --device all --no-color peer --mode ce,ce-write,sm-read,sm-write,ce-nop2p \
       --direction uni,bidir --sizes 512MiB --json "$OUT/peer-bw-$r.json"
     timed "peer-small-$r" "$g" --device all --no-color peer --mode ce,ce-write,sm-read,sm-write \
-      --direction uni --sizes 4KiB --json "$OUT/peer-small-$r.json"
+      --direction uni --sizes 16,4KiB --json "$OUT/peer-small-$r.json"
     timed "peer-chase-$r" "$g" --device all --no-color peer --mode sm-latency \
       --sizes "$latency_sizes" --json "$OUT/peer-chase-$r.json"
     if [ "$gpus" -ge 3 ]; then
@@ -74,6 +81,35 @@ if has reference; then
     tool nvbandwidth && timed "nvbandwidth-$r" "$REFKIT/nvbandwidth" -t "${nvb_tests[@]}"
     tool p2pBandwidthLatencyTest && timed "p2p-$r" "$REFKIT/p2pBandwidthLatencyTest"
   done
+fi
+
+if has contention; then
+  for r in $(seq 1 "$ROUNDS"); do
+    timed "peer-patterns-$r" "$g" --device all --no-color peer \
+      --pattern all-to-one,one-to-all,all-to-all --mode ce,ce-write --sizes 512MiB \
+      --json "$OUT/peer-patterns-$r.json"
+    timed "host-links-$r" "$g" --device all --no-color host-links --sizes 512MiB \
+      --json "$OUT/host-links-$r.json"
+    tool nvbandwidth && timed "nvbandwidth-$r" "$REFKIT/nvbandwidth" -t all_to_one_read_ce \
+      one_to_all_write_ce host_to_all_memcpy_ce all_to_host_memcpy_ce host_to_device_memcpy_ce \
+      device_to_host_memcpy_ce
+  done
+fi
+
+if has smcopy; then
+  for r in $(seq 1 "$ROUNDS"); do
+    timed "peer-bw-$r" "$g" --device all --no-color peer --mode sm-read,sm-write \
+      --direction uni,bidir --sizes 512MiB --json "$OUT/peer-bw-$r.json"
+    tool nvbandwidth && timed "nvbandwidth-$r" "$REFKIT/nvbandwidth" -t \
+      device_to_device_memcpy_read_sm device_to_device_memcpy_write_sm \
+      device_to_device_bidirectional_memcpy_read_sm
+  done
+fi
+
+if has matrices; then
+  timed matrices "$g" --device all --no-color peer --mode ce,ce-write,sm-read,sm-write,sm-latency \
+    --sizes 4KiB,512MiB --json "$OUT/matrices.json"
+  tool p2pBandwidthLatencyTest && timed p2p "$REFKIT/p2pBandwidthLatencyTest"
 fi
 
 if has asym; then

@@ -8,10 +8,25 @@
 namespace gpuprobe::peer {
 namespace {
 
+// Grid-stride copy, kSmCopyLoads 16-byte loads issued per thread before their stores: each SM
+// keeps 1024 threads x 8 x 16 B = 128 KiB of reads in flight, what a read across the link needs
+// to cover its ~0.8 us round trip (with one load per thread, 16 KiB per SM, sm-read reached 0.987x
+// nvbandwidth's read_sm on H200s; docs/probes/peer.md).
+constexpr int kSmCopyLoads = 8;
+
 __global__ void sm_copy(uint4* __restrict__ dst, const uint4* __restrict__ src, std::size_t n) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride)
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + (kSmCopyLoads - 1) * threads < n; i += kSmCopyLoads * threads) {
+    uint4 v[kSmCopyLoads];
+#pragma unroll
+    for (int k = 0; k < kSmCopyLoads; ++k)
+      v[k] = src[i + k * threads];
+#pragma unroll
+    for (int k = 0; k < kSmCopyLoads; ++k)
+      dst[i + k * threads] = v[k];
+  }
+  for (; i < n; i += threads)
     dst[i] = src[i];
 }
 

@@ -67,6 +67,17 @@ ProbeResult run_probe_across(Probe& probe, const std::vector<std::string>& args,
                            glossary_of(probe));
 }
 
+ProbeResult run_probe_across(Probe& probe, const std::vector<std::string>& args,
+                             const std::vector<int>& devices,
+                             const runtime::MeasureOptions& options, bool counters) {
+  const AxisValues values = parse_args(probe, args);
+  std::vector<DeviceInfo> infos;
+  for (int d : devices)
+    infos.push_back(runtime::query_device(d));
+  return runner::run_probe(probe, values, infos, options, runner::CounterOptions{counters, {}}, {},
+                           glossary_of(probe));
+}
+
 const Row* find_row(const ProbeResult& result,
                     const std::vector<std::pair<std::string, std::string>>& match) {
   for (const auto& row : result.rows) {

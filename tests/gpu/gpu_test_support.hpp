@@ -36,6 +36,10 @@ ProbeResult run_probe(Probe& probe, const std::vector<std::string>& args,
 ProbeResult run_probe_across(Probe& probe, const std::vector<std::string>& args,
                              const std::vector<int>& devices, std::size_t samples = 5,
                              bool counters = true);
+// The same with the caller's measurement options (rounds, a round executable, ...).
+ProbeResult run_probe_across(Probe& probe, const std::vector<std::string>& args,
+                             const std::vector<int>& devices,
+                             const runtime::MeasureOptions& options, bool counters);
 
 // A row's metric median and relative noise (stdev / mean); the test fails (and 0 comes back)
 // when the row has no such metric.

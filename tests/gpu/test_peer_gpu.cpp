@@ -13,6 +13,7 @@
 #include "gpu_test_support.hpp"
 #include "gpuprobe/runner/runner.hpp"
 #include "gpuprobe/runtime/device.hpp"
+#include "gpuprobe/runtime/measure.hpp"
 #include "registry.hpp"
 
 namespace gpuprobe {
@@ -123,15 +124,24 @@ TEST(PeerGpu, RunOnDevicesRunsPeerOnceAcrossTheSelection) {
 
 // Each leg is timed on the GPU that runs it: a 4 KiB copy takes as long 0 -> 1 as 1 -> 0 (with
 // the legs of other GPUs handed over by cross-GPU events inside the timed interval, the GPU
-// other than the harness's took about four times as long: 14.5 us against 3.4 us on H200s).
+// other than the harness's took about four times as long: 14.5 us against 3.4 us on H200s). As
+// the CLI does, each round runs in a gpuprobe process of its own (a process draws one level for
+// small copies, up to 1.3x from the next on H200s): the median is over five processes.
 TEST(PeerGpu, SmallCopiesTakeAsLongEitherWay) {
   GP_REQUIRE_GPU();
   GP_REQUIRE_TWO_GPUS();
   auto probe = make_peer_probe();
+  runtime::MeasureOptions options;
+  options.rounds = 5;
+  options.rule.fixed_samples = 20;
+  options.round_executable = GPUPROBE_BINARY;
   const ProbeResult r = testing::run_probe_across(
       *probe, {"--mode", "ce,ce-write,sm-read,sm-write", "--direction", "uni", "--sizes", "4KiB"},
-      {0, 1}, 20, false);
+      {0, 1}, options, false);
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
+  const Quantity* processes = find_quantity(r.conditions, "round_processes");
+  ASSERT_NE(processes, nullptr);
+  EXPECT_EQ(processes->value, 5.0);  // one batch of small copies, five rounds, on both GPUs
   int compared = 0;
   for (const char* mode : {"ce", "ce-write", "sm-read", "sm-write"}) {
     const Row* there = testing::find_row(r, {{"src", "0"}, {"dst", "1"}, {"mode", mode}});
