@@ -22,10 +22,13 @@ The quantities (the headline of each probe's quick run, as `gpuprobe all` has it
   pinned cudaMemcpy (finding zerocopy_once_vs_memcpy);
 - l2-persist: the window's gain (speed-up over no window) with the hot region the size of the
   set-aside, hitRatio 1, per workload.
-Not gated, each with a comment line saying why: a value some run lacks (a null break-even); a
-margin over 30% (too noisy to gate); a speed-up whose bound would be <= 1 (it could not tell a
-working window or pipeline from none); and the values in NOT_GATED (reported differently by a
-newer build than by the runs).
+Only a value that every run has and that a healthy run cannot lack is bounded. Not gated, each
+with a comment line saying why (and a count on stderr): a value some run lacks; a value a healthy
+run can lack, by the outcome it reports (OUTCOME_DEPENDENT, or any value of that name found null
+in some result of that probe of these runs: a break-even reuse exists only where zero-copy and the
+copy cross, so a run that decides "no crossing" has none); a margin over 30% (too noisy to gate);
+a speed-up whose bound would be <= 1 (it could not tell a working window or pipeline from none);
+and the values in NOT_GATED (reported differently by a newer build than by the runs).
 """
 import gzip
 import json
@@ -45,6 +48,14 @@ NOT_GATED = [
      "zero-copy time 0.97-0.98), inside the 5% alike margin that decides the break-even since "
      "59e8ad6: such a run now reports no crossing (null), and the bound would be unmatched"),
 ]
+
+
+# Values that a healthy run may lack by the outcome it reports (null when it has none), by name:
+# never bounded, even where every reference run happens to have one.
+OUTCOME_DEPENDENT = {
+    "break_even_reuse": "a break-even reuse exists only where zero-copy and the copy cross within "
+                        "the reuse sweep; a healthy run that decides \"no crossing\" has none",
+}
 
 
 def load(path):
@@ -208,21 +219,64 @@ def bound_line(probe, quantity, values, unit, spreads):
     return f"# {how}\n{quantity} >= {constant(bound, unit)}\n"
 
 
-def probe_lines(reports, probe, pick):
+# A quantity as probe_lines names it: probe[.summary|.findings.ID][selectors].name
+QUANTITY = re.compile(r"^(?P<probe>[\w-]+)(?P<section>\.summary|\.findings\.\w+)?\[.*\]\."
+                      r"(?P<name>\w+)$")
+
+
+def null_values(paths, reports, probe):
+    """{(section, name): where} for each summary or finding value of the probe's ok results that is
+    null somewhere in these runs: the outcome it reports can leave it out of a healthy run."""
+    out = {}
+    for path, rep in zip(paths, reports):
+        for r in results(rep, probe):
+            parts = [(".summary", s) for s in r.get("summary", [])]
+            parts += [(f".findings.{f['id']}", f) for f in r.get("findings", [])]
+            for section, part in parts:
+                for name, v in part.get("values", {}).items():
+                    if isinstance(v, dict) and "value" in v and v["value"] is None:
+                        where = selector(probe, part["params"], part["params"].keys(), section)
+                        out.setdefault((section, name), f"null in {where} of {path}")
+    return out
+
+
+def outcome_reason(quantity, nulls):
+    """Why a healthy run can lack this quantity, or None."""
+    m = QUANTITY.match(quantity)
+    if not m:
+        return None
+    name, section = m["name"], m["section"] or ""
+    if name in OUTCOME_DEPENDENT:
+        return OUTCOME_DEPENDENT[name]
+    if (section, name) in nulls:
+        return f"a healthy run can lack a {name}: {nulls[(section, name)]}"
+    return None
+
+
+def skip_reason(quantity, values, nulls):
+    """Why this quantity gets no bound, or None: NOT_GATED, a run lacks it, or a run could."""
+    reason = next((why for pattern, why in NOT_GATED if re.search(pattern, quantity)), None)
+    if reason:
+        return reason
+    missing = sum(1 for v in values if v is None or v["value"] is None)
+    if missing:
+        return f"no value in {missing} of {len(values)} runs"
+    return outcome_reason(quantity, nulls)
+
+
+def probe_lines(paths, reports, probe, pick):
     """The lines for one probe's quantities, from the runs whose result of it is ok."""
     per_run = [dict(kv for r in results(rep, probe) for kv in pick(r).items()) for rep in reports]
     per_run = [run for rep, run in zip(reports, per_run) if results(rep, probe)]
     if not per_run:
         return []
+    nulls = null_values(paths, reports, probe)
     out = []
     for quantity in per_run[0]:
         values = [run.get(quantity) for run in per_run]
-        reason = next((why for pattern, why in NOT_GATED if re.search(pattern, quantity)), None)
-        missing = sum(1 for v in values if v is None or v["value"] is None)
+        reason = skip_reason(quantity, values, nulls)
         if reason:
             out.append(f"# not gated: {quantity}: {reason}\n")
-        elif missing:
-            out.append(f"# not gated: {quantity}: no value in {missing} of {len(values)} runs\n")
         else:
             out.append(bound_line(probe, quantity, [v["value"] for v in values], values[0]["unit"],
                                   [v["spread"] for v in values]))
@@ -253,7 +307,7 @@ def make(paths):
                "# Not gated: margins over 30%, speed-ups whose bound would be <= 1, values some "
                "run lacks, and the script's NOT_GATED list.\n")
     for probe, pick in PROBES:
-        lines = probe_lines(reports, probe, pick)
+        lines = probe_lines(paths, reports, probe, pick)
         if lines:
             out.append(f"\n# -- {probe}\n")
             out += lines
@@ -267,6 +321,11 @@ def main(args):
     if not args:
         sys.exit(__doc__)
     name, text = make(args)
+    lines = text.splitlines()
+    bounds = sum(1 for line in lines if line and not line.startswith("#"))
+    left_out = sum(1 for line in lines if line.startswith("# not gated: "))
+    print(f"make-expectations: {name}: {bounds} bounds; {left_out} values left out, each on a "
+          f"'# not gated' line saying why", file=sys.stderr)
     if out_dir is None:
         sys.stdout.write(text)
         return

@@ -17,6 +17,7 @@
 #include "help_format.hpp"
 #include "options.hpp"
 #include "round_worker.hpp"
+#include "unused_options.hpp"
 #include "validators.hpp"
 
 namespace gpuprobe::cli {
@@ -37,7 +38,9 @@ constexpr const char* kCheckFooter =
     "measured spread; generic.txt with physical bounds for any other GPU) and every --expect and "
     "--expect-file. A metric fails only when its median and the whole 95% interval of the median "
     "lie beyond the bound; when the interval reaches the bound it is 'inconclusive', reported, "
-    "not a failure. Each failure is one line on stderr (what, measured, expected); exit 4.\n"
+    "not a failure. Each failure is one line on stderr (what, measured, expected); exit 4. A "
+    "check never passes on nothing: a file that is no run's results, has no ok probe result, or "
+    "lacks (or failed) a probe its GPU's reference file bounds exits 4 with a line saying so.\n"
     "Examples:\n"
     "  gpuprobe check\n"
     "  gpuprobe check --expect 'transfer[memory=pinned,bytes>=64MiB].bandwidth >= 50GB/s'\n"
@@ -180,6 +183,22 @@ std::vector<ProbeCommand> add_probe_commands(CLI::App& app,
   return out;
 }
 
+// The tool commands' unused global options, refused before anything runs.
+void refuse_unused_options(const CLI::App& app, const ToolCommands& t) {
+  const auto given = [&app](const std::string& name) {
+    const CLI::Option* option = app.get_option_no_throw(name);
+    return option != nullptr && option->count() > 0;
+  };
+  if (t.list->parsed()) refuse_unused(given, "list", kAllOptions);
+  if (t.info->parsed()) refuse_unused(given, "info", kMeasureOptions | kExpectOptions);
+  const unsigned reads_files = kMeasureOptions | kDeviceOption;
+  if (t.compare->parsed()) refuse_unused(given, "compare", reads_files | kExpectOptions);
+  if (t.fleet->parsed()) refuse_unused(given, "fleet", reads_files | kExpectOptions);
+  if (t.report->parsed()) refuse_unused(given, "report", kAllOptions);
+  if (t.check->parsed() && !t.check_files.empty())
+    refuse_unused(given, "check RUN.json", reads_files);
+}
+
 // Runs what the parsed command line asks for.
 int dispatch(const CLI::App& app, GlobalOptions& options, const ToolCommands& t,
              const std::vector<std::unique_ptr<Probe>>& probes,
@@ -189,6 +208,7 @@ int dispatch(const CLI::App& app, GlobalOptions& options, const ToolCommands& t,
       throw UsageError("--list-metrics takes no command: gpuprobe --list-metrics [FILTER]");
     return list_metrics(options, options.list_metrics.value_or(""));
   }
+  refuse_unused_options(app, t);
   if (t.list->parsed()) return list_probes(probes);
   if (t.info->parsed()) return show_info(options, command);
   const Glossary glossary = make_glossary(probes);

@@ -45,7 +45,9 @@ void clear_progress(const GlobalOptions& o) {
 
 // The exit code of a finished run, its messages on stderr: 1 when a probe failed, 3 when an
 // explicitly asked probe is unsupported, 4 when an expectation failed, else 0.
-int run_exit_code(const RunReport& report, bool explicit_probe) {
+// `unchecked`: one line per thing a check could not check (exit 4 after the expectations).
+int run_exit_code(const RunReport& report, bool explicit_probe,
+                  const std::vector<std::string>& unchecked) {
   int code = 0;
   for (const auto& r : report.results) {
     if (r.status == Status::kFailed) {
@@ -68,7 +70,19 @@ int run_exit_code(const RunReport& report, bool explicit_probe) {
       std::cerr << "gpuprobe: " << line << "\n";
     code = static_cast<int>(ExitCode::kCheckFailed);
   }
+  for (const auto& line : unchecked) {
+    std::cerr << "gpuprobe: " << line << "\n";
+    code = static_cast<int>(ExitCode::kCheckFailed);
+  }
   return code;
+}
+
+// What a run asked to meet its GPUs' reference bounds could not check: a line per GPU and probe
+// whose bounds its results cannot answer, or one line when it checked nothing at all.
+std::vector<std::string> unchecked_lines(const RunReport& report,
+                                         const std::vector<std::string>& unchecked) {
+  if (!unchecked.empty() || !report.expectations.empty()) return unchecked;
+  return {"nothing checked: no bound applies to this run's results"};
 }
 
 }  // namespace
@@ -138,18 +152,23 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
     runtime::add_link_facts(report.devices.back());
   }
   check_metrics(options, devices);
-  if (wants_reference_expectations(options)) {
-    const auto reference = applicable_to_plan(
-        reference_expectations_for(report.devices, options.quiet), plan_of(probes, glossary));
-    expectations.insert(expectations.end(), reference.begin(), reference.end());
-  }
+  const bool reference_wanted = wants_reference_expectations(options);
+  std::vector<Expectation> reference;
+  if (reference_wanted)
+    reference = applicable_to_plan(reference_expectations_for(report.devices, options.quiet),
+                                   plan_of(probes, glossary));
   const runner::CounterOptions counters{options.counters, options.metrics};
   const auto progress = progress_printer(options);
   report.results = runner::run_on_devices(probes, report.devices, measure, counters, progress,
                                           glossary, [&options] { clear_progress(options); });
+  // Bounds whose probe failed or was skipped are not evaluated: said once per probe instead.
+  auto coverage = reference_coverage(reference, report);
+  expectations.insert(expectations.end(), coverage.checkable.begin(), coverage.checkable.end());
   report.expectations = evaluate_expectations(expectations, report);
   write_outputs(options, report, glossary);
-  return run_exit_code(report, explicit_probe);
+  return run_exit_code(
+      report, explicit_probe,
+      reference_wanted ? unchecked_lines(report, coverage.unchecked) : std::vector<std::string>{});
 }
 
 }  // namespace gpuprobe::cli

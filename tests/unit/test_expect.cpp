@@ -217,6 +217,69 @@ TEST(ExpectPlan, UnknownProbesAndSelectorsMatchingNoPlannedRowAreUsageErrors) {
             std::string::npos);
 }
 
+// Reference bounds as a GPU's file has them: for GPU 0.
+Expectation reference_bound(const std::string& text) {
+  Expectation e = parse_expectation(text, "ref.txt:1");
+  e.device = 0;
+  return e;
+}
+
+TEST(ExpectCoverage, ARunThatIsNoneACheckCanJudgeSaysWhat) {
+  EXPECT_FALSE(not_checkable(run()).has_value());
+  RunReport compared = run();
+  compared.sides.resize(2);
+  EXPECT_EQ(not_checkable(compared), "it is `gpuprobe compare` output, not a run's results");
+  RunReport plan = run();
+  plan.devices.clear();
+  plan.results[0].status = Status::kPlanned;
+  EXPECT_EQ(not_checkable(plan), "it is a plan (--plan): nothing was measured");
+  RunReport fleet = run();
+  fleet.devices.clear();
+  fleet.command = {"gpuprobe", "fleet", "runs/"};
+  EXPECT_EQ(not_checkable(fleet), "it is `gpuprobe fleet` output, not a run's results");
+  RunReport empty = run();
+  empty.results.clear();
+  EXPECT_EQ(not_checkable(empty), "it holds no probe results");
+  RunReport failed = run();
+  failed.results[0].status = Status::kFailed;
+  failed.results[0].reason = "out of memory";
+  EXPECT_EQ(not_checkable(failed), "no probe result is ok (GPU 0): transfer failed: out of memory");
+}
+
+TEST(ExpectCoverage, BoundsOnAFailedSkippedOrMissingProbeAreSaidNotEvaluated) {
+  const std::vector<Expectation> reference = {
+      reference_bound("transfer[memory=pinned].bandwidth >= 50GB/s"),
+      reference_bound("coalescing.summary[element_bytes=4].baseline_bandwidth >= 1GB/s"),
+      reference_bound("zerocopy.summary[stride=32].copy_over_zerocopy_first >= 2"),
+      reference_bound("coalescing.summary[element_bytes=8].baseline_bandwidth >= 1GB/s"),
+  };
+  const auto ok = reference_coverage({reference[0]}, run());
+  EXPECT_EQ(ok.checkable.size(), 1u);
+  EXPECT_TRUE(ok.unchecked.empty());
+
+  const auto missing = reference_coverage(reference, run());
+  ASSERT_EQ(missing.checkable.size(), 1u);  // transfer's
+  EXPECT_EQ(missing.checkable[0].subject.probe, "transfer");
+  ASSERT_EQ(missing.unchecked.size(), 1u);  // one line for the probes the run lacks
+  EXPECT_EQ(missing.unchecked[0],
+            "GPU 0: 3 reference bound(s) not checked: the run has no coalescing, zerocopy result");
+
+  RunReport skipped = run();
+  skipped.results[0].status = Status::kSkipped;
+  skipped.results[0].reason = "needs compute capability 8.0";
+  const auto on_skipped = reference_coverage({reference[0]}, skipped);
+  EXPECT_TRUE(on_skipped.checkable.empty());
+  ASSERT_EQ(on_skipped.unchecked.size(), 1u);
+  EXPECT_EQ(on_skipped.unchecked[0],
+            "GPU 0: 1 reference bound(s) on transfer not checked: transfer was skipped: needs "
+            "compute capability 8.0");
+
+  Expectation other_gpu = reference[0];
+  other_gpu.device = 1;  // the run has transfer on GPU 0 only
+  EXPECT_EQ(reference_coverage({other_gpu}, run()).unchecked.at(0),
+            "GPU 1: 1 reference bound(s) not checked: the run has no transfer result");
+}
+
 TEST(ExpectFile, CommentsBlankLinesAndLineNumbersInErrors) {
   const std::string path = ::testing::TempDir() + "/expect-test.txt";
   {

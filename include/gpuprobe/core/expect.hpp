@@ -86,6 +86,23 @@ std::optional<double> convert_unit(double value, const std::string& from, const 
 // A unit a constant may carry besides sizes: "" (bare), a rate, a time, "B", "%" or "x".
 bool known_constant_unit(const std::string& unit);
 
+// What a check covers (README "gpuprobe check"): it fails, rather than pass on nothing, when the
+// run is none it can judge or a probe its reference file bounds has no ok result.
+//
+// Why `report` is no run a check can judge, or nullopt: another command's output (compare,
+// fleet), a plan, no probe results, or no ok result. One line, without the file's name.
+std::optional<std::string> not_checkable(const RunReport& report);
+
+// Reference bounds (each for its GPU, `device`) split by whether the run has an ok result of
+// every probe they read on that GPU: `checkable` in order; `unchecked` one line per GPU and probe
+// ("GPU 0: 3 reference bound(s) on transfer not checked: transfer failed: REASON").
+struct ReferenceCoverage {
+  std::vector<Expectation> checkable;
+  std::vector<std::string> unchecked;
+};
+ReferenceCoverage reference_coverage(const std::vector<Expectation>& reference,
+                                     const RunReport& report);
+
 std::vector<ExpectationResult> evaluate_expectations(const std::vector<Expectation>& expectations,
                                                      const RunReport& report);
 

@@ -1,0 +1,24 @@
+// Global options a command does not use: refused with exit 2 rather than silently ignored
+// (README "Global options"). Host-only (no CLI11), so the unit tests compile it.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace gpuprobe::cli {
+
+// Global options by what they are for.
+enum OptionGroup : unsigned {
+  kMeasureOptions = 1,  // how probes run (--samples ... --plan): the command runs none
+  kExpectOptions = 2,   // --expect, --expect-file: the command evaluates none
+  kDeviceOption = 4,    // --device: the command takes its GPUs from files
+  kOutputOptions = 8,   // --json, --csv, --md: the command writes no result file
+  kAllOptions = 15,
+};
+
+// Throws UsageError naming the first option of the `refused` groups that `given` says was given
+// to `command`, and why the command does not use it. `given` takes a long name ("--seed").
+void refuse_unused(const std::function<bool(const std::string&)>& given, const std::string& command,
+                   unsigned refused);
+
+}  // namespace gpuprobe::cli

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Tests scripts/make-expectations.py's rule: a bound only for a value that every reference run
+has and that a healthy run cannot lack; each value left out says why.
+
+Usage: test_make_expectations.py [SCRIPT]   (default: the repository's scripts/make-expectations.py)
+"""
+import importlib.util
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "make-expectations.py")
+
+
+def load_script(path):
+    spec = importlib.util.spec_from_file_location("make_expectations", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def value(v, unit="x"):
+    return {"unit": unit, "value": v}
+
+
+def zerocopy_summary(stride, break_even, first=2.0, last=0.8, extra=None):
+    values = {"break_even_reuse": value(break_even, ""),
+              "copy_over_zerocopy_first": value(first),
+              "copy_over_zerocopy_last": value(last)}
+    values.update(extra or {})
+    return {"params": {"direction": "read", "memory": "hostalloc", "stride": stride,
+                       "element_bytes": 16},
+            "values": values}
+
+
+def run(summaries):
+    """A run of one GPU with one ok zerocopy result holding these summary rows."""
+    return {"schema_version": 3, "tool": {"git": "test"}, "devices": [{"name": "Test GPU"}],
+            "results": [{"probe": "zerocopy", "status": "ok", "rows": [], "findings": [],
+                         "summary": summaries}]}
+
+
+class MakeExpectations(unittest.TestCase):
+    def make(self, runs):
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for i, r in enumerate(runs):
+                paths.append(os.path.join(d, f"run-{i}.json"))
+                with open(paths[-1], "w") as f:
+                    json.dump(r, f)
+            err = io.StringIO()
+            with redirect_stderr(err):
+                name, text = self.script.make(paths)
+            return text
+
+    @classmethod
+    def setUpClass(cls):
+        cls.script = load_script(sys.argv[1] if len(sys.argv) > 1 else SCRIPT)
+
+    def line_for(self, text, stride, name):
+        key = f"stride={stride},element_bytes=16].{name}"
+        lines = [line for line in text.splitlines() if key in line and not line.startswith("# 3")]
+        self.assertEqual(len(lines), 1, text)
+        return lines[0]
+
+    def test_break_even_every_run_has_is_not_bounded(self):
+        # Every run crossed at stride 32; a healthy run that decides "no crossing" lacks it.
+        runs = [run([zerocopy_summary(32, be)]) for be in (6.1, 6.3, 6.5)]
+        line = self.line_for(self.make(runs), 32, "break_even_reuse")
+        self.assertTrue(line.startswith("# not gated: "), line)
+        self.assertIn("no crossing", line)
+
+    def test_value_null_in_another_pattern_is_not_bounded(self):
+        # 'crossover' is bounded nowhere by name, but is null at stride 1 in some run: the outcome
+        # it reports can leave it out, so stride 32 gets no bound either, saying where it was null.
+        extra = {"crossover": value(3.0)}
+        runs = [run([zerocopy_summary(1, None, extra={"crossover": value(None)}),
+                     zerocopy_summary(32, 6.0, extra=extra)])] * 3
+        saved, self.script.PROBES = self.script.PROBES, (("zerocopy", self.pick_crossover),)
+        try:
+            text = self.make(runs)
+        finally:
+            self.script.PROBES = saved
+        line = self.line_for(text, 32, "crossover")
+        self.assertTrue(line.startswith("# not gated: "), line)
+        self.assertIn("null in zerocopy.summary[", line)
+        self.assertIn("stride=1", line)
+
+    def pick_crossover(self, result):
+        out = {}
+        for s in result["summary"]:
+            key = self.script.selector("zerocopy", s["params"],
+                                       ("direction", "memory", "stride", "element_bytes"),
+                                       ".summary")
+            out[key + ".crossover"] = self.script.plain_value(s["values"], "crossover")
+        return out
+
+    def test_value_some_run_lacks_is_not_bounded(self):
+        runs = [run([zerocopy_summary(32, 6.0, last=v)]) for v in (0.8, None, 0.82)]
+        line = self.line_for(self.make(runs), 32, "copy_over_zerocopy_last")
+        self.assertEqual(line.split(": ")[-1], "no value in 1 of 3 runs")
+
+    def test_value_every_run_has_and_none_can_lack_is_bounded(self):
+        runs = [run([zerocopy_summary(32, 6.0, first=v)]) for v in (2.0, 2.02, 2.04)]
+        text = self.make(runs)
+        self.assertIn("stride=32,element_bytes=16].copy_over_zerocopy_first >= 1.9x\n", text)
+
+    def test_stderr_counts_bounds_and_values_left_out(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "run.json")
+            with open(path, "w") as f:
+                json.dump(run([zerocopy_summary(32, 6.0)]), f)
+            err = io.StringIO()
+            out = io.StringIO()
+            with redirect_stderr(err):
+                sys.stdout, saved = out, sys.stdout
+                try:
+                    self.script.main([path])
+                finally:
+                    sys.stdout = saved
+        self.assertIn("test-gpu.txt: 2 bounds; 1 values left out", err.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])
