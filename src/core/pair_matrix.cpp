@@ -169,6 +169,15 @@ std::optional<PairMatrix> fill(PairMatrix m, const std::vector<PairRow>& rows) {
   return m;
 }
 
+// A latency metric of the path's own (a time other than "time", as peer's sm-latency
+// access_latency): where the rows carry one, it alone stands for the path.
+std::optional<std::string> own_latency(const std::vector<PairRow>& rows) {
+  for (const auto& r : rows)
+    for (const auto& m : r.row->metrics)
+      if (m.unit == "s" && m.name != "time") return m.name;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<PairMatrix> pair_matrices(const std::vector<Row>& rows) {
@@ -189,6 +198,8 @@ std::vector<PairMatrix> pair_matrices(const std::vector<Row>& rows) {
       std::vector<PairRow> on_path;
       for (const auto& r : all)
         if (values_of(*r.row, keys) == path.id) on_path.push_back(r);
+      const auto own = own_latency(on_path);
+      if (own && *own != metric) continue;
       PairMatrix m;
       m.metric = metric;
       m.unit = unit;

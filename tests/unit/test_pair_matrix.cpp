@@ -181,8 +181,10 @@ TEST(PairMatrix, PlannedRowsGiveNone) {
 TEST(PairMatrix, LatencyModeRowsGiveTheirLatency) {
   auto rows = peer_rows(2, {"ce"});
   for (int s = 0; s < 2; ++s) {
+    // As peer's sm-latency rows: a bandwidth and a time per repetition beside their own
+    // latency, which alone stands for the path (a chase's bytes per second are no copy rate).
     Row r = peer_row(s, 1 - s, "latency", "uni", 8);
-    r.metrics = {metric("latency", "s", 2e-6 + s * 1e-7)};
+    r.metrics.push_back(metric("latency", "s", 2e-6 + s * 1e-7));
     rows.push_back(r);
   }
   const auto matrices = pair_matrices(rows);

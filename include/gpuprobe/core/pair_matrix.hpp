@@ -36,9 +36,11 @@ struct PairMatrix {
 // metrics that are neither a rate (unit ending in "/s": peak over sizes) nor a time (unit "s": at
 // the smallest size). The path is each param other than src, dst and sizes (unit B) that takes
 // two values within one pair, unless it follows from the pair and the other path params (peer's
-// `link`). Order: for each metric in order of first appearance (bandwidth before time), one
-// matrix per path in order of first appearance. Matrices without any value (a plan's rows) are
-// left out, so rows without src/dst, or without metrics, give none.
+// `link`). A path whose rows carry a latency of their own (a metric in s other than `time`, as
+// peer's sm-latency `access_latency`) gets that matrix only. Order: for each metric in order of
+// first appearance (bandwidth before time), one matrix per path in order of first appearance.
+// Matrices without any value (a plan's rows) are left out, so rows without src/dst, or without
+// metrics, give none.
 std::vector<PairMatrix> pair_matrices(const std::vector<Row>& rows);
 
 }  // namespace gpuprobe
