@@ -41,7 +41,8 @@ tool() { [ -n "${REFKIT:-}" ] && [ -x "$REFKIT/$1" ]; }
 
 nvidia-smi -L | tee -a "$OUT/check.log"
 gpus=$(nvidia-smi -L | grep -c '^GPU')
-rev=$(cat .git-rev 2>/dev/null || git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+# REV: the commit measured (the GPU machine's copy may carry a stale .git): pass it in.
+rev=${REV:-$(cat .git-rev 2>/dev/null || git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
 if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
          -DGPUPROBE_GIT="$rev" >"$OUT/build.log" 2>&1 &&
        cmake --build build -j "$(nproc)" --target gpuprobe gpuprobe_gpu_tests >>"$OUT/build.log" 2>&1; }; then

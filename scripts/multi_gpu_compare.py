@@ -153,7 +153,7 @@ def small_table(folder):
     small = files(folder, "peer-small")
     if not small:
         return
-    print("\n### 4 KiB, us per copy, each ordered pair, per round (median over the run's rounds)\n")
+    print("\n### Small copies, us per copy, each ordered pair, per round (median over the run's rounds)\n")
     p2p = sorted(folder.glob("p2p-*.txt"))
     refs = []
     for t in p2p:
@@ -164,19 +164,20 @@ def small_table(folder):
           f"{min(refs):.2f}–{max(refs):.2f} us over pairs and rounds\n" if refs else "")
     print("| path | " + " | ".join(f"round {i + 1}" for i in range(len(small))) + " | worst a→b / b→a |")
     print("|---|" + "---|" * len(small) + "---|")
-    modes = []
+    paths = []
     for p, _ in rows(small[0], "peer"):
-        if p["mode"] not in modes:
-            modes.append(p["mode"])
-    for mode in modes:
+        if (p["mode"], p["bytes"]) not in paths:
+            paths.append((p["mode"], p["bytes"]))
+    for mode, size in paths:
         cells, worst = [], 1.0
         for s in small:
-            t = {(p["src"], p["dst"]): m["time"] * 1e6 for p, m in rows(s, "peer") if p["mode"] == mode}
+            t = {(p["src"], p["dst"]): m["time"] * 1e6 for p, m in rows(s, "peer")
+                 if p["mode"] == mode and p["bytes"] == size}
             cells.append(" ".join(f"{a}→{b} {v:.2f}" for (a, b), v in sorted(t.items())))
             for (a, b), v in t.items():
                 if (b, a) in t:
                     worst = max(worst, v / t[(b, a)])
-        print(f"| {mode} | " + " | ".join(cells) + f" | {worst:.3f} |")
+        print(f"| {mode} {size} B | " + " | ".join(cells) + f" | {worst:.3f} |")
 
 
 def chase_table(folder):
@@ -208,8 +209,13 @@ def pattern_table(folder):
     print("\n### Patterns at 512 MiB per copy, GB/s per GPU (bandwidth_gpu) against nvbandwidth\n")
     print("| pattern | nvbandwidth testcase | per round: gpuprobe min–max / nvbandwidth min–max | worst ratio |")
     print("|---|---|---|---|")
-    for pattern, mode, testcase in (("all-to-one", "ce", "all_to_one_read_ce"),
-                                    ("one-to-all", "ce-write", "one_to_all_write_ce")):
+    # nvbandwidth's all_to_one_read_ce has every peer pull from GPU j (data leaves j: gpuprobe's
+    # one-to-all by ce, receivers pulling); one_to_all_write_ce has j push to every peer
+    # (one-to-all by ce-write). Its per-GPU value is all bytes / (first start -> last end).
+    for pattern, mode, testcase in (("one-to-all", "ce", "all_to_one_read_ce"),
+                                    ("one-to-all", "ce-write", "one_to_all_write_ce"),
+                                    ("all-to-one", "ce", "one_to_all_read_ce"),
+                                    ("all-to-one", "ce-write", "all_to_one_write_ce")):
         cells, ratios = [], []
         for pf, n in zip(pats, nvb):
             ours = {p["gpu"]: m["bandwidth_gpu"] for p, m in rows(pf, "peer")
@@ -237,7 +243,7 @@ def host_table(folder):
         for h, n in zip(hl, nvb):
             mats = nvbandwidth_matrices(n)
             got = {(p["mode"], p["gpu"]): m["bandwidth"] for p, m in rows(h, "host-links")
-                   if p.get("direction") == direction and "gpu" in p}
+                   if p.get("direction") == direction and isinstance(p.get("gpu"), int)}
             solo = {g: v for (mode, g), v in got.items() if mode == "solo"}
             conc = {g: v for (mode, g), v in got.items() if mode == "concurrent"}
             ref_solo = {c: v for (_, c), v in next((x for _, x in mats.get(solo_t, [])), {}).items()}

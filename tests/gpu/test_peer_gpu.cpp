@@ -122,11 +122,13 @@ TEST(PeerGpu, RunOnDevicesRunsPeerOnceAcrossTheSelection) {
   EXPECT_TRUE(transfers[0]->devices.empty());
 }
 
-// Each leg is timed on the GPU that runs it: a 4 KiB copy takes as long 0 -> 1 as 1 -> 0 (with
-// the legs of other GPUs handed over by cross-GPU events inside the timed interval, the GPU
-// other than the harness's took about four times as long: 14.5 us against 3.4 us on H200s). As
-// the CLI does, each round runs in a gpuprobe process of its own (a process draws one level for
-// small copies, up to 1.3x from the next on H200s): the median is over five processes.
+// Each leg is timed on the GPU that runs it: no cross-GPU handshake inside the timed interval.
+// With the legs of other GPUs handed over by cross-GPU events, a 4 KiB copy on the GPU other than
+// the harness's took about 4x as long as on the harness's (14.5-15.3 us against 3.4-3.9 us on
+// H200s). What remains is the driver's: a small copy draws one of two levels per process and
+// point (ce-write 4 KiB: 2.4 or 3.4-3.8 us on H200s; over five round processes the medians of
+// 0 -> 1 and 1 -> 0 still differed by up to 1.46x, docs/probes/peer.md). The bound sits between
+// the two: 2x.
 TEST(PeerGpu, SmallCopiesTakeAsLongEitherWay) {
   GP_REQUIRE_GPU();
   GP_REQUIRE_TWO_GPUS();
@@ -149,7 +151,7 @@ TEST(PeerGpu, SmallCopiesTakeAsLongEitherWay) {
     if (!there || !back) continue;  // no P2P access between the two
     const double a = testing::median_of(*there, "time");
     const double b = testing::median_of(*back, "time");
-    EXPECT_LT(std::max(a, b) / std::min(a, b), 1.25)
+    EXPECT_LT(std::max(a, b) / std::min(a, b), 2.0)
         << mode << ": 0->1 " << a * 1e6 << " us, 1->0 " << b * 1e6 << " us";
     ++compared;
   }
