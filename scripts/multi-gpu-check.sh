@@ -116,8 +116,8 @@ fi
 if has asym; then
   for r in 1 2; do
     for order in 0,1 1,0; do
-      timed "asym-$order-$r" "$g" --device "$order" --no-color peer --mode ce,ce-write,sm-read,sm-write \
-        --direction uni --sizes 4KiB,64KiB --json "$OUT/asym-$order-$r.json"
+      timed "asym-home${order%%,*}-$r" "$g" --device "$order" --no-color peer --mode ce,ce-write,sm-read,sm-write \
+        --direction uni --sizes 4KiB,64KiB --json "$OUT/asym-home${order%%,*}-$r.json"
     done
   done
 fi
