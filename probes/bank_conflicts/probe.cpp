@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
@@ -300,7 +301,7 @@ ProbeResult BankConflictsProbe::run(runtime::ProbeContext& ctx, const AxisValues
   in.sm_clock_max_mhz = static_cast<double>(dev.sm_clock_khz) / 1e3;
   if (parts.ladder) run_ladder(ctx, values.number("size"), result, in);
   if (parts.strides) run_strides(ctx, values, result, in);
-  bank::analyse(result, in);
+  analyse_keeping_rows(result, [&] { bank::analyse(result, in); });
   return result;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/probe.hpp"
@@ -355,7 +356,7 @@ ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& v
       ctx.measure_all(make_operations(sized, out.get(), in.get(), dev.sm_count, ctx.stream()));
   for (std::size_t i = 0; i < sized.size(); ++i)
     result.rows.push_back(row_of(sized[i], measured[i]));
-  coalescing::analyse(result, facts);
+  analyse_keeping_rows(result, [&] { coalescing::analyse(result, facts); });
   return result;
 }
 

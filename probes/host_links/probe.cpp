@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/transfer_model.hpp"
 #include "gpuprobe/probe.hpp"
@@ -289,7 +290,7 @@ ProbeResult HostLinksProbe::run(runtime::ProbeContext& ctx, const AxisValues& va
     total.model.push_back({"raw_limit", "GB/s", known ? std::optional(raw_sum) : std::nullopt});
     r.rows.push_back(std::move(total));
   }
-  host_links::analyse(r);
+  analyse_keeping_rows(r, [&] { host_links::analyse(r); });
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/models/l2_persist_model.hpp"
 #include "gpuprobe/probe.hpp"
@@ -273,7 +274,7 @@ ProbeResult L2PersistProbe::run(runtime::ProbeContext& ctx, const AxisValues& va
     result.rows.push_back(std::move(row));
   }
   l2_persist::add_model(result, sizes.window_max);
-  l2_persist::analyse(result, sizes.facts());
+  analyse_keeping_rows(result, [&] { l2_persist::analyse(result, sizes.facts()); });
   if (sizes.clamped_any(sweep))
     result.findings.push_back(note("l2_persist_window_clamped", {},
                                    {{"window_max", "B", static_cast<double>(sizes.window_max)}}));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/probe.hpp"
@@ -509,7 +510,7 @@ ProbeResult OverlapProbe::run(runtime::ProbeContext& ctx, const AxisValues& valu
     if (values.has_choice("workload", workload))
       result.conditions.push_back({workload + "_iterations", "", static_cast<double>(iterations)});
   }
-  overlap::analyse(result, values.on("timeline"));
+  analyse_keeping_rows(result, [&] { overlap::analyse(result, values.on("timeline")); });
   return result;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/peer_model.hpp"
@@ -589,7 +590,7 @@ ProbeResult PeerProbe::run(runtime::ProbeContext& ctx, const AxisValues& values)
   for (std::size_t i = 0; i < shapes.size(); ++i)
     for (Row& row : pattern_rows(s, shapes[i], measured[points.size() + i]))
       r.rows.push_back(std::move(row));
-  peer::analyse(r);
+  analyse_keeping_rows(r, [&] { peer::analyse(r); });
   return r;
 }
 

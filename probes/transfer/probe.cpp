@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/trace.hpp"
 #include "gpuprobe/core/units.hpp"
@@ -282,7 +283,9 @@ ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& val
   for (auto& row : rows)
     result.rows.push_back(std::move(*row));
   trace("transfer: measured; analysing");
-  transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});
+  analyse_keeping_rows(result, [&] {
+    transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});
+  });
   return result;
 }
 

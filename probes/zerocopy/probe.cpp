@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/zerocopy_model.hpp"
@@ -433,7 +434,7 @@ ProbeResult ZeroCopyProbe::run(runtime::ProbeContext& ctx, const AxisValues& val
   const std::vector<SampleSet> measured = ctx.measure_all(ops);
   for (std::size_t i = 0; i < sweep.size(); ++i)
     result.rows.push_back(make_row(sweep[i], sh.span, measured[i], grids[i]));
-  zerocopy::analyse(result, run_facts(dev, sh.span, true));
+  analyse_keeping_rows(result, [&] { zerocopy::analyse(result, run_facts(dev, sh.span, true)); });
   return result;
 }
 

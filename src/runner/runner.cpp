@@ -10,6 +10,7 @@
 
 #include "boundary.hpp"
 #include "counter_pass.hpp"
+#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/interrupt.hpp"
 #include "gpuprobe/core/round_process.hpp"
@@ -175,7 +176,7 @@ ProbeResult run_probe(Probe& probe, const AxisValues& values,
       result.findings.push_back(std::move(f));
     result.counter_status = counter_pass.status();
     order_findings(result.findings);
-    phrase_findings(result, glossary);
+    phrase_keeping_rows(result, glossary);  // an error there keeps the measured rows
     return result;
   } catch (const runtime::VerificationError& e) {
     recover_devices(devices);
