@@ -11,7 +11,7 @@ CHECK_ARCH ?= 90
 # ccache as the compiler launcher where it is installed (.ci/run installs it).
 LAUNCHERS := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 
-.PHONY: run test build clean format sanitize-test fuzz-regression
+.PHONY: run test build clean format sanitize-test fuzz-regression package-test
 
 build:
 	BUILD_DIR=$(BUILD_DIR) scripts/setup.sh
@@ -54,6 +54,13 @@ fuzz-regression:
 	. scripts/ccache-env.sh && cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_units fuzz_axes \
 	  fuzz_expect fuzz_result fuzz_gzip
 	cd $(FUZZ_DIR) && ctest --output-on-failure -L fuzz
+
+# The .deb as a user installs it (after `make test`'s build): cpack, dpkg -i, the installed binary
+# run from outside the tree, dpkg -r (tests/cli/package_test.sh). Installs into the system: root.
+package-test: build
+	cmake -S . -B $(BUILD_DIR) -DGPUPROBE_PACKAGE_TEST=ON >/dev/null
+	. scripts/ccache-env.sh && cmake --build $(BUILD_DIR) -j $(JOBS) --target gpuprobe gpuprobe_shell_docs
+	cd $(BUILD_DIR) && ctest --output-on-failure -L package
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.cu')

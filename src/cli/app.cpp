@@ -17,6 +17,7 @@
 #include "help_format.hpp"
 #include "options.hpp"
 #include "round_worker.hpp"
+#include "shell_docs.hpp"
 #include "unused_options.hpp"
 #include "validators.hpp"
 
@@ -258,6 +259,14 @@ int run(int argc, char** argv) {
   add_tool_commands(app, tool);
   const auto probes = make_probes();
   const auto probe_cmds = add_probe_commands(app, probes);
+  if (argc == 3 && std::string_view(argv[1]) == kCompletionsCommand) {
+    std::cout << completion_script(app, argv[2]);
+    return 0;
+  }
+  if (argc == 2 && std::string_view(argv[1]) == kManCommand) {
+    std::cout << man_page(app, fmt::format("gpuprobe {}", kToolVersion));
+    return 0;
+  }
 
   try {
     app.parse(argc, argv);

@@ -7,10 +7,13 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "install_paths.hpp"
+
 namespace gpuprobe::cli {
 
 std::string expectations_dir() {
   if (const char* env = std::getenv("GPUPROBE_EXPECTATIONS_DIR"); env && *env) return env;
+  if (const auto installed = installed_data("expectations")) return *installed;
   return GPUPROBE_EXPECTATIONS_DIR;
 }
 

@@ -12,7 +12,8 @@
 
 namespace gpuprobe::cli {
 
-// Where the reference expectation files are: $GPUPROBE_EXPECTATIONS_DIR, else the source tree's
+// Where the reference expectation files are: $GPUPROBE_EXPECTATIONS_DIR, else the installed copy
+// (<prefix>/share/gpuprobe/expectations next to <prefix>/bin/gpuprobe), else the source tree's
 // expectations/ (baked in at build time).
 std::string expectations_dir();
 

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "gpuprobe/core/errors.hpp"
+#include "install_paths.hpp"
 
 extern char** environ;
 
@@ -29,13 +30,8 @@ constexpr const char* kInstallHint =
 
 std::string report_script_dir() {
   if (const char* env = std::getenv("GPUPROBE_REPORT_DIR"); env && *env) return env;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed =
-        exe.parent_path().parent_path() / "share" / "gpuprobe" / "python" / "gpuprobe_report";
-    if (fs::exists(installed / "__main__.py", ec)) return installed.string();
-  }
+  if (const auto installed = installed_data("python/gpuprobe_report/__main__.py"))
+    return fs::path(*installed).parent_path().string();
   return GPUPROBE_REPORT_SOURCE_DIR;
 }
 
