@@ -20,6 +20,7 @@
 #include "shell_docs.hpp"
 #include "unused_options.hpp"
 #include "validators.hpp"
+#include "version_text.hpp"
 
 namespace gpuprobe::cli {
 namespace {
@@ -251,8 +252,8 @@ int run(int argc, char** argv) {
       "gpuprobe"};
   app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands: they inherit it
   app.footer(kExitCodes);
-  app.set_version_flag("--version", fmt::format("gpuprobe {} ({})", kToolVersion, kToolGit));
-  app.require_subcommand(0, 1);  // none given: a usage error below
+  app.set_version_flag("--version", version_text);  // a callback: CUDA is asked only then
+  app.require_subcommand(0, 1);                     // none given: a usage error below
   GlobalOptions options;
   add_global_options(app, options);
   ToolCommands tool;

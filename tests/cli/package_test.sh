@@ -14,7 +14,7 @@ dpkg -i "$deb" >/dev/null || fail "dpkg -i $deb failed"
 trap 'dpkg -r gpuprobe >/dev/null' EXIT
 work=$(mktemp -d); cd "$work"
 g=/usr/bin/gpuprobe
-$g --version | grep -q '^gpuprobe ' || fail "--version: $($g --version)"
+$g --version | grep -q '^CUPTI API' || fail "--version names no CUPTI: $($g --version)"
 $g list | grep -q '^transfer ' || fail "list names no transfer probe"
 run=$src/examples/results/h100/gate/run-1.json.gz
 out=$($g check "$run" 2>&1) || fail "check $run exited $?: $(echo "$out" | tail -1)"
