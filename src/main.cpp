@@ -2,6 +2,7 @@
 // control characters escaped: a message may quote a file's text).
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
 
@@ -15,7 +16,16 @@ int main(int argc, char** argv) {
   gpuprobe::install_interrupt_handlers();
   gpuprobe::trace("start");
   try {
-    return gpuprobe::cli::run(argc, argv);
+    const int code = gpuprobe::cli::run(argc, argv);
+    // A write to stdout that failed (a full disk, /dev/full) must not end in exit 0 with the
+    // data lost.
+    std::cout.flush();
+    if (!std::cout.good() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      std::cerr << "gpuprobe: error: could not write to standard output (a full disk?): the "
+                   "output is incomplete\n";
+      return static_cast<int>(gpuprobe::ExitCode::kUsage);
+    }
+    return code;
   } catch (const gpuprobe::InterruptedError& e) {
     std::cerr << fmt::format("\ngpuprobe: {}\n", e.what());
     return static_cast<int>(e.code());

@@ -84,7 +84,7 @@ int check_files(const GlobalOptions& options, const std::vector<std::string>& fi
   if (files.size() > 1 &&
       !(options.json_path.empty() && options.csv_path.empty() && options.md_path.empty()))
     throw UsageError("check: --json, --csv and --md take one result file");
-  check_outputs(options);
+  check_outputs(options, files);
   const std::vector<Expectation> named = named_expectations(options);
   int code = 0;
   for (const auto& path : files)

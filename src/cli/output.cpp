@@ -56,18 +56,41 @@ void check_path(const char* flag, const std::string& path) {
   ::unlink(trial.c_str());
 }
 
+// Whether two paths name one file: the same file where one exists (links and ./ spellings
+// included), else the same normalised absolute path.
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  if (a.empty() || b.empty() || a == "-" || b == "-") return false;
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
+  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
 bool to_stdout(const GlobalOptions& o) {
   return o.json_path == "-" || o.csv_path == "-" || o.md_path == "-";
 }
 
 }  // namespace
 
-void check_outputs(const GlobalOptions& o) {
+void check_outputs(const GlobalOptions& o, const std::vector<std::string>& inputs) {
   int dashes = (o.json_path == "-") + (o.csv_path == "-") + (o.md_path == "-");
   if (dashes > 1) throw UsageError("only one of --json, --csv, --md can write to stdout ('-')");
-  check_path("--json", o.json_path);
-  check_path("--csv", o.csv_path);
-  check_path("--md", o.md_path);
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"--json", &o.json_path}, {"--csv", &o.csv_path}, {"--md", &o.md_path}};
+  for (std::size_t i = 0; i < std::size(outputs); ++i) {
+    const auto& [flag, path] = outputs[i];
+    if (path->empty() || *path == "-") continue;
+    for (std::size_t j = i + 1; j < std::size(outputs); ++j)
+      if (same_file(*path, *outputs[j].second))
+        throw UsageError(fmt::format("{} and {} both name '{}': give each its own file", flag,
+                                     outputs[j].first, printable(*path)));
+    for (const auto& input : inputs)
+      if (same_file(*path, input))
+        throw UsageError(fmt::format(
+            "{} {}: that is also an input file, which writing would destroy: give another name",
+            flag, printable(*path)));
+    check_path(flag, *path);
+  }
 }
 
 void write_outputs(const GlobalOptions& o, const RunReport& report, const Glossary& glossary) {
