@@ -30,13 +30,15 @@ int main(int argc, char** argv) {
     std::cerr << fmt::format("\ngpuprobe: {}\n", e.what());
     return static_cast<int>(e.code());
   } catch (const gpuprobe::Error& e) {
-    std::cerr << fmt::format("gpuprobe: error: {}\n", gpuprobe::printable(e.what()));
+    std::cerr << fmt::format("gpuprobe: error: {}\n",
+                             gpuprobe::bounded_message(gpuprobe::printable(e.what())));
     return static_cast<int>(e.code());
   } catch (const std::bad_alloc&) {
     std::cerr << "gpuprobe: error: out of host memory; make the sweep smaller\n";
     return static_cast<int>(gpuprobe::ExitCode::kRunFailure);
   } catch (const std::exception& e) {
-    std::cerr << fmt::format("gpuprobe: error: {}\n", gpuprobe::printable(e.what()));
+    std::cerr << fmt::format("gpuprobe: error: {}\n",
+                             gpuprobe::bounded_message(gpuprobe::printable(e.what())));
     return static_cast<int>(gpuprobe::ExitCode::kRunFailure);
   }
 }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -173,7 +174,15 @@ std::optional<Reference> parse_constant(std::string_view s, const Parser& p) {
   r.source = Source::kConstant;
   r.unit = std::string(trim(std::string_view(end)));
   r.constant = v;
-  if (known_constant_unit(r.unit)) return r;
+  if (known_constant_unit(r.unit)) {
+    // Compared in the family's base unit (GB/s, s): a bound that overflows there is refused.
+    for (const char* base : {"GB/s", "s"}) {
+      const auto in_base = convert_unit(v, r.unit, base);
+      if (in_base && !std::isfinite(*in_base))
+        p.fail(s, fmt::format("the bound overflows when converted to {}", base));
+    }
+    return r;
+  }
   units_detail::Problem problem;
   const auto bytes = units_detail::try_parse_size(t, problem);
   if (!bytes)

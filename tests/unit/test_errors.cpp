@@ -62,3 +62,21 @@ TEST(Errors, UnsupportedIsANoDeviceError) {
 
 }  // namespace
 }  // namespace gpuprobe
+
+namespace gpuprobe {
+namespace {
+
+TEST(BoundedMessage, ShortLinesStayLongOnesAreCutAtACharacter) {
+  EXPECT_EQ(bounded_message("a short line"), "a short line");
+  const std::string long_line(5000, 'x');
+  const std::string cut = bounded_message("bad size '" + long_line + "'");
+  EXPECT_LE(cut.size(), kMessageMaxBytes + 40);
+  EXPECT_EQ(cut.rfind("bad size 'xxx", 0), 0u);
+  EXPECT_NE(cut.find("… (4411 more bytes)"), std::string::npos) << cut;
+  // A cut that would fall inside "÷" (two bytes) moves before it.
+  const std::string text = std::string(9, 'a') + "÷" + std::string(10, 'b');
+  EXPECT_EQ(bounded_message(text, 10), std::string(9, 'a') + "… (12 more bytes)");
+}
+
+}  // namespace
+}  // namespace gpuprobe

@@ -1,6 +1,7 @@
 // Errors and process exit codes: the one place that maps a failure to what the user sees.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -62,5 +63,11 @@ class OutOfMemoryError : public RunError {
 
 // Name of an exit code, as printed in docs and messages ("usage", "no-device", ...).
 const char* exit_code_name(ExitCode code) noexcept;
+
+// An error line of at most about `max_bytes`: a message that echoes a long input (a 5,000-character
+// --expect, a size list) keeps its start, cut at a character boundary, and says how much more
+// there was.
+inline constexpr std::size_t kMessageMaxBytes = 600;
+std::string bounded_message(const std::string& text, std::size_t max_bytes = kMessageMaxBytes);
 
 }  // namespace gpuprobe
