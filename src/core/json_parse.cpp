@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -14,42 +16,32 @@ namespace gpuprobe {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-using DomParser = nlohmann::detail::json_sax_dom_parser<ojson>;
 
-// nlohmann's DOM builder, with limits and escaping added (sax_parse calls these by name).
-class BoundedParser : public DomParser {
+// Builds the document from the library's SAX events (its public json_sax interface), as its own
+// parser would, with limits and escaping added: at most kMaxJsonDepth levels of arrays and
+// objects and kMaxJsonValues values (keys are not values), strings and keys made printable. A
+// key given twice keeps its first place and takes the later value, as nlohmann's parse does.
+class BoundedBuilder final : public nlohmann::json_sax<ojson> {
  public:
-  explicit BoundedParser(ojson& document) : DomParser(document, /*allow_exceptions=*/false) {}
+  explicit BoundedBuilder(ojson& root) : root_(root) {}
 
-  bool null() { return count() && DomParser::null(); }
-  bool boolean(bool v) { return count() && DomParser::boolean(v); }
-  bool number_integer(ojson::number_integer_t v) { return count() && DomParser::number_integer(v); }
-  bool number_unsigned(ojson::number_unsigned_t v) {
-    return count() && DomParser::number_unsigned(v);
+  bool null() override { return add(nullptr); }
+  bool boolean(bool v) override { return add(v); }
+  bool number_integer(number_integer_t v) override { return add(v); }
+  bool number_unsigned(number_unsigned_t v) override { return add(v); }
+  bool number_float(number_float_t v, const string_t& /*text*/) override { return add(v); }
+  bool string(string_t& v) override { return add(printable(v)); }
+  bool binary(binary_t& v) override { return add(std::move(v)); }  // never from JSON text
+  bool start_object(std::size_t /*elements*/) override { return open(ojson::value_t::object); }
+  bool start_array(std::size_t /*elements*/) override { return open(ojson::value_t::array); }
+  bool key(string_t& v) override {
+    member_ = &(*open_.back())[printable(v)];
+    return true;
   }
-  bool number_float(ojson::number_float_t v, const std::string& s) {
-    return count() && DomParser::number_float(v, s);
-  }
-  bool string(std::string& v) {
-    v = printable(v);
-    return count() && DomParser::string(v);
-  }
-  bool key(std::string& v) {
-    v = printable(v);
-    return DomParser::key(v);
-  }
-  bool start_object(std::size_t n) { return enter() && DomParser::start_object(n); }
-  bool start_array(std::size_t n) { return enter() && DomParser::start_array(n); }
-  bool end_object() {
-    --depth_;
-    return DomParser::end_object();
-  }
-  bool end_array() {
-    --depth_;
-    return DomParser::end_array();
-  }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
   bool parse_error(std::size_t position, const std::string& token,
-                   const nlohmann::detail::exception& e) {
+                   const ojson::exception& e) override {
     failure = {position, token, e.id, e.what()};
     return false;
   }
@@ -65,22 +57,53 @@ class BoundedParser : public DomParser {
   std::string problem;  // set when a limit stopped the parse
 
  private:
+  // A value: counted, then made the root, an array's next element or the member just keyed.
+  template <typename Value>
+  bool add(Value&& v) {
+    if (!count()) return false;
+    place(ojson(std::forward<Value>(v)));
+    return true;
+  }
+  ojson* place(ojson value) {
+    if (open_.empty()) {
+      root_ = std::move(value);
+      return &root_;
+    }
+    ojson& parent = *open_.back();
+    if (parent.is_array()) {
+      parent.push_back(std::move(value));
+      return &parent.back();
+    }
+    *member_ = std::move(value);
+    return member_;
+  }
+  bool open(ojson::value_t kind) {
+    if (open_.size() >= kMaxJsonDepth) {
+      problem = fmt::format("it is nested deeper than {} levels", kMaxJsonDepth);
+      return false;
+    }
+    if (!count()) return false;
+    open_.push_back(place(ojson(kind)));
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
   bool count() {
     if (++values_ <= kMaxJsonValues) return true;
     problem = fmt::format("it holds more than {} values", kMaxJsonValues);
     return false;
   }
-  bool enter() {
-    if (++depth_ <= kMaxJsonDepth) return count();
-    problem = fmt::format("it is nested deeper than {} levels", kMaxJsonDepth);
-    return false;
-  }
-  std::size_t depth_ = 0;
+
+  ojson& root_;
+  std::vector<ojson*> open_;  // the arrays and objects being filled, outermost first
+  ojson* member_ = nullptr;   // the object member the last key named
   std::size_t values_ = 0;
 };
 
 // What went wrong at byte `at` of `text`, in gpuprobe's words (the library's text is never shown).
-std::string reason(const BoundedParser::Failure& f, std::string_view text, std::size_t at) {
+std::string reason(const BoundedBuilder::Failure& f, std::string_view text, std::size_t at) {
   if (f.id == 406)
     return fmt::format("the number '{}' is out of range", printable(f.token.substr(0, 24)));
   if (at >= text.size()) return "the text ends early (a truncated file?)";
@@ -107,14 +130,14 @@ std::string reason(const BoundedParser::Failure& f, std::string_view text, std::
 
 ojson parse_json_text(std::string_view text, const std::string& origin) {
   ojson root;
-  BoundedParser parser(root);
-  const bool ok = ojson::sax_parse(text.begin(), text.end(), &parser, ojson::input_format_t::json,
+  BoundedBuilder builder(root);
+  const bool ok = ojson::sax_parse(text.begin(), text.end(), &builder, ojson::input_format_t::json,
                                    /*strict=*/true);
   if (ok) return root;
-  if (!parser.problem.empty())
+  if (!builder.problem.empty())
     throw UsageError(
-        fmt::format("'{}' is not a gpuprobe result file: {}", printable(origin), parser.problem));
-  const auto& failure = parser.failure;
+        fmt::format("'{}' is not a gpuprobe result file: {}", printable(origin), builder.problem));
+  const auto& failure = builder.failure;
   // nlohmann's position is one past the character that failed; a number out of range is
   // named where it starts.
   const std::size_t past = failure.id == 406 ? failure.token.size() : 1;

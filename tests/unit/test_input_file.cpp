@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -132,6 +133,79 @@ TEST(ParseJsonText, RefusesMoreValuesThanTheLimit) {
   many += "]";
   const auto m = usage_message([&] { (void)parse_json_text(many, "many.json"); });
   EXPECT_NE(m.find("holds more than"), std::string::npos) << m;
+}
+
+TEST(ParseJsonText, BuildsTheDocumentTheLibraryWould) {
+  for (const std::string text :
+       {R"({"b": null, "a": [true, false, -3, 18446744073709551615, 1.5e-3, "s\u00e9"], "c": {}})",
+        R"([[], {}, [[1], {"x": {"y": [2.0]}}], "", -0])", "42", "\"text\"", "null", " [1] "}) {
+    EXPECT_EQ(parse_json_text(text, "t.json").dump(), nlohmann::ordered_json::parse(text).dump())
+        << text;
+  }
+}
+
+TEST(ParseJsonText, ARepeatedKeyKeepsItsFirstPlaceAndTakesTheLastValue) {
+  const auto j = parse_json_text(R"({"b": 1, "a": {"x": 1, "x": [2]}, "b": {"c": 3}})", "d.json");
+  EXPECT_EQ(j.dump(), R"({"b":{"c":3},"a":{"x":[2]}})");
+  EXPECT_EQ(j.dump(), nlohmann::ordered_json::parse(j.dump()).dump());
+}
+
+TEST(ParseJsonText, CountsDepthOfArraysAndObjectsAlikeAndPerBranch) {
+  auto nested = [](std::size_t levels) {
+    std::string s;
+    for (std::size_t i = 0; i < levels; ++i)
+      s += i % 2 ? "[" : "{\"k\":";
+    for (std::size_t i = levels; i-- > 0;)
+      s += i % 2 ? "]" : "}";
+    return s;
+  };
+  EXPECT_TRUE(parse_json_text(nested(kMaxJsonDepth), "ok.json").is_object());
+  EXPECT_EQ(usage_message([&] { (void)parse_json_text(nested(kMaxJsonDepth + 1), "d.json"); }),
+            "'d.json' is not a gpuprobe result file: it is nested deeper than 64 levels");
+  // Levels closed are given back: many branches, each as deep as allowed.
+  std::string siblings = "[";
+  for (int i = 0; i < 100; ++i)
+    siblings +=
+        (i ? "," : "") + std::string(kMaxJsonDepth - 1, '[') + std::string(kMaxJsonDepth - 1, ']');
+  siblings += "]";
+  EXPECT_EQ(parse_json_text(siblings, "s.json").size(), 100U);
+}
+
+TEST(ParseJsonText, CountsEveryValueButNotKeysUpToTheLimit) {
+  // Seven values of every kind inside the array, then zeros up to `values` in all.
+  auto document = [](std::size_t values) {
+    std::string s = R"([null, true, "s", 1.5, -1, {"k": 0, "k": 0}, [])";
+    for (std::size_t n = 1 + 7 + 2; n < values; ++n)
+      s += ",0";
+    return s + "]";
+  };
+  EXPECT_EQ(parse_json_text(document(kMaxJsonValues), "ok.json").size(), kMaxJsonValues - 3);
+  EXPECT_EQ(usage_message([&] { (void)parse_json_text(document(kMaxJsonValues + 1), "m.json"); }),
+            "'m.json' is not a gpuprobe result file: it holds more than 4194304 values");
+}
+
+TEST(ParseJsonText, NamesEachKindOfBadText) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"{\"a\": 1} x", "line 1, column 10: more text after the end of the JSON document"},
+      {"[\"a\xff\"]", "line 1, column 4: bytes that are not UTF-8 text"},
+      {"[\n\"a\tb\"]",
+       "line 2, column 3: a control character that is not escaped, inside a string"},
+      {R"(["\ud800"])", "line 1, column 9: a bad \\u escape inside a string"},
+      {R"(["\uZZ"])", "line 1, column 5: a bad \\u escape inside a string"},
+      {std::string("[1,\0]", 5), "line 1, column 4: a NUL byte (a binary file?)"},
+      {"{\"a\":\n  -Infinity}",
+       "line 2, column 4: unexpected 'Infinity}' (NaN and Infinity are not JSON numbers)"},
+      {"[1, 2]]\n", "line 1, column 7: more text after the end of the JSON document"},
+      {"{\"a\" 1}", "line 1, column 6: unexpected '1}'"},
+      {"", "line 1, column 1: the text ends early (a truncated file?)"},
+      {"[-12345678901234567890123e99999]",
+       "line 1, column 2: the number '-12345678901234567890123' is out of range"},
+  };
+  for (const auto& [text, words] : cases) {
+    EXPECT_EQ(usage_message([&] { (void)parse_json_text(text, "b.json"); }),
+              "'b.json' is not valid JSON: " + words)
+        << printable(text);
+  }
 }
 
 TEST(ParseJsonText, EscapesControlCharactersInStringsAndKeys) {
