@@ -50,20 +50,13 @@ std::vector<Expectation> expectations_for(const GlobalOptions& options, const Ru
 void print_outcomes(const std::string& path, const std::vector<ExpectationResult>& results,
                     std::size_t unchecked) {
   using render_detail::kTextWidth;
-  std::string out = render_detail::wrap_text("", printable(path) + ":", kTextWidth, 4).front();
-  out += "\n";
-  std::size_t passed = 0, unsure = 0;
-  for (const auto& e : results) {
-    passed += e.state == ExpectState::kPass;
-    unsure += e.state == ExpectState::kInconclusive;
+  std::string out;
+  for (const auto& line : render_detail::wrap_text("", printable(path) + ":", kTextWidth, 4))
+    out += line + "\n";
+  for (const auto& e : results)
     for (const auto& line : render_detail::wrap_text("  ", expectation_summary(e), kTextWidth, 6))
       out += line + "\n";
-  }
-  const std::size_t failed = results.size() - passed - unsure;
-  std::string total =
-      fmt::format("{} bound{}: {} passed", results.size(), results.size() == 1 ? "" : "s", passed);
-  if (unsure > 0) total += fmt::format(", {} inconclusive", unsure);
-  total += fmt::format(", {} failed", failed);
+  std::string total = expectation_total(results);
   if (unchecked > 0) total += fmt::format("; {} probe(s) not checked (below)", unchecked);
   for (const auto& line :
        render_detail::wrap_items("", {printable(path) + ":", total}, " ", kTextWidth, 4))

@@ -352,6 +352,18 @@ std::string expectation_summary(const ExpectationResult& result) {
                      expectation_outcome(result), origin_name(result.origin));
 }
 
+std::string expectation_total(const std::vector<ExpectationResult>& results) {
+  std::size_t passed = 0, unsure = 0;
+  for (const auto& e : results) {
+    passed += e.state == ExpectState::kPass;
+    unsure += e.state == ExpectState::kInconclusive;
+  }
+  std::string total =
+      fmt::format("{} bound{}: {} passed", results.size(), results.size() == 1 ? "" : "s", passed);
+  if (unsure > 0) total += fmt::format(", {} inconclusive", unsure);
+  return total + fmt::format(", {} failed", results.size() - passed - unsure);
+}
+
 std::string expectation_outcome(const ExpectationResult& result) {
   if (result.state == ExpectState::kUnmatched || result.state == ExpectState::kError ||
       result.checks.empty())

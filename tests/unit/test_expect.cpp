@@ -180,6 +180,8 @@ TEST(ExpectEvaluate, SummaryShowsTheValueNearestTheBoundAndTheBound) {
   EXPECT_NE(lines[0].find(".bandwidth >= 60GB/s: GPU 0: measured 53 GB/s (95% interval"),
             std::string::npos)
       << lines[0];
+  EXPECT_EQ(expectation_total({ok, one, far}), "3 bounds: 2 passed, 1 failed");
+  EXPECT_EQ(expectation_total({ok}), "1 bound: 1 passed, 0 failed");
   ExpectationResult from_file = ok;
   from_file.origin = "/some/where/expectations/nvidia-h100.txt:12";
   EXPECT_NE(expectation_summary(from_file).find("[nvidia-h100.txt:12]"), std::string::npos);

@@ -117,5 +117,8 @@ std::string expectation_summary(const ExpectationResult& result);
 // What the values measured against the bound: the value nearest the bound (worst), with how many
 // values there were and how many failed; the reason for an unmatched or erroneous expectation.
 std::string expectation_outcome(const ExpectationResult& result);
+// The line that closes a list of expectations: "19 bounds: 18 passed, 1 failed" ("…, 2
+// inconclusive, …" when some are; unmatched and erroneous bounds count as failed).
+std::string expectation_total(const std::vector<ExpectationResult>& results);
 
 }  // namespace gpuprobe
