@@ -4,7 +4,9 @@
 Usage: scripts/make-fleet.py OUT_DIR COUNT RUN.json [RUN.json ...]
 
 Node i (node-000 ... node-<COUNT-1>) is a copy of RUN number i mod len(RUNs) with its host name
-set, so the fleet's spread is the real run-to-run spread of those runs. Two nodes are perturbed,
+set and each GPU given a UUID of its own (GPU-f1ee7000-0000-0000-<node>-<index>: `fleet` counts
+GPUs by UUID, and the runs were all made on one GPU), so the fleet's spread is the real run-to-run
+spread of those runs. Two nodes are perturbed,
 as documented here and in each file's host.perturbation (every sample and statistic of the
 affected rows scaled, so a file reads as a real run of a slower GPU):
   node-017: every pinned transfer row x 0.5 (a PCIe link trained at half its width or generation)
@@ -48,6 +50,8 @@ def main(out_dir, count, runs):
     for i in range(count):
         report = json.loads(texts[i % len(texts)])
         report["host"]["hostname"] = f"node-{i:03d}"
+        for device in report.get("devices", []):
+            device["uuid"] = f"GPU-f1ee7000-0000-0000-{i:04x}-{device.get('index', 0):012x}"
         if i in PERTURBATIONS:
             probe, select, factor, what = PERTURBATIONS[i]
             perturb(report, probe, select, factor)

@@ -11,7 +11,9 @@
 #include "axis_options.hpp"
 #include "commands.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/core/rounds.hpp"
+#include "gpuprobe/counters/names.hpp"
 #include "gpuprobe/probe.hpp"
 #include "gpuprobe/version.hpp"
 #include "help_format.hpp"
@@ -26,13 +28,17 @@ namespace gpuprobe::cli {
 namespace {
 
 constexpr const char* kExitCodes =
-    "Exit codes: 0 success; 1 a probe failed at run time (CUDA error, out of memory, wrong "
-    "result); 2 usage error (bad option or value, unreadable input); 3 no usable GPU, or the "
-    "probe is unsupported on this GPU, or report's matplotlib is missing; 4 a check failed (an "
-    "--expect bound, or compare's "
-    "--fail-on-regression found a regression beyond its threshold, or --fail-on-inconclusive an "
-    "inconclusive comparison, or fleet --fail-on-outlier an outlier); 130/143 stopped by "
-    "SIGINT/SIGTERM.";
+    "Exit codes:\n"
+    "  0    success\n"
+    "  1    a probe failed at run time (CUDA error, out of memory, wrong result)\n"
+    "  2    usage error: unknown command or option, a global option the command does not use, a "
+    "bad value, an unwritable output, an unreadable or malformed input file\n"
+    "  3    no usable GPU, or the probe is unsupported on this GPU (and was asked for); report's "
+    "matplotlib is missing\n"
+    "  4    a check failed: an --expect or reference bound failed, check checked nothing or left a "
+    "bounded probe unchecked, compare's --fail-on-regression or --fail-on-inconclusive, fleet "
+    "--fail-on-outlier\n"
+    "  130  stopped by SIGINT (143: SIGTERM)";
 
 constexpr const char* kCheckFooter =
     "check runs what `all` runs and evaluates this GPU's reference expectations "
@@ -40,7 +46,9 @@ constexpr const char* kCheckFooter =
     "measured spread; generic.txt with physical bounds for any other GPU) and every --expect and "
     "--expect-file. A metric fails only when its median and the whole 95% interval of the median "
     "lie beyond the bound; when the interval reaches the bound it is 'inconclusive', reported, "
-    "not a failure. Each failure is one line on stderr (what, measured, expected); exit 4. A "
+    "not a failure. Each bound is listed with its state, the value measured and the bound, then "
+    "a total per file (N bounds: P passed, F failed); each failure is also one line on stderr "
+    "(what, measured, expected); exit 4. A "
     "check never passes on nothing: a file that is no run's results, has no ok probe result, or "
     "lacks (or failed) a probe its GPU's reference file bounds exits 4 with a line saying so.\n"
     "Examples:\n"
@@ -118,6 +126,41 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       ->take_all();
 }
 
+// A global option as its help names it: "-d/--device", "--counters/--no-counters".
+std::string option_names(const CLI::Option& option) {
+  std::string out;
+  for (const auto& s : option.get_snames())
+    out += (out.empty() ? "-" : "/-") + s;
+  for (const auto& l : option.get_lnames())
+    out += (out.empty() ? "--" : "/--") + l;
+  return out;
+}
+
+// The global options of `app` that `command` uses (or, with `refused_only`, refuses), by
+// unused_options' rule: the one that refuses the others, so the help cannot drift from it.
+std::string global_options_of(const CLI::App& app, const std::string& command, bool refused_only) {
+  std::string out;
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->get_lnames().empty()) continue;
+    const std::string name = "--" + o->get_lnames().front();
+    if (name == "--help" || name == "--version" || name == "--list-metrics") continue;
+    if (refused_option(name, refused_groups(command)) != refused_only) continue;
+    out += (out.empty() ? "" : ", ") + option_names(*o);
+  }
+  return out;
+}
+
+// A command's help ends with the global options it uses (exit codes: gpuprobe --help).
+void add_global_options_footer(const CLI::App& app, CLI::App& command, const std::string& name) {
+  std::string line =
+      "Global options that apply (gpuprobe --help): " + global_options_of(app, name, false) + ".";
+  if (name == "check")
+    line += " With RUN.json files, not " + global_options_of(app, "check RUN.json", true) + ".";
+  line += "\nExit codes: gpuprobe --help.";
+  const std::string own = command.get_footer();
+  command.footer(own.empty() ? line : own + "\n\n" + line);
+}
+
 // The tool's own subcommands (not probes) and what their options parse into. Built in place:
 // CLI11 keeps pointers to the members.
 struct ToolCommands {
@@ -153,14 +196,13 @@ void add_tool_commands(CLI::App& app, ToolCommands& t) {
   for (auto* c : {t.list, t.info, t.all, t.compare, t.check, t.fleet, t.report})
     c->fallthrough();
   add_report_options(*t.report, t.report_args);
-  t.report->footer(t.report->get_footer() + "\n\n" + kExitCodes);
   add_fleet_options(*t.fleet, t.fleet_args);
-  t.fleet->footer(t.fleet->get_footer() + "\n\n" + kExitCodes);
   t.check->add_option("files", t.check_files, "saved results (gpuprobe --json output; gzipped too)")
       ->type_name("[RUN.json...]");
-  t.check->footer(std::string(kCheckFooter) + "\n\n" + kExitCodes);
+  t.check->footer(kCheckFooter);
   add_compare_options(*t.compare, t.compare_args);
-  t.compare->footer(t.compare->get_footer() + "\n\n" + kExitCodes);
+  for (auto* c : {t.list, t.info, t.all, t.compare, t.check, t.fleet, t.report})
+    add_global_options_footer(app, *c, c->get_name());
 }
 
 // One probe's subcommand and its axis options.
@@ -177,9 +219,9 @@ std::vector<ProbeCommand> add_probe_commands(CLI::App& app,
     auto* cmd = app.add_subcommand(p->name(), p->description());
     cmd->fallthrough();
     auto axes = std::make_unique<AxisOptions>(*cmd, p->axes());
-    // The probe's own footer, then the exit codes.
-    const std::string own = p->help_footer();
-    cmd->footer(own.empty() ? std::string(kExitCodes) : own + "\n\n" + kExitCodes);
+    // The probe's own footer, then the global options it uses.
+    cmd->footer(p->help_footer());
+    add_global_options_footer(app, *cmd, p->name());
     out.push_back({cmd, p.get(), std::move(axes)});
   }
   return out;
@@ -191,14 +233,10 @@ void refuse_unused_options(const CLI::App& app, const ToolCommands& t) {
     const CLI::Option* option = app.get_option_no_throw(name);
     return option != nullptr && option->count() > 0;
   };
-  if (t.list->parsed()) refuse_unused(given, "list", kAllOptions);
-  if (t.info->parsed()) refuse_unused(given, "info", kMeasureOptions | kExpectOptions);
-  const unsigned reads_files = kMeasureOptions | kDeviceOption;
-  if (t.compare->parsed()) refuse_unused(given, "compare", reads_files | kExpectOptions);
-  if (t.fleet->parsed()) refuse_unused(given, "fleet", reads_files | kExpectOptions);
-  if (t.report->parsed()) refuse_unused(given, "report", kAllOptions);
+  for (const CLI::App* c : {t.list, t.info, t.compare, t.fleet, t.report})
+    if (c->parsed()) refuse_unused(given, c->get_name(), refused_groups(c->get_name()));
   if (t.check->parsed() && !t.check_files.empty())
-    refuse_unused(given, "check RUN.json", reads_files);
+    refuse_unused(given, "check RUN.json", refused_groups("check RUN.json"));
 }
 
 // Runs what the parsed command line asks for.
@@ -242,6 +280,67 @@ int dispatch(const CLI::App& app, GlobalOptions& options, const ToolCommands& t,
   throw UsageError("no command given: try gpuprobe list, gpuprobe all or gpuprobe --help");
 }
 
+// The nearest of `candidates` to `word` ("; did you mean 'transfer'?"), or "" when none is
+// within a typo's reach (a quarter of the word's length, at least 2 edits).
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  const auto near = counters::nearest_names(word, candidates, 1);
+  if (near.empty() ||
+      counters::edit_distance(word, near.front()) > std::max<std::size_t>(2, word.size() / 4))
+    return "";
+  return fmt::format("; did you mean '{}'?", near.front());
+}
+
+// The long option names of `app`, "--name".
+std::vector<std::string> long_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options())
+    for (const auto& l : o->get_lnames())
+      names.push_back("--" + l);
+  return names;
+}
+
+// "unknown option '--timeline' for `transfer`", with the nearest option of the command and the
+// global ones, or the other commands that have it.
+std::string unknown_option(const CLI::App& app, const CLI::App* command, const std::string& word) {
+  const std::string name = word.substr(0, word.find('='));
+  std::vector<std::string> names = long_names(app);
+  if (command) {
+    const auto own = long_names(*command);
+    names.insert(names.end(), own.begin(), own.end());
+  }
+  std::string hint = did_you_mean(name, names);
+  if (hint.empty() && command) {
+    std::string owners;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      const auto theirs = long_names(*sub);
+      if (sub != command && std::find(theirs.begin(), theirs.end(), name) != theirs.end())
+        owners += (owners.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!owners.empty()) hint = fmt::format(" (an option of {})", owners);
+  }
+  return fmt::format("unknown option '{}'{}{} (see gpuprobe {}--help)", name,
+                     command ? " for `" + command->get_name() + "`" : "", hint,
+                     command ? command->get_name() + " " : "");
+}
+
+// The line for an argument no command takes: an unknown command or option, with the nearest name.
+std::string unexpected_argument(const CLI::App& app, const std::string& what) {
+  const CLI::App* command = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
+  std::vector<std::string> extras = command ? command->remaining() : std::vector<std::string>{};
+  if (extras.empty()) extras = app.remaining();
+  if (extras.empty()) return fmt::format("{} (see gpuprobe --help)", what);
+  const std::string word = printable(extras.front().substr(0, 64));
+  if (word.starts_with("-")) return unknown_option(app, command, word);
+  if (command)
+    return fmt::format("unexpected argument '{}' for `{}` (see gpuprobe {} --help)", word,
+                       command->get_name(), command->get_name());
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
+  return fmt::format("unknown command '{}'{} (see gpuprobe --help)", word,
+                     did_you_mean(word, names));
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -251,15 +350,15 @@ int run(int argc, char** argv) {
       "gpuprobe: how your GPU really moves bytes — measured, with a model beside each number.",
       "gpuprobe"};
   app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands: they inherit it
-  app.footer(kExitCodes);
-  app.set_version_flag("--version", version_text);  // a callback: CUDA is asked only then
-  app.require_subcommand(0, 1);                     // none given: a usage error below
+  app.set_version_flag("--version", version_text);   // a callback: CUDA is asked only then
+  app.require_subcommand(0, 1);                      // none given: a usage error below
   GlobalOptions options;
   add_global_options(app, options);
   ToolCommands tool;
   add_tool_commands(app, tool);
   const auto probes = make_probes();
   const auto probe_cmds = add_probe_commands(app, probes);
+  app.footer(kExitCodes);  // after the subcommands: they would inherit it
   if (argc == 3 && std::string_view(argv[1]) == kCompletionsCommand) {
     std::cout << completion_script(app, argv[2]);
     return 0;
@@ -277,6 +376,8 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    throw UsageError(unexpected_argument(app, e.what()));
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
     throw UsageError(fmt::format("{} (see gpuprobe --help)", msg));

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "core/render_layout.hpp"
 #include "expectations.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/input_file.hpp"
@@ -44,6 +45,25 @@ std::vector<Expectation> expectations_for(const GlobalOptions& options, const Ru
   return out;
 }
 
+// Each bound's outcome (measured value and bound) under the file's name, wrapped to 120 columns,
+// then a total: "PATH: 19 bounds: 18 passed, 1 failed".
+void print_outcomes(const std::string& path, const std::vector<ExpectationResult>& results,
+                    std::size_t unchecked) {
+  using render_detail::kTextWidth;
+  std::string out;
+  for (const auto& line : render_detail::wrap_text("", printable(path) + ":", kTextWidth, 4))
+    out += line + "\n";
+  for (const auto& e : results)
+    for (const auto& line : render_detail::wrap_text("  ", expectation_summary(e), kTextWidth, 6))
+      out += line + "\n";
+  std::string total = expectation_total(results);
+  if (unchecked > 0) total += fmt::format("; {} probe(s) not checked (below)", unchecked);
+  for (const auto& line :
+       render_detail::wrap_items("", {printable(path) + ":", total}, " ", kTextWidth, 4))
+    out += line + "\n";
+  std::cout << out << std::flush;
+}
+
 // Checks one file; its exit code (0 or 4).
 int check_file(const GlobalOptions& options, const std::string& path,
                const std::vector<Expectation>& named, bool write_files, const Glossary& glossary) {
@@ -57,9 +77,9 @@ int check_file(const GlobalOptions& options, const std::string& path,
   const auto expectations = expectations_for(options, report, named, unchecked);
   check_against_plan(named, report);  // a named bound this file cannot answer is a usage error
   report.expectations = evaluate_expectations(expectations, report);
+  if (!options.quiet) print_outcomes(path, report.expectations, unchecked.size());
   int code = 0;
   for (const auto& e : report.expectations) {
-    if (!options.quiet) std::cout << fmt::format("{}: {}\n", path, expectation_summary(e));
     if (!expectation_failed(e)) continue;
     for (const auto& line : expectation_failure_lines(e))
       std::cerr << fmt::format("gpuprobe: {}: {}\n", path, line);

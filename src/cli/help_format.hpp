@@ -1,16 +1,25 @@
 // The help text's option column as a person writes it: `--samples N`, `--json FILE`,
 // `--counters,--no-counters`, without CLI11's type noise (UINT:UINT in [...], FLOAT:FINITE:...,
 // {false}, "=default", " ..."); an option's default goes into its description as [default: X].
+// Every line fits 120 columns: option lines continue under their description (help_wrap.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include <string>
 
+#include "help_wrap.hpp"
+
 namespace gpuprobe::cli {
 
 class HelpFormatter : public CLI::Formatter {
  public:
+  std::string make_help(const CLI::App* app, std::string name,
+                        CLI::AppFormatMode mode) const override {
+    return wrap_help(CLI::Formatter::make_help(app, std::move(name), mode), kHelpWidth,
+                     get_column_width());
+  }
+
   std::string make_option_name(const CLI::Option* opt, bool is_positional) const override {
     std::string name = CLI::Formatter::make_option_name(opt, is_positional);
     // A negatable flag lists its forms with their values: "--counters,--no-counters{false}".

@@ -86,7 +86,7 @@ void add_report_options(CLI::App& command, ReportArgs& args) {
   command.add_option("files", args.files, "result files (gpuprobe --json output; gzipped too)")
       ->required()
       ->check(CLI::ExistingFile)
-      ->type_name("RUN.json [MORE.json...]");
+      ->option_text("RUN.json [MORE.json...]");  // the type name would gain the check's ":FILE"
   command
       .add_option("-o,--output", args.output,
                   "the HTML file (or, with --format svg|png, "
@@ -95,11 +95,14 @@ void add_report_options(CLI::App& command, ReportArgs& args) {
       ->type_name("PATH");
   command.add_option("--format", args.format, "html (one page), or svg / png (one file per plot)")
       ->check(CLI::IsMember({"html", "svg", "png"}))
+      ->option_text("html|svg|png")  // not CLI11's "TEXT:{html,svg,png}"
       ->default_str("html");
-  command.add_option("--note", args.note,
-                     "a sentence printed above the plots (e.g. what the "
-                     "runs are and what is missing)");
-  command.add_option("--title", args.title, "the page's title");
+  command
+      .add_option("--note", args.note,
+                  "a sentence printed above the plots (e.g. what the "
+                  "runs are and what is missing)")
+      ->type_name("TEXT");
+  command.add_option("--title", args.title, "the page's title")->type_name("TEXT");
   command.footer(kReportFooter);
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "gpuprobe/core/errors.hpp"
@@ -16,11 +17,8 @@ struct OptionUse {
   const char* why;
 };
 
-}  // namespace
-
-void refuse_unused(const std::function<bool(const std::string&)>& given, const std::string& command,
-                   unsigned refused) {
-  static const OptionUse kUses[] = {
+const std::vector<OptionUse>& option_uses() {
+  static const std::vector<OptionUse> kUses = {
       {kMeasureOptions,
        {"--samples", "--min-time", "--max-noise", "--max-time", "--rounds", "--seed", "--counters",
         "--metrics", "--plan"},
@@ -31,7 +29,32 @@ void refuse_unused(const std::function<bool(const std::string&)>& given, const s
       {kDeviceOption, {"--device"}, "it takes the GPUs from its files"},
       {kOutputOptions, {"--json", "--csv", "--md"}, "it writes no result file"},
   };
-  for (const auto& use : kUses) {
+  return kUses;
+}
+
+}  // namespace
+
+unsigned refused_groups(const std::string& command) {
+  const unsigned reads_files = kMeasureOptions | kDeviceOption;
+  if (command == "list") return kAllOptions;
+  if (command == "info") return kMeasureOptions | kExpectOptions;
+  if (command == "compare" || command == "fleet") return reads_files | kExpectOptions;
+  if (command == "report") return kAllOptions;
+  if (command == "check RUN.json") return reads_files;
+  return 0;
+}
+
+bool refused_option(const std::string& long_name, unsigned refused) {
+  for (const auto& use : option_uses())
+    if ((refused & use.group) != 0 &&
+        std::find(use.names.begin(), use.names.end(), long_name) != use.names.end())
+      return true;
+  return false;
+}
+
+void refuse_unused(const std::function<bool(const std::string&)>& given, const std::string& command,
+                   unsigned refused) {
+  for (const auto& use : option_uses()) {
     if ((refused & use.group) == 0) continue;
     for (const auto& name : use.names) {
       if (!given(name)) continue;

@@ -16,6 +16,14 @@ enum OptionGroup : unsigned {
   kAllOptions = 15,
 };
 
+// The groups `command` refuses: "list", "info", "compare", "fleet", "report", "check RUN.json"
+// (check with result files); 0 for every other command (a probe, all, check).
+unsigned refused_groups(const std::string& command);
+
+// Whether the global option `long_name` ("--seed") belongs to one of the `refused` groups. Options
+// of no group (-q, --no-color, --wide) are never refused.
+bool refused_option(const std::string& long_name, unsigned refused);
+
 // Throws UsageError naming the first option of the `refused` groups that `given` says was given
 // to `command`, and why the command does not use it. `given` takes a long name ("--seed").
 void refuse_unused(const std::function<bool(const std::string&)>& given, const std::string& command,

@@ -234,6 +234,12 @@ std::string value_text(double v, const std::string& unit) {
   return fmt::format("{} {}", format_number(v), unit);
 }
 
+// "FILE:LINE" without the file's folder (the run names the file it read), or "--expect".
+std::string origin_name(std::string origin) {
+  if (const auto slash = origin.rfind('/'); slash != std::string::npos) origin.erase(0, slash + 1);
+  return origin;
+}
+
 }  // namespace
 
 void check_against_plan(const std::vector<Expectation>& expectations, const RunReport& plan) {
@@ -317,7 +323,7 @@ bool expectation_failed(const ExpectationResult& result) {
 std::vector<std::string> expectation_failure_lines(const ExpectationResult& result) {
   std::vector<std::string> lines;
   const std::string head =
-      fmt::format("expectation failed ({}): {}", result.origin, result.expression);
+      fmt::format("expectation failed ({}): {}", origin_name(result.origin), result.expression);
   if (result.state == ExpectState::kUnmatched || result.state == ExpectState::kError) {
     lines.push_back(fmt::format("{}: {}", head, result.reason));
     return lines;
@@ -328,8 +334,13 @@ std::vector<std::string> expectation_failure_lines(const ExpectationResult& resu
     if (c.low && c.high)
       interval = fmt::format(" (95% interval {} to {})", value_text(*c.low, c.unit),
                              value_text(*c.high, c.unit));
-    lines.push_back(fmt::format("{}: {}[{}] on GPU {}: {} measured {}{}, expected {} {}", head,
-                                c.probe, params_text(c.params), c.device.value_or(-1), c.name,
+    // One value: the expression names it; several: which of them.
+    const std::string which =
+        result.checks.size() == 1
+            ? fmt::format("GPU {}:", c.device.value_or(-1))
+            : fmt::format("{}[{}] on GPU {}: {}", c.probe, params_text(c.params),
+                          c.device.value_or(-1), c.name);
+    lines.push_back(fmt::format("{}: {} measured {}{}, expected {} {}", head, which,
                                 value_text(c.measured, c.unit), interval,
                                 relation_text(result.relation), value_text(c.bound, c.unit)));
   }
@@ -337,23 +348,59 @@ std::vector<std::string> expectation_failure_lines(const ExpectationResult& resu
 }
 
 std::string expectation_summary(const ExpectationResult& result) {
+  return fmt::format("{}: {}: {} [{}]", expect_state_name(result.state), result.expression,
+                     expectation_outcome(result), origin_name(result.origin));
+}
+
+std::string expectation_total(const std::vector<ExpectationResult>& results) {
+  std::size_t passed = 0, unsure = 0;
+  for (const auto& e : results) {
+    passed += e.state == ExpectState::kPass;
+    unsure += e.state == ExpectState::kInconclusive;
+  }
+  std::string total =
+      fmt::format("{} bound{}: {} passed", results.size(), results.size() == 1 ? "" : "s", passed);
+  if (unsure > 0) total += fmt::format(", {} inconclusive", unsure);
+  return total + fmt::format(", {} failed", results.size() - passed - unsure);
+}
+
+std::string expectation_outcome(const ExpectationResult& result) {
+  if (result.state == ExpectState::kUnmatched || result.state == ExpectState::kError ||
+      result.checks.empty())
+    return result.reason;
+  const ExpectCheck* nearest = nullptr;
+  double nearest_margin = 0;
   std::size_t beyond = 0, unsure = 0;
   for (const auto& c : result.checks) {
     beyond += c.state == ExpectState::kFail;
     unsure += c.state == ExpectState::kInconclusive;
+    const bool above =
+        result.relation == Relation::kGreater || result.relation == Relation::kGreaterEqual;
+    const double scale = c.bound != 0 ? std::fabs(c.bound) : 1;
+    const double margin = (above ? c.measured - c.bound : c.bound - c.measured) / scale;
+    if (!nearest || margin < nearest_margin) {
+      nearest = &c;
+      nearest_margin = margin;
+    }
   }
-  std::string detail;
-  if (result.state == ExpectState::kUnmatched || result.state == ExpectState::kError)
-    detail = result.reason;
+  const std::size_t n = result.checks.size();
+  std::string count;
+  if (beyond > 0 && n == 1)
+    count = "beyond the bound: ";
   else if (beyond > 0)
-    detail = fmt::format("{} of {} values beyond the bound", beyond, result.checks.size());
+    count = fmt::format("{} of {} values beyond the bound, nearest ", beyond, n);
+  else if (unsure > 0 && n == 1)
+    count = "inconclusive (the median misses, its interval reaches the bound): ";
   else if (unsure > 0)
-    detail = fmt::format("{} of {} values: the median misses, its interval reaches the bound",
-                         unsure, result.checks.size());
-  else
-    detail = fmt::format("{} value{}", result.checks.size(), result.checks.size() == 1 ? "" : "s");
-  return fmt::format("{} ({}): {} [{}]", expect_state_name(result.state), detail, result.expression,
-                     result.origin);
+    count = fmt::format(
+        "{} of {} values inconclusive (the median misses, its interval reaches "
+        "the bound), nearest ",
+        unsure, n);
+  else if (n > 1)
+    count = fmt::format("{} values, nearest the bound ", n);
+  return fmt::format("{}measured {}, bound {} {}", count,
+                     value_text(nearest->measured, nearest->unit), relation_text(result.relation),
+                     value_text(nearest->bound, nearest->unit));
 }
 
 }  // namespace gpuprobe

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "gpuprobe/core/compare_match.hpp"
 
@@ -22,6 +23,7 @@ struct Value {
   double value;
   std::size_t member;
   int device;
+  std::string gpu;  // the GPU's identity: its UUID (a file's index where it has none)
 };
 
 // The values of one (probe, row, metric) across the fleet.
@@ -52,7 +54,23 @@ std::vector<std::string> metrics_of(const Row& row, const FleetOptions& o) {
 // probe -> (row key + metric -> group), in the order rows are first seen.
 using Groups = std::map<std::string, std::vector<std::pair<std::string, Group>>>;
 
-void add_result(Groups& groups, const ProbeResult& r, std::size_t member, const FleetOptions& o) {
+// The GPU a result was measured on: its model and identity (UUID; without one, the GPU index in
+// its file: each file a GPU of its own).
+struct GpuOf {
+  std::string model;
+  std::string id;
+};
+
+GpuOf gpu_of(const FleetMember& m, int device) {
+  for (const auto& d : m.report.devices)
+    if (d.index == device)
+      return {d.name.empty() ? "?" : d.name,
+              d.uuid.empty() ? fmt::format("{}#{}", m.file, device) : d.uuid};
+  return {"?", fmt::format("{}#{}", m.file, device)};
+}
+
+void add_result(Groups& groups, const ProbeResult& r, std::size_t member, const std::string& gpu,
+                const FleetOptions& o) {
   auto& probe_groups = groups[r.probe];
   for (const auto& row : r.rows) {
     for (const auto& name : metrics_of(row, o)) {
@@ -68,28 +86,36 @@ void add_result(Groups& groups, const ProbeResult& r, std::size_t member, const 
         probe_groups.emplace_back(key, std::move(g));
         it = std::prev(probe_groups.end());
       }
-      it->second.values.push_back({m->stats.median, member, r.device.value_or(0)});
+      it->second.values.push_back({m->stats.median, member, r.device.value_or(0), gpu});
     }
   }
 }
 
 // The member's host and GPU, for an outlier's params.
 std::vector<Param> member_params(const FleetMember& m, int device) {
-  std::string gpu = "?";
+  std::string gpu = "?", uuid;
   for (const auto& d : m.report.devices)
-    if (d.index == device) gpu = d.name;
+    if (d.index == device) {
+      gpu = d.name;
+      uuid = d.uuid;
+    }
   return {{"host", m.report.host.hostname, ""},
           {"gpu", gpu, ""},
           {"device", static_cast<std::int64_t>(device), ""},
+          {"uuid", uuid, ""},
           {"file", m.file, ""}};
 }
 
-// One GPU's tally in one probe: its values, those beyond the fleet, and their deviations.
+// One GPU's tally in one probe, over all its runs: its values, those beyond the fleet, and their
+// deviations.
 struct Tally {
+  std::size_t member = 0;  // its first run, which names it
+  int device = 0;
+  std::set<std::size_t> runs;  // the files it was measured in
   std::size_t values = 0;
   std::vector<double> beyond;  // relative deviations (%) of the values beyond the fleet
 };
-using Tallies = std::map<std::pair<std::size_t, int>, Tally>;  // (member, device)
+using Tallies = std::map<std::string, Tally>;  // by GPU identity
 
 // One row of the fleet table; its values beyond the fleet become notes and tallies.
 Row judge(const Group& g, const std::vector<FleetMember>& members, const FleetOptions& o,
@@ -102,14 +128,20 @@ Row judge(const Group& g, const std::vector<FleetMember>& members, const FleetOp
   for (double x : v)
     dev.push_back(std::fabs(x - med));
   const double sigma = kMadToSigma * median_of(dev);
+  std::set<std::string> gpus;  // a row is judged among kFleetMinMembers GPUs or more, not runs
+  for (const auto& x : g.values)
+    gpus.insert(x.gpu);
   std::size_t beyond = 0;
   for (const auto& x : g.values) {
     const double d = x.value - med;
     const double rel = med != 0 ? std::fabs(d) / std::fabs(med) : 0;
     const double z = sigma > 0 ? std::fabs(d) / sigma : (d != 0 ? INFINITY : 0);
-    Tally& t = tallies[{x.member, x.device}];
+    auto [at, fresh] = tallies.try_emplace(x.gpu);
+    Tally& t = at->second;
+    if (fresh) std::tie(t.member, t.device) = std::pair(x.member, x.device);
+    t.runs.insert(x.member);
     ++t.values;
-    if (v.size() < kFleetMinMembers || z <= o.k || rel <= o.min_deviation) continue;
+    if (gpus.size() < kFleetMinMembers || z <= o.k || rel <= o.min_deviation) continue;
     ++beyond;
     t.beyond.push_back(100 * d / med);
     std::vector<Param> params = member_params(members[x.member], x.device);
@@ -130,6 +162,7 @@ Row judge(const Group& g, const std::vector<FleetMember>& members, const FleetOp
       {"fleet_min", g.unit, *std::min_element(v.begin(), v.end())},
       {"fleet_max", g.unit, *std::max_element(v.begin(), v.end())},
       {"members", "", static_cast<double>(v.size())},
+      {"gpus", "", static_cast<double>(gpus.size())},
       {"beyond", "", static_cast<double>(beyond)}};
   return row;
 }
@@ -141,11 +174,12 @@ std::vector<Finding> outlier_gpus(const std::string& probe, const Tallies& talli
   for (const auto& [who, t] : tallies) {
     const double share = static_cast<double>(t.beyond.size()) / static_cast<double>(t.values);
     if (t.beyond.empty() || share <= o.max_outlier_share) continue;
-    std::vector<Param> params = member_params(members[who.first], who.second);
+    std::vector<Param> params = member_params(members[t.member], t.device);
     params.push_back({"probe", probe, ""});
     out.push_back(warning("fleet_outlier", std::move(params),
                           {{"values_beyond", "", static_cast<double>(t.beyond.size())},
                            {"values", "", static_cast<double>(t.values)},
+                           {"runs", "", static_cast<double>(t.runs.size())},
                            {"share", "%", 100 * share},
                            {"median_deviation", "%", median_of(t.beyond)},
                            {"max_share", "%", 100 * o.max_outlier_share}}));
@@ -153,40 +187,86 @@ std::vector<Finding> outlier_gpus(const std::string& probe, const Tallies& talli
   return out;
 }
 
+// One GPU model's part of the fleet: its rows, its GPUs (by identity) and GPU-runs, and the GPUs
+// with an ok result of each probe. Outliers are judged within a part only.
+struct ModelPart {
+  Groups groups;
+  std::set<std::string> gpus;
+  std::size_t runs = 0;  // (file, GPU) pairs: seven runs of one GPU are one GPU with seven runs
+  std::map<std::string, std::set<std::string>> gpus_per_probe;
+};
+
+std::map<std::string, ModelPart> split_by_model(const std::vector<FleetMember>& members,
+                                                const FleetOptions& options) {
+  std::map<std::string, ModelPart> models;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const FleetMember& m = members[i];
+    for (const auto& d : m.report.devices) {
+      const GpuOf g = gpu_of(m, d.index);
+      models[g.model].gpus.insert(g.id);
+      ++models[g.model].runs;
+    }
+    for (const auto& r : m.report.results) {
+      if (r.status != Status::kOk) continue;
+      const GpuOf g = gpu_of(m, r.device.value_or(0));
+      ModelPart& part = models[g.model];
+      if (part.gpus.insert(g.id).second) ++part.runs;  // a result without its device's facts
+      add_result(part.groups, r, i, g.id, options);
+      part.gpus_per_probe[r.probe].insert(g.id);
+    }
+  }
+  return models;
+}
+
+// One probe's fleet result among one model's GPUs.
+ProbeResult judge_probe(const std::string& probe,
+                        const std::vector<std::pair<std::string, Group>>& probe_groups,
+                        const std::string& model, const ModelPart& part,
+                        const std::vector<FleetMember>& members, const FleetOptions& options) {
+  ProbeResult r;
+  r.probe = probe;
+  r.status = Status::kOk;
+  r.params = {{"gpu", model, ""}};
+  r.subject = fmt::format("fleet of {} {} GPU{} ({} run{})", part.gpus.size(), model,
+                          part.gpus.size() == 1 ? "" : "s", part.runs, part.runs == 1 ? "" : "s");
+  Tallies tallies;
+  std::vector<Finding> beyond;
+  for (const auto& [key, g] : probe_groups)
+    r.rows.push_back(judge(g, members, options, beyond, tallies));
+  r.findings = outlier_gpus(probe, tallies, members, options);
+  r.findings.insert(r.findings.end(), beyond.begin(), beyond.end());
+  const auto with = part.gpus_per_probe.find(probe);
+  const std::size_t results = with == part.gpus_per_probe.end() ? 0 : with->second.size();
+  if (results < part.gpus.size())
+    r.findings.push_back(note("fleet_incomplete", {{"probe", probe, ""}, {"gpu", model, ""}},
+                              {{"results", "", static_cast<double>(results)},
+                               {"gpus", "", static_cast<double>(part.gpus.size())}}));
+  return r;
+}
+
 }  // namespace
 
 RunReport fleet_report(const std::vector<FleetMember>& members, const FleetOptions& options) {
-  Groups groups;
-  std::map<std::string, std::size_t> results_per_probe;
-  std::size_t gpus = 0;
-  for (std::size_t i = 0; i < members.size(); ++i) {
-    gpus += members[i].report.devices.size();
-    for (const auto& r : members[i].report.results) {
-      if (r.status != Status::kOk) continue;
-      add_result(groups, r, i, options);
-      ++results_per_probe[r.probe];
-    }
-  }
+  const std::map<std::string, ModelPart> models = split_by_model(members, options);
   RunReport out;
-  std::size_t rows = 0, outliers = 0;
-  for (const auto& [probe, probe_groups] : groups) {
-    ProbeResult r;
-    r.probe = probe;
-    r.status = Status::kOk;
-    r.subject = fmt::format("fleet of {} GPUs in {} files", gpus, members.size());
-    Tallies tallies;
-    std::vector<Finding> beyond;
-    for (const auto& [key, g] : probe_groups)
-      r.rows.push_back(judge(g, members, options, beyond, tallies));
-    r.findings = outlier_gpus(probe, tallies, members, options);
-    outliers += r.findings.size();
-    r.findings.insert(r.findings.end(), beyond.begin(), beyond.end());
-    rows += r.rows.size();
-    if (results_per_probe[probe] < gpus)
-      r.findings.push_back(note("fleet_incomplete", {{"probe", probe, ""}},
-                                {{"results", "", static_cast<double>(results_per_probe[probe])},
-                                 {"gpus", "", static_cast<double>(gpus)}}));
-    out.results.push_back(std::move(r));
+  std::size_t rows = 0, outliers = 0, gpus = 0, runs = 0;
+  for (const auto& [model, part] : models) {
+    gpus += part.gpus.size();
+    runs += part.runs;
+    const std::size_t first = out.results.size();
+    for (const auto& [probe, probe_groups] : part.groups) {
+      out.results.push_back(judge_probe(probe, probe_groups, model, part, members, options));
+      const auto& r = out.results.back();
+      rows += r.rows.size();
+      outliers += static_cast<std::size_t>(
+          std::count_if(r.findings.begin(), r.findings.end(),
+                        [](const Finding& f) { return f.id == "fleet_outlier"; }));
+    }
+    if (first < out.results.size())
+      out.results[first].findings.insert(out.results[first].findings.begin(),
+                                         note("fleet_model", {{"gpu", model, ""}},
+                                              {{"gpus", "", static_cast<double>(part.gpus.size())},
+                                               {"runs", "", static_cast<double>(part.runs)}}));
   }
   if (!out.results.empty()) {
     out.results.front().findings.insert(
@@ -194,6 +274,8 @@ RunReport fleet_report(const std::vector<FleetMember>& members, const FleetOptio
         verdict("fleet_summary", {},
                 {{"files", "", static_cast<double>(members.size())},
                  {"gpus", "", static_cast<double>(gpus)},
+                 {"models", "", static_cast<double>(models.size())},
+                 {"runs", "", static_cast<double>(runs)},
                  {"rows", "", static_cast<double>(rows)},
                  {"outliers", "", static_cast<double>(outliers)},
                  {"k", "", options.k},

@@ -80,6 +80,7 @@ void append_expectations(std::string& out, const RunReport& report) {
     for (const auto& line : expectation_failure_lines(e))
       out += fmt::format("  - {}\n", escape_cell(line));
   }
+  out += fmt::format("\n{}\n", expectation_total(report.expectations));
 }
 
 }  // namespace

@@ -208,6 +208,7 @@ void append_expectations(std::string& out, const TableStyle& style, const RunRep
     for (const auto& line : expectation_failure_lines(e))
       if (e.state == ExpectState::kFail) append_prose(out, style, "    ", line);
   }
+  append_prose(out, style, "  ", expectation_total(report.expectations));
 }
 
 }  // namespace

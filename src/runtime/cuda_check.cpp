@@ -3,9 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/no_device.hpp"
 
 namespace gpuprobe::runtime {
 
@@ -14,10 +17,7 @@ void throw_cuda_error(cudaError_t status, const char* expr, const char* file, in
   const std::string where = fmt::format("{}:{}", base ? base + 1 : file, line);
   if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver ||
       status == cudaErrorDevicesUnavailable || status == cudaErrorCompatNotSupportedOnDevice) {
-    throw NoDeviceError(
-        fmt::format("no usable CUDA device: {} ({}) — check the NVIDIA driver "
-                    "and CUDA_VISIBLE_DEVICES",
-                    cudaGetErrorString(status), cudaGetErrorName(status)));
+    throw NoDeviceError(no_device_text(status));
   }
   if (status == cudaErrorNoKernelImageForDevice) {
     throw NoDeviceError(
@@ -27,6 +27,23 @@ void throw_cuda_error(cudaError_t status, const char* expr, const char* file, in
   }
   throw RunError(fmt::format("CUDA error {} ({}) in {} at {}", cudaGetErrorName(status),
                              cudaGetErrorString(status), expr, where));
+}
+
+std::string no_device_text(cudaError_t status) {
+  int driver = 0, runtime = 0;
+  (void)cudaDriverGetVersion(&driver);  // 0 when no driver can be loaded
+  (void)cudaRuntimeGetVersion(&runtime);
+  (void)cudaGetLastError();
+  NoDeviceCause cause = NoDeviceCause::kOther;
+  if (status == cudaErrorInsufficientDriver)
+    cause = driver == 0 ? NoDeviceCause::kNoDriver : NoDeviceCause::kOldDriver;
+  else if (status == cudaErrorNoDevice)
+    cause = NoDeviceCause::kNoDevice;
+  else if (status == cudaErrorDevicesUnavailable)
+    cause = NoDeviceCause::kUnavailable;
+  std::optional<std::string> visible;
+  if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) visible = v;
+  return no_device_message(cause, driver, runtime, visible, cudaGetErrorName(status));
 }
 
 void check_launch(const char* what, const char* file, int line) {

@@ -72,10 +72,7 @@ int device_count() {
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
     (void)cudaGetLastError();
-    throw NoDeviceError(fmt::format(
-        "no CUDA device found ({}); gpuprobe needs an NVIDIA GPU with a working driver — "
-        "check nvidia-smi and CUDA_VISIBLE_DEVICES",
-        status == cudaSuccess ? "0 devices" : cudaGetErrorString(status)));
+    throw NoDeviceError(no_device_text(status == cudaSuccess ? cudaErrorNoDevice : status));
   }
   return count;
 }

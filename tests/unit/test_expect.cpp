@@ -162,6 +162,31 @@ TEST(ExpectEvaluate, EveryMatchingRowIsCheckedWithItsInterval) {
   EXPECT_NE(lines[0].find("expected >= 60 GB/s"), std::string::npos) << lines[0];
 }
 
+TEST(ExpectEvaluate, SummaryShowsTheValueNearestTheBoundAndTheBound) {
+  // Pass lines say what was measured against what (check's output, the table, Markdown).
+  const auto ok = evaluated("transfer[memory=pinned,bytes>=64MiB].bandwidth >= 50GB/s");
+  EXPECT_EQ(expectation_summary(ok),
+            "pass: transfer[memory=pinned,bytes>=64MiB].bandwidth >= 50GB/s: 2 values, nearest the "
+            "bound measured 52 GB/s, bound >= 50 GB/s [--expect]");
+  const auto one = evaluated("transfer[memory=pinned,bytes=256MiB].bandwidth >= 50GB/s");
+  EXPECT_EQ(expectation_outcome(one), "measured 53 GB/s, bound >= 50 GB/s");
+  const auto far = evaluated("transfer[memory=pinned,bytes>=64MiB].bandwidth >= 60GB/s");
+  EXPECT_EQ(expectation_outcome(far),
+            "2 of 2 values beyond the bound, nearest measured 52 GB/s, bound >= 60 GB/s");
+  // One value: its failure line names the GPU, not the row again.
+  const auto lines = expectation_failure_lines(
+      evaluated("transfer[memory=pinned,bytes=256MiB].bandwidth >= 60GB/s"));
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find(".bandwidth >= 60GB/s: GPU 0: measured 53 GB/s (95% interval"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_EQ(expectation_total({ok, one, far}), "3 bounds: 2 passed, 1 failed");
+  EXPECT_EQ(expectation_total({ok}), "1 bound: 1 passed, 0 failed");
+  ExpectationResult from_file = ok;
+  from_file.origin = "/some/where/expectations/nvidia-h100.txt:12";
+  EXPECT_NE(expectation_summary(from_file).find("[nvidia-h100.txt:12]"), std::string::npos);
+}
+
 TEST(ExpectEvaluate, InconclusiveIsNotAFailure) {
   // 52 GB/s with +-1% samples against 52.05: the median is below, its interval reaches it.
   const auto r = evaluated("transfer[memory=pinned,bytes>=64MiB].bandwidth >= 52050MB/s");

@@ -10,14 +10,17 @@
 namespace gpuprobe {
 namespace {
 
-// A member whose transfer rows (bytes = 1..rows) have bandwidth medians `values[i]`.
-FleetMember member(const std::string& host, const std::vector<double>& values) {
+// A member whose transfer rows (bytes = 1..rows) have bandwidth medians `values[i]`, measured on
+// a GPU of `model` with `uuid` (none: each file a GPU of its own).
+FleetMember member(const std::string& host, const std::vector<double>& values,
+                   const std::string& model = "Test GPU", const std::string& uuid = "") {
   FleetMember m;
   m.file = host + ".json";
   m.report.host.hostname = host;
   DeviceInfo d;
   d.index = 0;
-  d.name = "Test GPU";
+  d.name = model;
+  d.uuid = uuid;
   m.report.devices.push_back(d);
   ProbeResult r;
   r.probe = "transfer";
@@ -132,6 +135,79 @@ TEST(Fleet, MissingResultsAreNotedAndEveryFindingIsPhrased) {
   for (const auto& res : r.results)
     for (const auto& f : res.findings)
       EXPECT_FALSE(f.text.empty()) << f.id;
+}
+
+const Finding* summary(const RunReport& r) {
+  const auto found = with_id(r, "fleet_summary");
+  return found.empty() ? nullptr : found[0];
+}
+
+TEST(Fleet, MembersAreGroupedByModelAndJudgedWithinIt) {
+  // Five GPUs of model A near 100 GB/s, five of model B near 140, one A GPU at 80: pooled, the
+  // fleet median is ~120 and nobody is 4 sigmas out; within A, the slow one is.
+  std::vector<FleetMember> fleet;
+  for (int i = 0; i < 5; ++i) {
+    const double jitter = 1 + 0.002 * (i % 3 - 1);
+    fleet.push_back(
+        member("a" + std::to_string(i), {100 * jitter}, "GPU A", "GPU-a" + std::to_string(i)));
+    fleet.push_back(
+        member("b" + std::to_string(i), {140 * jitter}, "GPU B", "GPU-b" + std::to_string(i)));
+  }
+  fleet.push_back(member("slow", {80}, "GPU A", "GPU-slow"));
+  const RunReport r = fleet_report(fleet, {});
+  ASSERT_EQ(r.results.size(), 2u);  // transfer of GPU A, transfer of GPU B
+  EXPECT_EQ(scalar_text(find_param(r.results[0].params, "gpu")->value), "GPU A");
+  EXPECT_EQ(scalar_text(find_param(r.results[1].params, "gpu")->value), "GPU B");
+  EXPECT_NEAR(derived(r.results[0].rows[0], "fleet_median"), 100, 0.2);
+  EXPECT_NEAR(derived(r.results[1].rows[0], "fleet_median"), 140, 1e-9);
+  const auto outliers = with_id(r, "fleet_outlier");
+  ASSERT_EQ(outliers.size(), 1u);
+  EXPECT_EQ(param_text_of(*outliers[0], "host"), "slow");
+  EXPECT_EQ(fleet_outlier_count(r), 1u);
+  ASSERT_NE(summary(r), nullptr);
+  EXPECT_EQ(value_of(*summary(r), "models"), 2);
+  EXPECT_EQ(value_of(*summary(r), "gpus"), 11);
+  EXPECT_EQ(with_id(r, "fleet_model").size(), 2u);
+}
+
+TEST(Fleet, GpusAreCountedByUuidNotByFile) {
+  // Seven runs of one GPU and two other GPUs: three GPUs, nine runs.
+  std::vector<FleetMember> fleet;
+  for (int i = 0; i < 7; ++i)
+    fleet.push_back(member("same-" + std::to_string(i), {100.0 + i % 2}, "GPU A", "GPU-same"));
+  fleet.push_back(member("other-1", {100}, "GPU A", "GPU-other-1"));
+  fleet.push_back(member("other-2", {101}, "GPU A", "GPU-other-2"));
+  const RunReport r = fleet_report(fleet, {});
+  ASSERT_NE(summary(r), nullptr);
+  EXPECT_EQ(value_of(*summary(r), "files"), 9);
+  EXPECT_EQ(value_of(*summary(r), "gpus"), 3);
+  EXPECT_EQ(value_of(*summary(r), "runs"), 9);
+  EXPECT_EQ(derived(r.results[0].rows[0], "members"), 9);
+  EXPECT_EQ(derived(r.results[0].rows[0], "gpus"), 3);
+  EXPECT_EQ(r.results[0].subject, "fleet of 3 GPU A GPUs (9 runs)");
+  EXPECT_TRUE(with_id(r, "fleet_incomplete").empty());
+}
+
+TEST(Fleet, RunsOfFewerThanThreeGpusAreNotJudged) {
+  // Six runs of one GPU, one of them at half speed: one GPU has no fleet to be beyond.
+  std::vector<FleetMember> fleet;
+  for (int i = 0; i < 6; ++i)
+    fleet.push_back(member("run-" + std::to_string(i), {i == 5 ? 50.0 : 100.0}, "GPU A", "GPU-1"));
+  const RunReport r = fleet_report(fleet, {});
+  EXPECT_TRUE(with_id(r, "fleet_beyond").empty());
+  EXPECT_EQ(value_of(*summary(r), "gpus"), 1);
+  EXPECT_EQ(value_of(*summary(r), "runs"), 6);
+  // An outlier GPU seen in several runs is one GPU, its values tallied over its runs.
+  fleet.pop_back();  // GPU-1's slow run
+  for (int i = 0; i < 5; ++i)
+    fleet.push_back(member("n" + std::to_string(i), {100}, "GPU A", "GPU-n" + std::to_string(i)));
+  fleet.push_back(member("slow-1", {50}, "GPU A", "GPU-slow"));
+  fleet.push_back(member("slow-2", {50}, "GPU A", "GPU-slow"));
+  const auto outliers = with_id(fleet_report(fleet, {}), "fleet_outlier");
+  ASSERT_EQ(outliers.size(), 1u);
+  EXPECT_EQ(param_text_of(*outliers[0], "uuid"), "GPU-slow");
+  EXPECT_EQ(value_of(*outliers[0], "runs"), 2);
+  EXPECT_EQ(value_of(*outliers[0], "values"), 2);
 }
 
 }  // namespace

@@ -48,5 +48,19 @@ TEST(UnusedOptions, EachGroupNamesWhyAndOnlyRefusedGroupsCount) {
   EXPECT_EQ(refusal({}, "report", kAllOptions), "");
 }
 
+TEST(UnusedOptions, EachCommandsRuleIsTheOneItsHelpListsFrom) {
+  // The rule refuse_unused applies and the help's "Global options that apply" line share it.
+  EXPECT_EQ(refused_groups("list"), unsigned{kAllOptions});
+  EXPECT_EQ(refused_groups("report"), unsigned{kAllOptions});
+  EXPECT_EQ(refused_groups("compare"), unsigned{kMeasureOptions | kDeviceOption | kExpectOptions});
+  EXPECT_EQ(refused_groups("check RUN.json"), unsigned{kMeasureOptions | kDeviceOption});
+  EXPECT_EQ(refused_groups("transfer"), 0u);
+  EXPECT_EQ(refused_groups("check"), 0u);
+  EXPECT_TRUE(refused_option("--seed", refused_groups("info")));
+  EXPECT_FALSE(refused_option("--json", refused_groups("info")));
+  EXPECT_TRUE(refused_option("--device", refused_groups("fleet")));
+  EXPECT_FALSE(refused_option("--quiet", kAllOptions));  // of no group: every command uses it
+}
+
 }  // namespace
 }  // namespace gpuprobe::cli

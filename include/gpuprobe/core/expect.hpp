@@ -111,7 +111,14 @@ bool expectation_failed(const ExpectationResult& result);
 // The lines a failed expectation prints: one per failed check ("what, expected, measured"), or
 // one saying why it is unmatched or in error.
 std::vector<std::string> expectation_failure_lines(const ExpectationResult& result);
-// One line for the table and Markdown: "fail (1 of 2 values): EXPR [ORIGIN]".
+// One line for check, the table and Markdown: "pass: EXPR: measured 54.85 GB/s, bound >= 49.1 GB/s
+// [nvidia-h100-80gb-hbm3.txt:12]" (a reference file's name without its folder).
 std::string expectation_summary(const ExpectationResult& result);
+// What the values measured against the bound: the value nearest the bound (worst), with how many
+// values there were and how many failed; the reason for an unmatched or erroneous expectation.
+std::string expectation_outcome(const ExpectationResult& result);
+// The line that closes a list of expectations: "19 bounds: 18 passed, 1 failed" ("…, 2
+// inconclusive, …" when some are; unmatched and erroneous bounds count as failed).
+std::string expectation_total(const std::vector<ExpectationResult>& results);
 
 }  // namespace gpuprobe

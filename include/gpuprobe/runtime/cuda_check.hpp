@@ -11,6 +11,10 @@ namespace gpuprobe::runtime {
 [[noreturn]] void throw_cuda_error(cudaError_t status, const char* expr, const char* file,
                                    int line);
 
+// The one line for a CUDA status that means no usable GPU (no driver, an old one, no device,
+// devices unavailable), in gpuprobe's words (core/no_device.hpp), with the driver's version.
+std::string no_device_text(cudaError_t status);
+
 // Checks the last launch: cudaGetLastError, throwing as above with `what` as the call.
 void check_launch(const char* what, const char* file, int line);
 
