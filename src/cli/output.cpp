@@ -63,7 +63,10 @@ bool same_file(const std::string& a, const std::string& b) {
   if (a.empty() || b.empty() || a == "-" || b == "-") return false;
   std::error_code ec;
   if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
-  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+  const fs::path ca = fs::weakly_canonical(a, ec);
+  if (ec) return a == b;  // no normal form to compare: the spellings decide
+  const fs::path cb = fs::weakly_canonical(b, ec);
+  return ec ? a == b : ca == cb;
 }
 
 bool to_stdout(const GlobalOptions& o) {
