@@ -2,7 +2,7 @@
 """The repository's size budget: the tracked files must fit the GPU test machine's 64 MiB tree
 with room to spare, and committed result files over 1 MiB must be gzipped.
 
-Usage: tree_budget.py SOURCE_DIR [--max-mib 20] [--max-plain-mib 1]
+Usage: tree_budget.py SOURCE_DIR [--max-mib 15] [--max-plain-mib 1]
 
 The files are `git ls-files` in a git checkout; elsewhere (a source tarball) every file under
 SOURCE_DIR except .git and build folders. A result file is a .json, .csv, .txt or .log file under
@@ -34,7 +34,7 @@ def tracked_files(root):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("root")
-    ap.add_argument("--max-mib", type=float, default=20)
+    ap.add_argument("--max-mib", type=float, default=15)
     ap.add_argument("--max-plain-mib", type=float, default=1)
     args = ap.parse_args()
     sizes = {}
