@@ -11,6 +11,7 @@
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/round_request.hpp"
+#include "gpuprobe/core/trace.hpp"
 #include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/device.hpp"
@@ -41,10 +42,12 @@ int run_round_worker(const std::string& request_path, const std::string& answer_
   for (const auto& p : probes)
     if (p->name() == q.probe) probe = p.get();
   if (probe == nullptr) throw UsageError(fmt::format("{}: no probe '{}'", request_path, q.probe));
+  trace(fmt::format("round process: round {} of {} points", q.round, q.keys.size()));
   runtime::initialize();
   const DeviceInfo device = runtime::query_device(q.device);
   runtime::use_device(q.device);
   runtime::ProbeContext context(device, options_of(q), {}, q.probe, q.keys.size());
+  trace("round process: context ready");
   if (!q.devices.empty()) context.set_devices(q.devices);
   RoundAnswer answer;
   int code = 0;
@@ -57,6 +60,7 @@ int run_round_worker(const std::string& request_path, const std::string& answer_
     code = static_cast<int>(ExitCode::kRunFailure);
   }
   write_output(answer_path, to_json(answer).dump());
+  trace("round process: answered");
   return code;
 }
 

@@ -1,6 +1,7 @@
 // Pattern fill and check, on the device (grid-stride kernels) and on the host; the mismatch tally.
 #include <cstring>
 
+#include "gpuprobe/core/host_ranges.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
@@ -76,16 +77,22 @@ Mismatches check_pattern_device(const void* src, std::size_t bytes, std::uint32_
   return counter.read(stream);
 }
 
+// Host passes over large buffers run on several threads (core/host_ranges.hpp): one thread
+// checks about 0.6 G words a second, 110 ms for 256 MiB on the H100's host, some 20 times the
+// pinned copy it verifies.
 void fill_pattern_host(void* dst, std::size_t bytes, std::uint32_t seed) {
   auto* words = static_cast<std::uint32_t*>(dst);
-  for (std::size_t i = 0; i < bytes / 4; ++i)
-    words[i] = pattern_word(i, seed);
+  for_each_range(bytes / 4, kWordsPerBufferThread, buffer_threads(),
+                 [words, seed](std::uint64_t begin, std::uint64_t end) {
+                   for (std::uint64_t i = begin; i < end; ++i)
+                     words[i] = pattern_word(i, seed);
+                 });
 }
 
 Mismatches check_pattern_host(const void* src, std::size_t bytes, std::uint32_t seed) {
   const auto* words = static_cast<const std::uint32_t*>(src);
-  return find_mismatches(bytes / 4,
-                         [&](std::uint64_t i) { return words[i] != pattern_word(i, seed); });
+  return find_mismatches_split(bytes / 4, kWordsPerBufferThread, buffer_threads(),
+                               [&](std::uint64_t i) { return words[i] != pattern_word(i, seed); });
 }
 
 void PatternBuffer::poison(cudaStream_t stream) const {
@@ -94,7 +101,10 @@ void PatternBuffer::poison(cudaStream_t stream) const {
     return;
   }
   GP_CUDA(cudaStreamSynchronize(stream));
-  std::memset(data, 0, bytes);
+  auto* out = static_cast<unsigned char*>(data);
+  for_each_range(
+      bytes, 4 * kWordsPerBufferThread, buffer_threads(),
+      [out](std::uint64_t begin, std::uint64_t end) { std::memset(out + begin, 0, end - begin); });
 }
 
 Mismatches PatternBuffer::find(cudaStream_t stream) const {

@@ -101,7 +101,7 @@ TEST(StoppingRule, FixedCountIgnoresEverythingElse) {
 }
 
 TEST(StoppingRule, NeedsMinimumSamples) {
-  const StoppingRule rule;  // min_samples 10, min_time 0.05
+  const StoppingRule rule;  // min_samples 10, min_time 0.025
   EXPECT_TRUE(rule.should_continue(Samples{}, 0, 0));
   EXPECT_TRUE(rule.should_continue(steady(9), 1.0, 0.1));
   EXPECT_FALSE(rule.should_continue(steady(10), 1.0, 0.1));
@@ -110,8 +110,8 @@ TEST(StoppingRule, NeedsMinimumSamples) {
 TEST(StoppingRule, NeedsMinimumMeasuredTime) {
   const StoppingRule rule;
   EXPECT_TRUE(rule.should_continue(steady(10), 0.01, 0.1));
-  EXPECT_TRUE(rule.should_continue(steady(100), 0.049, 0.1));
-  EXPECT_FALSE(rule.should_continue(steady(10), 0.05, 0.1));
+  EXPECT_TRUE(rule.should_continue(steady(100), 0.024, 0.1));
+  EXPECT_FALSE(rule.should_continue(steady(10), 0.025, 0.1));
 }
 
 TEST(StoppingRule, ContinuesWhileNoisy) {

@@ -41,7 +41,7 @@ double median_uncertainty(std::span<const double> samples);
 struct StoppingRule {
   std::optional<std::size_t> fixed_samples;
   std::size_t min_samples = 10;
-  double min_time = 0.05;   // seconds of measured time
+  double min_time = 0.025;  // seconds of measured time
   double max_noise = 0.01;  // relative half-width of the median's 95% interval
   double max_time = 0.3;    // seconds of wall time, cap per measurement
   std::size_t max_samples = 10000;
