@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <memory>
+#include <vector>
 
 #include "gpuprobe/counters/default_sets.hpp"
 #include "gpuprobe/counters/errors.hpp"
@@ -139,13 +141,15 @@ std::vector<RangeOf> ranges_of(const std::vector<runtime::CounterPoint>& points,
 // The range work over `ranges`: reset, cache and (with a write-back step) an L2 flush before a
 // point's own range, the operation in it, the L2 flush again in its write-back range; the check
 // after the point's last range (after the write-back, which must find the operation's dirty lines
-// still in the L2).
+// still in the L2), in the first pass only: every pass repeats the same work from the same reset,
+// and a check of a 256 MiB host buffer costs more than the copy it checks.
 counters::RangeWork range_work(const std::vector<runtime::CounterPoint>& points,
                                const std::vector<RangeOf>& ranges) {
   // The lambdas outlive this call: they hold pointers to the caller's vectors, which outlive
-  // the collect() they are used in.
+  // the collect() they are used in; `checked` lives as long as the lambdas.
   const auto* pts = &points;
   const auto* rs = &ranges;
+  auto checked = std::make_shared<std::vector<bool>>(ranges.size(), false);
   counters::RangeWork work;
   work.before = [pts, rs](std::size_t r) {
     if ((*rs)[r].write_back) return;
@@ -163,10 +167,11 @@ counters::RangeWork range_work(const std::vector<runtime::CounterPoint>& points,
       steps.run();
     }
   };
-  work.after = [pts, rs](std::size_t r) {
+  work.after = [pts, rs, checked](std::size_t r) {
     const runtime::CounterPoint& point = (*pts)[(*rs)[r].point];
     const bool last = r + 1 == rs->size() || (*rs)[r + 1].point != (*rs)[r].point;
-    if (!last || !point.steps.verify) return;
+    if (!last || !point.steps.verify || (*checked)[r]) return;
+    (*checked)[r] = true;
     const std::string problem = point.steps.verify();
     if (!problem.empty())
       throw runtime::VerificationError(fmt::format("{} (counter pass): {}", point.label, problem));

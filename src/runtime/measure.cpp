@@ -349,7 +349,11 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
   const PersistingScope persisting(op.persisting, lane_streams(op), persisting_l2_max_bytes_);
   const bool first = state.reps == 0;
   if (first) calibrate(op, state);
-  for (std::size_t w = 0; w < (first ? options_.warmup_batches : 1); ++w)
+  // Calibration ran one repetition ungated: when a batch is one repetition (a long copy), that
+  // was the first warm-up batch already.
+  const std::size_t warmups =
+      !first ? 1 : options_.warmup_batches - (state.reps == 1 && options_.warmup_batches > 0 ? 1 : 0);
+  for (std::size_t w = 0; w < warmups; ++w)
     run_batch(op, state.reps, false);
   trace("  warmed up");
   SampleSet& out = state.samples;
