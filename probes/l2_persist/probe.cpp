@@ -24,7 +24,7 @@ namespace gpuprobe {
 namespace {
 
 using l2_persist::HitKind;
-using l2_persist::Point;
+using l2_persist::SweepPoint;
 using l2_persist::Sizes;
 
 constexpr std::uint32_t kHotSeed = 0x4E07A11u;
@@ -41,7 +41,7 @@ struct Buffers {
   runtime::DeviceBuffer sink;
   int blocks = 0;
 
-  Buffers(const std::vector<Point>& sweep, const Sizes& sizes, int sm_count, cudaStream_t s)
+  Buffers(const std::vector<SweepPoint>& sweep, const Sizes& sizes, int sm_count, cudaStream_t s)
       : hot(max_hot(sweep, sizes)),
         stream(sizes.stream_bytes),
         bpg_stream(has(sweep, l2_persist::kBpg) ? sizes.stream_bytes : 0),
@@ -50,21 +50,21 @@ struct Buffers {
     runtime::fill_pattern_device(stream.get(), stream.bytes(), kStreamSeed, s);
     GP_CUDA(cudaStreamSynchronize(s));
   }
-  static std::size_t max_hot(const std::vector<Point>& sweep, const Sizes& sizes) {
+  static std::size_t max_hot(const std::vector<SweepPoint>& sweep, const Sizes& sizes) {
     std::size_t m = l2_persist::kQuantum;
     for (const auto& p : sweep)
       m = std::max<std::size_t>(m, sizes.hot(p));
     return m;
   }
-  static bool has(const std::vector<Point>& sweep, const char* workload) {
+  static bool has(const std::vector<SweepPoint>& sweep, const char* workload) {
     return std::any_of(sweep.begin(), sweep.end(),
-                       [&](const Point& p) { return p.workload == workload; });
+                       [&](const SweepPoint& p) { return p.workload == workload; });
   }
 };
 
 // The harness's part of a point's setting: the set-aside always where there is a window (or,
 // for stream-only rows, a set-aside), the window itself only when it goes on the stream.
-std::optional<runtime::PersistingL2> persisting_of(const Point& p, const Sizes& z, void* hot) {
+std::optional<runtime::PersistingL2> persisting_of(const SweepPoint& p, const Sizes& z, void* hot) {
   const std::uint64_t aside = z.set_aside(p);
   if (p.hit == HitKind::kNoWindow) {
     if (p.workload == l2_persist::kStreamOnly && aside > 0)
@@ -80,7 +80,7 @@ std::optional<runtime::PersistingL2> persisting_of(const Point& p, const Sizes& 
   return setting;
 }
 
-runtime::Operation make_operation(const Point& p, const Sizes& z, Buffers& b, cudaStream_t check) {
+runtime::Operation make_operation(const SweepPoint& p, const Sizes& z, Buffers& b, cudaStream_t check) {
   runtime::Operation op;
   op.label = fmt::format("{} aside {}% hot {}% {} {}", p.workload, p.setaside_pct, p.hot_pct,
                          p.window, p.hit == HitKind::kTuned ? "tuned" : "");
@@ -189,7 +189,7 @@ class L2PersistProbe final : public Probe {
 
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = skeleton();
-    for (const Point& p : l2_persist::points(values))
+    for (const SweepPoint& p : l2_persist::points(values))
       r.rows.push_back(unmeasured_row(l2_persist::row_params(l2_persist::spec_of(p, nullptr)),
                                       l2_persist::point_flags(p)));
     l2_persist::add_model(r, 0);  // from the shares: the model depends on ratios only
@@ -243,13 +243,13 @@ ProbeResult L2PersistProbe::run(runtime::ProbeContext& ctx, const AxisValues& va
   ProbeResult result = skeleton();
   const Sizes sizes = l2_persist::size_run(dev.l2_bytes, dev.persisting_l2_max_bytes,
                                            dev.access_policy_max_window_bytes);
-  const std::vector<Point> sweep = l2_persist::points(values);
+  const std::vector<SweepPoint> sweep = l2_persist::points(values);
   Buffers buffers(sweep, sizes, dev.sm_count, ctx.stream());
 
   std::vector<runtime::Operation> ops;
-  std::vector<Point> after;
-  std::vector<Point> measured_points;
-  for (const Point& p : sweep) {
+  std::vector<SweepPoint> after;
+  std::vector<SweepPoint> measured_points;
+  for (const SweepPoint& p : sweep) {
     if (p.window == l2_persist::kAfterSweep) {
       after.push_back(p);
     } else {
@@ -260,14 +260,14 @@ ProbeResult L2PersistProbe::run(runtime::ProbeContext& ctx, const AxisValues& va
   std::vector<SampleSet> samples = ctx.measure_all(ops);
   // After the whole sweep: the baseline again, which no persisting line may speed up now.
   ops.clear();
-  for (const Point& p : after)
+  for (const SweepPoint& p : after)
     ops.push_back(make_operation(p, sizes, buffers, ctx.stream()));
   for (auto& s : ctx.measure_all(ops))
     samples.push_back(std::move(s));
   measured_points.insert(measured_points.end(), after.begin(), after.end());
 
   for (std::size_t i = 0; i < measured_points.size(); ++i) {
-    const Point& p = measured_points[i];
+    const SweepPoint& p = measured_points[i];
     Row row = measured_row(l2_persist::row_params(l2_persist::spec_of(p, &sizes)), samples[i]);
     for (const auto& f : l2_persist::point_flags(p))
       row.flags.push_back(f);

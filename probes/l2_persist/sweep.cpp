@@ -10,7 +10,7 @@ namespace gpuprobe::l2_persist {
 namespace {
 
 // Window points of one workload: set-aside x hot x window x hitRatio.
-void window_points(const AxisValues& v, const std::string& workload, std::vector<Point>& out) {
+void window_points(const AxisValues& v, const std::string& workload, std::vector<SweepPoint>& out) {
   const bool one = v.has_choice("hit-ratio", "1.0");
   const bool tuned = v.has_choice("hit-ratio", "tuned");
   for (auto aside : v.list("setaside"))
@@ -34,8 +34,8 @@ std::uint64_t nearest_full(const std::vector<std::uint64_t>& hots) {
 
 }  // namespace
 
-std::vector<Point> points(const AxisValues& v) {
-  std::vector<Point> out;
+std::vector<SweepPoint> points(const AxisValues& v) {
+  std::vector<SweepPoint> out;
   for (const auto& workload : v.choices("workload")) {
     if (workload == kPhases) {
       std::vector<std::uint64_t> asides = v.list("setaside");
@@ -53,24 +53,24 @@ std::vector<Point> points(const AxisValues& v) {
   return out;
 }
 
-std::uint64_t Sizes::set_aside(const Point& p) const {
+std::uint64_t Sizes::set_aside(const SweepPoint& p) const {
   return models::percent_of(p.setaside_pct, persisting_max, kQuantum);
 }
 
-std::uint64_t Sizes::hot(const Point& p) const {
+std::uint64_t Sizes::hot(const SweepPoint& p) const {
   return models::percent_of(p.hot_pct, persisting_max, kQuantum);
 }
 
-std::uint64_t Sizes::window(const Point& p) const {
+std::uint64_t Sizes::window(const SweepPoint& p) const {
   return models::window_bytes(hot(p), window_max) / kQuantum * kQuantum;
 }
 
-double Sizes::hit_ratio(const Point& p) const {
+double Sizes::hit_ratio(const SweepPoint& p) const {
   return p.hit == HitKind::kTuned ? models::tuned_hit_ratio(set_aside(p), window(p)) : 1.0;
 }
 
-bool Sizes::clamped_any(const std::vector<Point>& pts) const {
-  return std::any_of(pts.begin(), pts.end(), [this](const Point& p) {
+bool Sizes::clamped_any(const std::vector<SweepPoint>& pts) const {
+  return std::any_of(pts.begin(), pts.end(), [this](const SweepPoint& p) {
     return p.hit != HitKind::kNoWindow && window(p) < hot(p);
   });
 }
@@ -88,7 +88,7 @@ Sizes size_run(std::uint64_t l2, std::uint64_t persisting_max, std::uint64_t win
   return s;
 }
 
-RowSpec spec_of(const Point& p, const Sizes* sizes) {
+RowSpec spec_of(const SweepPoint& p, const Sizes* sizes) {
   RowSpec r{p.workload,   p.setaside_pct, p.hot_pct, std::nullopt,
             std::nullopt, std::nullopt,   p.window};
   if (sizes) {
@@ -102,7 +102,7 @@ RowSpec spec_of(const Point& p, const Sizes* sizes) {
   return r;
 }
 
-std::vector<std::string> point_flags(const Point& p) {
+std::vector<std::string> point_flags(const SweepPoint& p) {
   if (p.hit == HitKind::kTuned) return {kTunedFlag};
   if (p.workload == kStreamOnly) return {"stream-only"};
   if (p.window == kAfterSweep) return {"after-sweep"};

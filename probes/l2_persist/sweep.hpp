@@ -19,7 +19,7 @@ inline constexpr std::uint64_t kQuantum = 4096;  // sizes are multiples of this
 enum class HitKind { kNoWindow, kOne, kTuned };
 
 // One sweep point, before sizing.
-struct Point {
+struct SweepPoint {
   std::string workload;  // kPhases, kBpg, kStreamOnly
   std::uint64_t setaside_pct = 0;
   std::uint64_t hot_pct = 0;  // 0 for stream-only
@@ -31,7 +31,7 @@ struct Point {
 // (phases: one per set-aside, 0 included), the baselines (no window, one per hot size), then
 // set-aside x hot x window x hitRatio (the tuned hitRatio only where it is below 1, never at
 // set-aside 0); last, phases' after-sweep baseline at the hot size nearest 100%.
-std::vector<Point> points(const AxisValues& values);
+std::vector<SweepPoint> points(const AxisValues& values);
 
 // The device's limits and the run's sizes.
 struct Sizes {
@@ -40,11 +40,11 @@ struct Sizes {
   std::uint64_t window_max = 0;
   std::uint64_t stream_bytes = 0;
 
-  std::uint64_t set_aside(const Point& p) const;
-  std::uint64_t hot(const Point& p) const;
-  std::uint64_t window(const Point& p) const;  // hot, clamped to window_max
-  double hit_ratio(const Point& p) const;      // 1.0, or tuned = set-aside / window
-  bool clamped_any(const std::vector<Point>& pts) const;
+  std::uint64_t set_aside(const SweepPoint& p) const;
+  std::uint64_t hot(const SweepPoint& p) const;
+  std::uint64_t window(const SweepPoint& p) const;  // hot, clamped to window_max
+  double hit_ratio(const SweepPoint& p) const;      // 1.0, or tuned = set-aside / window
+  bool clamped_any(const std::vector<SweepPoint>& pts) const;
   RunFacts facts() const;
 };
 
@@ -53,8 +53,8 @@ Sizes size_run(std::uint64_t l2, std::uint64_t persisting_max, std::uint64_t win
 
 // The row spec of a point: with sizes, in bytes and exact hitRatios; without (a plan), the
 // shares only and the tuned hitRatio as set-aside % / hot %.
-RowSpec spec_of(const Point& p, const Sizes* sizes);
+RowSpec spec_of(const SweepPoint& p, const Sizes* sizes);
 // The row flags of a point: tuned, baseline, stream-only, after-sweep.
-std::vector<std::string> point_flags(const Point& p);
+std::vector<std::string> point_flags(const SweepPoint& p);
 
 }  // namespace gpuprobe::l2_persist

@@ -2,9 +2,11 @@
 #include "commands.hpp"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <iostream>
+#include <memory>
 
 #include "expectations.hpp"
 #include "gpuprobe/core/errors.hpp"
@@ -17,6 +19,7 @@
 #include "gpuprobe/version.hpp"
 #include "output.hpp"
 #include "round_worker.hpp"
+#include "run_progress.hpp"
 
 namespace gpuprobe::cli {
 namespace {
@@ -30,17 +33,32 @@ RunReport new_report(const std::vector<std::string>& command) {
   return report;
 }
 
-// Progress on stderr, only on a TTY and not with --quiet; erased when the probe ends.
-runtime::ProgressFn progress_printer(const GlobalOptions& o) {
+// Progress on stderr, only on a TTY and not with --quiet: the run's probe k of n, the point, the
+// time spent and left (RunProgress), as wide as the terminal; erased when each probe ends.
+runtime::ProgressFn progress_printer(const GlobalOptions& o,
+                                     const std::shared_ptr<RunProgress>& run) {
   if (o.quiet || !::isatty(STDERR_FILENO)) return {};
-  return [](const std::string& probe, std::size_t done, std::size_t total,
-            const std::string& label) {
-    std::cerr << fmt::format("\r\033[K[{}] {}/{} {}", probe, done + 1, total, label) << std::flush;
+  return [run](const std::string& probe, std::size_t done, std::size_t total,
+               const std::string& label) {
+    winsize size{};
+    const std::size_t width =
+        ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 1 ? size.ws_col - 1 : 79;
+    std::cerr << "\r\033[K"
+              << run->line(probe, done, total, label, RunProgress::Clock::now(), width)
+              << std::flush;
   };
 }
 
 void clear_progress(const GlobalOptions& o) {
   if (!o.quiet && ::isatty(STDERR_FILENO)) std::cerr << "\r\033[K" << std::flush;
+}
+
+// The probe runs of a run: a device-scoped probe once per GPU, a host-scoped one once.
+std::size_t probe_runs(const std::vector<SelectedProbe>& probes, std::size_t devices) {
+  std::size_t runs = 0;
+  for (const auto& p : probes)
+    runs += p.probe->scope() == ProbeScope::kHost ? 1 : devices;
+  return runs;
 }
 
 // The exit code of a finished run, its messages on stderr: 1 when a probe failed, 3 when an
@@ -158,9 +176,14 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
     reference = applicable_to_plan(reference_expectations_for(report.devices, options.quiet),
                                    plan_of(probes, glossary));
   const runner::CounterOptions counters{options.counters, options.metrics};
-  const auto progress = progress_printer(options);
+  const auto run_progress = std::make_shared<RunProgress>(probe_runs(probes, report.devices.size()),
+                                                          RunProgress::Clock::now());
+  const auto progress = progress_printer(options, run_progress);
   report.results = runner::run_on_devices(probes, report.devices, measure, counters, progress,
-                                          glossary, [&options] { clear_progress(options); });
+                                          glossary, [&options, &run_progress] {
+                                            clear_progress(options);
+                                            run_progress->run_done();
+                                          });
   // Bounds whose probe failed or was skipped are not evaluated: said once per probe instead.
   auto coverage = reference_coverage(reference, report);
   expectations.insert(expectations.end(), coverage.checkable.begin(), coverage.checkable.end());

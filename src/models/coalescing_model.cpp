@@ -13,7 +13,7 @@ namespace {
 constexpr int kAveragedWarps = 8;        // request level: average over this many warps
 constexpr std::uint64_t kRunWarps = 64;  // DRAM level: steady state measured over this run
 
-void check_width(int element_bytes) {
+void check_element_width(int element_bytes) {
   const bool power_of_two = element_bytes > 0 && (element_bytes & (element_bytes - 1)) == 0;
   if (!power_of_two || element_bytes > kSectorBytes) {
     throw std::invalid_argument(
@@ -24,7 +24,7 @@ void check_width(int element_bytes) {
 }
 
 void check_point(CopyPattern pattern, int element_bytes, std::uint64_t offset_or_stride) {
-  check_width(element_bytes);
+  check_element_width(element_bytes);
   if (pattern == CopyPattern::kStride && offset_or_stride == 0)
     throw std::invalid_argument("coalescing model: stride must be at least 1");
 }
@@ -125,7 +125,7 @@ void check_fetch(int fetch_bytes) {
 
 int warp_units(std::uint64_t first_element, std::uint64_t step_elements, int element_bytes,
                int unit_bytes) {
-  check_width(element_bytes);
+  check_element_width(element_bytes);
   if (step_elements == 0) throw std::invalid_argument("coalescing model: step must be at least 1");
   std::vector<std::uint64_t> units;
   append_units({first_element, step_elements}, element_bytes, unit_bytes, units);

@@ -120,13 +120,13 @@ TEST(L2PersistSweep, SizesClampTheWindowAndComputeTunedRatios) {
   // A device with a 40 MB set-aside maximum and a 64 MiB window maximum.
   const auto z = l2_persist::size_run(50 * kMiB, 40'000'000, 64 * kMiB);
   EXPECT_EQ(z.stream_bytes, 200 * kMiB);
-  const l2_persist::Point big{"phases", 50, 400, l2_persist::HitKind::kTuned, "stream"};
+  const l2_persist::SweepPoint big{"phases", 50, 400, l2_persist::HitKind::kTuned, "stream"};
   EXPECT_EQ(z.hot(big), 160'000'000u / 4096 * 4096);  // 159,997,952
   EXPECT_EQ(z.window(big), 64 * kMiB);                // clamped
   EXPECT_EQ(z.set_aside(big), 20'000'000u / 4096 * 4096);
   EXPECT_DOUBLE_EQ(z.hit_ratio(big), static_cast<double>(z.set_aside(big)) / (64.0 * kMiB));
   EXPECT_TRUE(z.clamped_any({big}));
-  const l2_persist::Point small{"phases", 50, 100, l2_persist::HitKind::kOne, "launch"};
+  const l2_persist::SweepPoint small{"phases", 50, 100, l2_persist::HitKind::kOne, "launch"};
   EXPECT_DOUBLE_EQ(z.hit_ratio(small), 1.0);
   EXPECT_FALSE(z.clamped_any({small}));
   const auto spec = l2_persist::spec_of(big, &z);
