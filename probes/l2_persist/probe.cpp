@@ -24,8 +24,8 @@ namespace gpuprobe {
 namespace {
 
 using l2_persist::HitKind;
-using l2_persist::SweepPoint;
 using l2_persist::Sizes;
+using l2_persist::SweepPoint;
 
 constexpr std::uint32_t kHotSeed = 0x4E07A11u;
 constexpr std::uint32_t kStreamSeed = 0x57EA3u;
@@ -80,7 +80,8 @@ std::optional<runtime::PersistingL2> persisting_of(const SweepPoint& p, const Si
   return setting;
 }
 
-runtime::Operation make_operation(const SweepPoint& p, const Sizes& z, Buffers& b, cudaStream_t check) {
+runtime::Operation make_operation(const SweepPoint& p, const Sizes& z, Buffers& b,
+                                  cudaStream_t check) {
   runtime::Operation op;
   op.label = fmt::format("{} aside {}% hot {}% {} {}", p.workload, p.setaside_pct, p.hot_pct,
                          p.window, p.hit == HitKind::kTuned ? "tuned" : "");
