@@ -352,7 +352,8 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
   // Calibration ran one repetition ungated: when a batch is one repetition (a long copy), that
   // was the first warm-up batch already.
   const std::size_t warmups =
-      !first ? 1 : options_.warmup_batches - (state.reps == 1 && options_.warmup_batches > 0 ? 1 : 0);
+      !first ? 1
+             : options_.warmup_batches - (state.reps == 1 && options_.warmup_batches > 0 ? 1 : 0);
   for (std::size_t w = 0; w < warmups; ++w)
     run_batch(op, state.reps, false);
   trace("  warmed up");
