@@ -227,7 +227,7 @@ std::vector<ProbeCommand> add_probe_commands(CLI::App& app,
   return out;
 }
 
-// The tool commands' unused global options, refused before anything runs.
+// The tool commands' unused global options and contradicting ones, refused before anything runs.
 void refuse_unused_options(const CLI::App& app, const ToolCommands& t) {
   const auto given = [&app](const std::string& name) {
     const CLI::Option* option = app.get_option_no_throw(name);
@@ -237,6 +237,12 @@ void refuse_unused_options(const CLI::App& app, const ToolCommands& t) {
     if (c->parsed()) refuse_unused(given, c->get_name(), refused_groups(c->get_name()));
   if (t.check->parsed() && !t.check_files.empty())
     refuse_unused(given, "check RUN.json", refused_groups("check RUN.json"));
+  const CLI::Option* counters = app.get_option_no_throw("--counters");
+  bool on = false, off = false;
+  if (counters != nullptr)
+    for (const std::string& r : counters->results())
+      (r == "false" ? off : on) = true;
+  refuse_contradictions(given, on && off);
 }
 
 // Runs what the parsed command line asks for.

@@ -65,3 +65,24 @@ void refuse_unused(const std::function<bool(const std::string&)>& given, const s
 }
 
 }  // namespace gpuprobe::cli
+
+namespace gpuprobe::cli {
+
+void refuse_contradictions(const std::function<bool(const std::string&)>& given,
+                           bool counters_both_ways) {
+  if (counters_both_ways)
+    throw UsageError("--counters and --no-counters contradict each other: give one of them");
+  if (given("--samples")) {
+    for (const char* name : {"--min-time", "--max-time"}) {
+      if (given(name))
+        throw UsageError(fmt::format(
+            "--samples fixes the count of samples per point, so {} (a bound of the adaptive rule "
+            "it replaces) would do nothing: give one of them",
+            name));
+    }
+  }
+  if (given("--quiet") && given("--wide"))
+    throw UsageError("--wide shapes the table that -q/--quiet leaves out: give one of them");
+}
+
+}  // namespace gpuprobe::cli

@@ -1,5 +1,6 @@
-// Global options a command does not use: refused with exit 2 rather than silently ignored
-// (README "Global options"). Host-only (no CLI11), so the unit tests compile it.
+// Global options a command does not use, and global options that contradict each other: refused
+// with exit 2 rather than silently ignored (README "Global options"). Host-only (no CLI11), so the
+// unit tests compile it.
 #pragma once
 
 #include <functional>
@@ -28,5 +29,12 @@ bool refused_option(const std::string& long_name, unsigned refused);
 // to `command`, and why the command does not use it. `given` takes a long name ("--seed").
 void refuse_unused(const std::function<bool(const std::string&)>& given, const std::string& command,
                    unsigned refused);
+
+// Throws UsageError when given options contradict each other: --counters with --no-counters
+// (`counters_both_ways`: CLI11 keeps the last), --samples with --min-time or --max-time (bounds of
+// the adaptive rule a fixed count replaces), -q/--quiet with --wide (the table it widens is left
+// out). `given` takes a long name ("--samples").
+void refuse_contradictions(const std::function<bool(const std::string&)>& given,
+                           bool counters_both_ways);
 
 }  // namespace gpuprobe::cli

@@ -1,4 +1,5 @@
-// Unit tests for refusing the global options a command does not use (src/cli/unused_options.cpp).
+// Unit tests for refusing the global options a command does not use, and contradicting ones
+// (src/cli/unused_options.cpp).
 #include "cli/unused_options.hpp"
 
 #include <set>
@@ -60,6 +61,32 @@ TEST(UnusedOptions, EachCommandsRuleIsTheOneItsHelpListsFrom) {
   EXPECT_FALSE(refused_option("--json", refused_groups("info")));
   EXPECT_TRUE(refused_option("--device", refused_groups("fleet")));
   EXPECT_FALSE(refused_option("--quiet", kAllOptions));  // of no group: every command uses it
+}
+
+std::string contradiction(const std::set<std::string>& given, bool counters_both_ways = false) {
+  try {
+    refuse_contradictions([&given](const std::string& name) { return given.count(name) > 0; },
+                          counters_both_ways);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ContradictingOptions, AreRefusedWithWhatContradictsWhat) {
+  EXPECT_EQ(contradiction({}, true),
+            "--counters and --no-counters contradict each other: give one of them");
+  EXPECT_EQ(contradiction({"--samples", "--max-time"}).substr(0, 60),
+            "--samples fixes the count of samples per point, so --max-tim");
+  EXPECT_NE(contradiction({"--samples", "--min-time"}).find("--min-time"), std::string::npos);
+  EXPECT_EQ(contradiction({"--quiet", "--wide"}),
+            "--wide shapes the table that -q/--quiet leaves out: give one of them");
+}
+
+TEST(ContradictingOptions, OptionsThatGoTogetherPass) {
+  EXPECT_EQ(contradiction({"--samples", "--max-noise", "--rounds", "--seed"}), "");
+  EXPECT_EQ(contradiction({"--min-time", "--max-time", "--wide"}), "");
+  EXPECT_EQ(contradiction({"--quiet", "--json"}), "");
 }
 
 }  // namespace
