@@ -123,7 +123,10 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
   outcome.report.tool.git = kToolGit;
   outcome.report.command = command;
   outcome.report.started_at = utc_timestamp();
-  write_outputs(options, outcome.report, glossary);
+  // The first screen (what was compared, the verdict, the headline changes, what the comparison
+  // could detect) leads the table; --wide keeps its lines unbroken as the table's.
+  write_outputs(options, outcome.report, glossary,
+                compare_lead(outcome, options.wide ? std::size_t{100000} : std::size_t{120}));
 
   // One stderr line for every check that failed.
   std::vector<std::string> failed;
