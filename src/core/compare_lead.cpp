@@ -20,9 +20,8 @@
 namespace gpuprobe {
 namespace {
 
-constexpr std::size_t kHeadlines = 6;          // headline changes listed
-constexpr std::size_t kHeadlinesPerProbe = 2;  // so that one probe's many rows leave room
-constexpr double kDetectTarget = 0.05;         // "how many runs to detect a 5% change"
+constexpr std::size_t kHeadlines = 6;   // headline changes listed
+constexpr double kDetectTarget = 0.05;  // "how many runs to detect a 5% change"
 
 std::string value_with_unit(double v, const std::string& unit) {
   if (unit == "s") return format_seconds(v);
@@ -35,6 +34,27 @@ std::string what_text(const NotableChange& c) {
   return fmt::format("{}{} {} {}", c.probe,
                      c.devices.a == c.devices.b ? "" : " (" + pair_text(c.devices) + ")", c.item,
                      c.quantity);
+}
+
+using RowKey = std::tuple<std::string, int, int, std::string>;  // probe, devices, item
+RowKey row_key(const NotableChange& c) {
+  return {c.probe, c.devices.a, c.devices.b, c.item};
+}
+
+// The rows that have a rate (a unit with /s): their time says the same thing again, and where a
+// row's work differs between the files (sizes that scale with the GPU) it says it wrongly.
+std::set<RowKey> rows_with_rates(const CompareOutcome& o) {
+  std::set<RowKey> out;
+  for (const auto& c : o.row_metrics) {
+    if (better_for_unit(c.unit) == Better::kHigher) out.insert(row_key(c));
+  }
+  return out;
+}
+
+// A row metric the verdict and the headlines judge: a rate, or a time of a row without a rate.
+bool headline_metric(const NotableChange& c, const std::set<RowKey>& rated) {
+  const Better better = better_for_unit(c.unit);
+  return better == Better::kHigher || (better == Better::kLower && !rated.count(row_key(c)));
 }
 
 bool judged_row_metric(const NotableChange& c) {
@@ -58,11 +78,6 @@ double credible_effect(const NotableChange& c) {
   return std::max(0.0, std::fabs(std::log(*x.ratio)) - std::log1p(x.band));
 }
 
-using RowKey = std::tuple<std::string, int, int, std::string>;  // probe, devices, item
-RowKey row_key(const NotableChange& c) {
-  return {c.probe, c.devices.a, c.devices.b, c.item};
-}
-
 // One side as items: "A = run-1.json.gz", host, build, driver, GPUs.
 std::vector<std::string> side_items(const ComparedSide& side) {
   std::vector<std::string> gpus;
@@ -84,8 +99,9 @@ std::vector<std::string> side_items(const ComparedSide& side) {
 std::string verdict_text(const CompareOutcome& o) {
   std::set<RowKey> slower, faster;
   const NotableChange* worst = nullptr;
+  const std::set<RowKey> rated = rows_with_rates(o);
   for (const auto& c : o.row_metrics) {
-    if (!credible_change(c)) continue;
+    if (!credible_change(c) || !headline_metric(c, rated)) continue;
     (c.comparison.change == Change::kSlower ? slower : faster).insert(row_key(c));
     if (c.comparison.change == Change::kSlower &&
         (!worst || credible_effect(c) > credible_effect(*worst)))
@@ -121,14 +137,15 @@ std::string headline_line(const NotableChange& c, std::size_t same_way, std::siz
 }
 
 // The headline changes: one per row (its largest), largest credible change first, at most
-// kHeadlinesPerProbe per probe.
+// one per probe and direction before any second one.
 std::vector<std::string> headlines(const CompareOutcome& o) {
   std::map<RowKey, const NotableChange*> best;
+  const std::set<RowKey> rated = rows_with_rates(o);
   std::map<std::string, std::set<RowKey>> rows_of_probe;
   std::map<std::pair<std::string, Change>, std::set<RowKey>> changed;
   for (const auto& c : o.row_metrics) {
     rows_of_probe[c.probe].insert(row_key(c));
-    if (!credible_change(c)) continue;
+    if (!credible_change(c) || !headline_metric(c, rated)) continue;
     changed[{c.probe, c.comparison.change}].insert(row_key(c));
     const NotableChange*& b = best[row_key(c)];
     if (!b || credible_effect(c) > credible_effect(*b)) b = &c;
@@ -140,11 +157,24 @@ std::vector<std::string> headlines(const CompareOutcome& o) {
                    [](const NotableChange* x, const NotableChange* y) {
                      return credible_effect(*x) > credible_effect(*y);
                    });
-  std::vector<std::string> out;
-  std::map<std::string, std::size_t> per_probe;
+  // First the largest change of each probe (and of each direction), so that one probe's many
+  // rows leave room for the others; then the next largest, up to kHeadlines; largest first.
+  std::vector<const NotableChange*> chosen;
+  std::set<std::pair<std::string, Change>> seen;
   for (const NotableChange* c : ranked) {
-    if (out.size() == kHeadlines) break;
-    if (per_probe[c->probe]++ >= kHeadlinesPerProbe) continue;
+    if (chosen.size() < kHeadlines && seen.insert({c->probe, c->comparison.change}).second)
+      chosen.push_back(c);
+  }
+  for (const NotableChange* c : ranked) {
+    if (chosen.size() < kHeadlines && std::find(chosen.begin(), chosen.end(), c) == chosen.end())
+      chosen.push_back(c);
+  }
+  std::stable_sort(chosen.begin(), chosen.end(),
+                   [](const NotableChange* x, const NotableChange* y) {
+                     return credible_effect(*x) > credible_effect(*y);
+                   });
+  std::vector<std::string> out;
+  for (const NotableChange* c : chosen) {
     out.push_back(headline_line(*c, changed[{c->probe, c->comparison.change}].size(),
                                 rows_of_probe[c->probe].size()));
   }

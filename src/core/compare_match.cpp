@@ -89,6 +89,7 @@ bool is_size_param(const Param& p) {
 std::string params_text(const std::vector<Param>& params) {
   std::vector<std::string> parts;
   for (const auto& p : params) {
+    if (std::holds_alternative<std::monostate>(p.value)) continue;  // null: does not apply
     // Sizes in IEC units: "bytes=64 MiB".
     const auto* i = std::get_if<std::int64_t>(&p.value);
     const auto* d = std::get_if<double>(&p.value);
