@@ -20,6 +20,11 @@ namespace gpuprobe::cli {
 namespace {
 
 constexpr const char* kCompareFooter =
+    "The text output leads with the verdict: what was compared, one verdict line, the headline "
+    "changes (row metrics of time or rates, largest credible change first) and the smallest change "
+    "the comparison could detect, with the runs per side a 5% change would need; the tables "
+    "follow. Summary values that are positions or time stamps (start, end, *_at) are shown, never "
+    "judged.\n"
     "Rows are matched by probe, device pair and row params (in any order), summary rows by "
     "their params, findings by id and params (findings of schema-1 files are prose and are not "
     "compared). Each row metric: A's and B's medians of all samples, ratio = B/A, and the 95% "
@@ -123,7 +128,10 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
   outcome.report.tool.git = kToolGit;
   outcome.report.command = command;
   outcome.report.started_at = utc_timestamp();
-  write_outputs(options, outcome.report, glossary);
+  // The first screen (what was compared, the verdict, the headline changes, what the comparison
+  // could detect) leads the table; --wide keeps its lines unbroken as the table's.
+  write_outputs(options, outcome.report, glossary,
+                compare_lead(outcome, options.wide ? std::size_t{100000} : std::size_t{120}));
 
   // One stderr line for every check that failed.
   std::vector<std::string> failed;

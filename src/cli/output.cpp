@@ -96,12 +96,14 @@ void check_outputs(const GlobalOptions& o, const std::vector<std::string>& input
   }
 }
 
-void write_outputs(const GlobalOptions& o, const RunReport& report, const Glossary& glossary) {
+void write_outputs(const GlobalOptions& o, const RunReport& report, const Glossary& glossary,
+                   const std::string& lead) {
   throw_if_interrupted();  // a run stopped by SIGINT/SIGTERM writes nothing
   if (!o.quiet && !to_stdout(o)) {
     TableStyle style;
     style.color = !o.no_color && std::getenv("NO_COLOR") == nullptr && ::isatty(STDOUT_FILENO);
     style.wide = o.wide;
+    if (!lead.empty()) std::cout << lead << "\n";
     std::cout << render_table(report, style, glossary) << std::flush;
   }
   if (!o.json_path.empty()) {

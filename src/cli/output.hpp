@@ -1,6 +1,9 @@
 // Writing a RunReport to the requested destinations: table on stdout, JSON/CSV/Markdown files.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 #include "options.hpp"
@@ -16,7 +19,9 @@ void check_outputs(const GlobalOptions& options, const std::vector<std::string>&
 // another format was sent to stdout ("-"). The glossary gives tables and Markdown their short
 // column labels (pass core's merged with every probe's terms); the overload without one uses
 // core_glossary() only, so probe columns get generic abbreviations.
-void write_outputs(const GlobalOptions& options, const RunReport& report, const Glossary& glossary);
+// `lead`: text printed on stdout before the table (compare's first screen), only with the table.
+void write_outputs(const GlobalOptions& options, const RunReport& report, const Glossary& glossary,
+                   const std::string& lead = {});
 
 // UTC time now, ISO 8601 ("2026-11-22T12:00:00Z").
 std::string utc_timestamp();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 namespace gpuprobe {
 
@@ -29,8 +30,24 @@ const char* change_name(Change change) noexcept {
       return "inconclusive";
     case Change::kUndefined:
       return "n/a";
+    case Change::kPosition:
+      return "position";
   }
   return "n/a";
+}
+
+bool is_position_value(const std::string& name) {
+  auto ends_with = [&](std::string_view tail) {
+    return name.size() > tail.size() &&
+           name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  return name == "start" || name == "end" || ends_with("_start") || ends_with("_end") ||
+         ends_with("_at");
+}
+
+std::optional<double> detectable_change(double low, double high, double margin) {
+  if (!(low > 0) || !(high >= low) || !std::isfinite(high)) return std::nullopt;
+  return (1.0 + margin) * std::sqrt(high / low) - 1.0;
 }
 
 const char* compare_method_name(CompareMethod method) noexcept {
@@ -85,6 +102,7 @@ ValueComparison classify_interval(const RatioInterval& interval, const std::stri
   c.method = CompareMethod::kBootstrap;
   c.ci_low = interval.low;
   c.ci_high = interval.high;
+  c.detectable = detectable_change(interval.low, interval.high, margin);
   // The relative change's interval [low - 1, high - 1] against +-margin, compared as ratios
   // (1 - margin <= low) so that an interval exactly at the margin counts as inside it.
   const double lo = interval.low;
@@ -114,13 +132,19 @@ ValueComparison compare_metric(const Metric& a, const Metric& b,
     return classify_interval(*interval, a.unit, decision_margin(same_within, threshold_pct),
                              threshold_pct);
   const double noise = std::max(std::fabs(a.stats.rel_noise), std::fabs(b.stats.rel_noise));
-  return compare_values(a.stats.median, b.stats.median, a.unit, noise, noise_k, threshold_pct);
+  ValueComparison c =
+      compare_values(a.stats.median, b.stats.median, a.unit, noise, noise_k, threshold_pct);
+  if (c.ratio) c.detectable = c.band;  // the band: a change beyond it is called
+  return c;
 }
 
 ValueComparison compare_metric(const Metric& a, const Metric& b, double noise_k,
                                std::optional<double> threshold_pct, double same_within) {
   std::optional<RatioInterval> interval;
-  if (!a.samples.empty() && !b.samples.empty()) interval = bootstrap_ratio(a.samples, b.samples);
+  BootstrapOptions options;
+  options.centred = true;  // as compare's
+  if (!a.samples.empty() && !b.samples.empty())
+    interval = bootstrap_ratio(a.samples, b.samples, options);
   return compare_metric(a, b, interval, noise_k, threshold_pct, same_within);
 }
 

@@ -135,7 +135,8 @@ Finding counts(const CompareOutcome& o) {
        count_value("slower", o.slower), count_value("same", o.same),
        count_value("higher", o.higher), count_value("lower", o.lower),
        count_value("inconclusive", o.inconclusive), count_value("undefined", o.undefined),
-       count_value("only_in_a", o.unmatched_a), count_value("only_in_b", o.unmatched_b)});
+       count_value("positions", o.positions), count_value("only_in_a", o.unmatched_a),
+       count_value("only_in_b", o.unmatched_b)});
 }
 
 Finding regression_threshold(double threshold_pct, std::size_t regressions) {
@@ -317,6 +318,8 @@ void add_change_phrasings(Glossary& g) {
              {"95% ci",
               "95% interval of the ratio (hierarchical bootstrap); - : compared by the "
               "noise band (no samples)"});
+  g.add_term("", "derived.detectable",
+             {"detect", "the smallest change this comparison could call slower or faster"});
   g.add_phrasing("compare_counts", [](const Finding& f) {
     std::string matched = fmt::format("{} matched rows", count_of(f, "matched_rows"));
     if (const std::size_t s = count_of(f, "matched_summary_rows"); s > 0)
@@ -330,6 +333,8 @@ void add_change_phrasings(Glossary& g) {
     if (count_of(f, "higher") + count_of(f, "lower") > 0)
       counts += fmt::format(", {} higher, {} lower", count_of(f, "higher"), count_of(f, "lower"));
     if (const std::size_t u = count_of(f, "undefined"); u > 0) counts += fmt::format(", {} n/a", u);
+    if (const Quantity* p = find_quantity(f.values, "positions"); p && p->value && *p->value > 0)
+      counts += fmt::format(", {} position(s) (not judged)", count_of(f, "positions"));
     return fmt::format("{}, {} comparisons: {}; {} row(s) only in A, {} only in B", matched,
                        count_of(f, "comparisons"), counts, count_of(f, "only_in_a"),
                        count_of(f, "only_in_b"));

@@ -10,9 +10,11 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/units.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -77,10 +79,25 @@ std::string params_key(const std::vector<Param>& params) {
   return key;
 }
 
+bool is_size_param(const Param& p) {
+  const bool number =
+      std::holds_alternative<std::int64_t>(p.value) || std::holds_alternative<double>(p.value);
+  const bool named = p.key == "bytes" || (p.key.size() > 6 && p.key.ends_with("_bytes"));
+  return number && (p.unit == "B" || (p.unit.empty() && named));
+}
+
 std::string params_text(const std::vector<Param>& params) {
   std::vector<std::string> parts;
-  for (const auto& p : params)
-    parts.push_back(fmt::format("{}={}", p.key, scalar_text(p.value)));
+  for (const auto& p : params) {
+    if (std::holds_alternative<std::monostate>(p.value)) continue;  // null: does not apply
+    // Sizes in IEC units: "bytes=64 MiB".
+    const auto* i = std::get_if<std::int64_t>(&p.value);
+    const auto* d = std::get_if<double>(&p.value);
+    const bool bytes = is_size_param(p);
+    parts.push_back(
+        fmt::format("{}={}", p.key,
+                    bytes ? format_bytes(i ? static_cast<double>(*i) : *d) : scalar_text(p.value)));
+  }
   return fmt::format("{}", fmt::join(parts, " "));
 }
 
@@ -192,8 +209,41 @@ KeyMatch match_keys(const std::vector<std::string>& keys_a,
   return out;
 }
 
+std::string scale_free_key(const std::vector<Param>& params) {
+  const bool has_share =
+      std::any_of(params.begin(), params.end(), [](const Param& p) { return p.unit == "%"; });
+  std::vector<Param> kept;
+  for (const auto& p : params) {
+    if (!(has_share && p.unit == "B")) kept.push_back(p);
+  }
+  return params_key(kept);
+}
+
 KeyMatch match_rows(const std::vector<Row>& a, const std::vector<Row>& b) {
-  return match_items(a, b, [](const Row& r) { return params_key(r.params); });
+  KeyMatch out = match_items(a, b, [](const Row& r) { return params_key(r.params); });
+  if (out.only_a.empty() || out.only_b.empty()) return out;
+  // Rows left over on both sides: matched again by their params without the sizes that scale
+  // with the GPU (a row sized as a share of something, e.g. 100% of the L2 set-aside, is the same
+  // row on a GPU whose set-aside is larger).
+  std::vector<std::string> keys_a, keys_b;
+  for (std::size_t i : out.only_a)
+    keys_a.push_back(scale_free_key(a[i].params));
+  for (std::size_t j : out.only_b)
+    keys_b.push_back(scale_free_key(b[j].params));
+  const KeyMatch again = match_keys(keys_a, keys_b);
+  if (again.matched.empty()) return out;
+  for (const auto& [i, j] : again.matched)
+    out.matched.emplace_back(out.only_a[i], out.only_b[j]);
+  std::sort(out.matched.begin(), out.matched.end());
+  auto remaining = [](const std::vector<std::size_t>& left, const std::vector<std::size_t>& idx) {
+    std::vector<std::size_t> kept;
+    for (std::size_t k : left)
+      kept.push_back(idx[k]);
+    return kept;
+  };
+  out.only_a = remaining(again.only_a, out.only_a);
+  out.only_b = remaining(again.only_b, out.only_b);
+  return out;
 }
 
 KeyMatch match_summaries(const std::vector<SummaryRow>& a, const std::vector<SummaryRow>& b) {

@@ -64,6 +64,7 @@ std::vector<SummaryRow> overview_counts(const CompareInputs& in, const CompareOu
       count("lower", t.lower);
     }
     if (total.undefined > 0) count("n/a", t.undefined);
+    if (total.positions > 0) count("positions", t.positions);
     if (in.options.fail_on_regression) count("regressions", t.regressions);
     count("only_in_a", t.only_a);
     count("only_in_b", t.only_b);

@@ -198,8 +198,9 @@ void compare_quantities(const CompareInputs& in, const std::string& probe, Compa
       add_skipped(out.skipped, {probe, part, name, 'A', true, qa->unit, qb->unit, 1});
       continue;
     }
-    out.values.push_back(
-        {part, item, row_params, name, qa->unit, compare_quantity(*qa, *qb), qa->value, qb->value});
+    ValueComparison c = compare_quantity(*qa, *qb);
+    if (is_position_value(name)) c.change = Change::kPosition;  // shown, never judged
+    out.values.push_back({part, item, row_params, name, qa->unit, c, qa->value, qb->value});
   }
 }
 
@@ -317,7 +318,9 @@ Intervals bootstrap_all(const CompareInputs& in, const std::vector<ResultPairing
       }
     }
   }
-  const auto intervals = bootstrap_ratios(tasks);
+  BootstrapOptions options;
+  options.centred = true;  // compare's interval always holds its ratio
+  const auto intervals = bootstrap_ratios(tasks, options);
   Intervals out;
   for (std::size_t k = 0; k < keys.size(); ++k)
     out[keys[k]] = intervals[k];

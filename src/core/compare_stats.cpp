@@ -198,7 +198,7 @@ std::vector<double> resampled_medians(const SidePlan& plan, const SortedValues& 
 }
 
 // Each non-empty round's log-deviation from the pooled median (the run-level term's values).
-std::vector<double> round_levels(const SampleRounds& rounds, double pooled) {
+std::vector<double> round_levels(const SampleRounds& rounds, double pooled, bool centred) {
   std::vector<double> out;
   for (const auto& round : rounds) {
     if (round.empty()) continue;
@@ -208,6 +208,16 @@ std::vector<double> round_levels(const SampleRounds& rounds, double pooled) {
     const double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     out.push_back(median > 0 && pooled > 0 ? std::log(median / pooled) : 0.0);
   }
+  // Centred: the term spreads the median as far as the rounds disagree, and moves it by nothing
+  // on average (rounds that sit mostly above the pooled median would otherwise shift every
+  // resample one way, and the interval could miss the ratio it is the interval of).
+  if (!centred) return out;
+  double mean = 0;
+  for (double level : out)
+    mean += level;
+  mean /= static_cast<double>(std::max<std::size_t>(out.size(), 1));
+  for (double& level : out)
+    level -= mean;
   return out;
 }
 
@@ -262,14 +272,28 @@ std::optional<RatioInterval> bootstrap_one(const RatioTask& task, const Bootstra
   out.ratio = out.b_median / out.a_median;
   std::vector<double> ma = resampled_medians(plan.a, *a, options.resamples);
   std::vector<double> mb = resampled_medians(plan.b, *b, options.resamples);
-  apply_run_levels(plan.a, round_levels(*task.a, out.a_median), ma);
-  apply_run_levels(plan.b, round_levels(*task.b, out.b_median), mb);
+  apply_run_levels(plan.a, round_levels(*task.a, out.a_median, options.centred), ma);
+  apply_run_levels(plan.b, round_levels(*task.b, out.b_median, options.centred), mb);
   std::vector<double> ratios(options.resamples);
   for (std::size_t s = 0; s < options.resamples; ++s)
     ratios[s] = mb[s] / ma[s];
+  // The percentile interval of the resampled ratios, taken relative to their median and placed
+  // at the point ratio: the resampling's spread, without its shift. A median of resamples can sit
+  // off the median of all samples (few rounds, lopsided samples), and a plain percentile interval
+  // then misses its own ratio; this one always holds it (low <= ratio <= high).
   const double tail = (1.0 - options.level) / 2;
-  out.low = quantile(ratios, tail);
-  out.high = quantile(ratios, 1.0 - tail);
+  const double lo = quantile(ratios, tail);
+  const double hi = quantile(ratios, 1.0 - tail);
+  if (!options.centred) {
+    out.low = lo;
+    out.high = hi;
+    return out;
+  }
+  const double centre = quantile(ratios, 0.5);
+  out.low = centre > 0 ? out.ratio * (lo / centre) : lo;
+  out.high = centre > 0 ? out.ratio * (hi / centre) : hi;
+  out.low = std::min(out.low, out.ratio);
+  out.high = std::max(out.high, out.ratio);
   return out;
 }
 

@@ -92,6 +92,7 @@ struct ProbeTally {
   std::size_t rows = 0, summary_rows = 0, findings = 0;
   std::size_t same = 0, faster = 0, slower = 0, higher = 0, lower = 0, undefined = 0;
   std::size_t inconclusive = 0;
+  std::size_t positions = 0;  // positions and time stamps: shown, not judged
   std::size_t regressions = 0;
   std::size_t only_a = 0, only_b = 0;  // rows
 };

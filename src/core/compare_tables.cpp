@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,9 @@ Row value_row(ComparedValue v) {
   const ValueComparison& c = v.comparison;
   Row row;
   row.params = std::move(v.row_params);
+  for (auto& p : row.params) {
+    if (is_size_param(p)) p.unit = "B";  // printed in IEC units, even from older files
+  }
   row.params.push_back({v.part == ComparedPart::kRows ? "metric" : "value", v.quantity, ""});
   row.params.push_back({"method", std::string(compare_method_name(c.method)), ""});
   row.params.push_back({"change", std::string(change_name(c.change)), ""});
@@ -39,6 +43,12 @@ Row value_row(ComparedValue v) {
                  {"ratio", "x", c.ratio},
                  {"ci_low", "x", c.ci_low},
                  {"ci_high", "x", c.ci_high}};
+  // Row metrics: the smallest change this comparison could have called slower or faster.
+  if (v.part == ComparedPart::kRows) {
+    row.derived.push_back(
+        {"detectable", "%",
+         c.detectable ? std::optional<double>(*c.detectable * 100.0) : std::nullopt});
+  }
   if (c.regression) row.flags.push_back("regression");
   return row;
 }

@@ -42,6 +42,8 @@ std::size_t& counter_of(Counts& counts, Change change) {
       return counts.lower;
     case Change::kInconclusive:
       return counts.inconclusive;
+    case Change::kPosition:
+      return counts.positions;
     case Change::kUndefined:
       break;
   }
@@ -94,6 +96,7 @@ void tally_pair(const std::string& probe, const DevicePair& devices, const PairC
     if (c.change == Change::kSlower) out.slowdowns.push_back(notable);
     if (c.change == Change::kFaster) out.improvements.push_back(notable);
     if (c.change == Change::kInconclusive) out.inconclusives.push_back(notable);
+    if (v.part == ComparedPart::kRows) out.row_metrics.push_back(notable);
   }
 }
 

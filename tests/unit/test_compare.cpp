@@ -218,7 +218,7 @@ TEST(CompareReports, BuildsOneTablePerMetricWithChangeLastAndUnits) {
   EXPECT_EQ(scalar_text(row.params[4].value), "band");  // no samples: the band rule
   EXPECT_EQ(row.params[5].key, "change");
   EXPECT_EQ(change_of(row), "slower");
-  ASSERT_EQ(row.derived.size(), 5u);
+  ASSERT_EQ(row.derived.size(), 6u);
   EXPECT_EQ(row.derived[0].name, "a");
   EXPECT_EQ(row.derived[0].unit, "GB/s");
   EXPECT_DOUBLE_EQ(*row.derived[0].value, 50);
@@ -230,6 +230,10 @@ TEST(CompareReports, BuildsOneTablePerMetricWithChangeLastAndUnits) {
   EXPECT_EQ(row.derived[3].name, "ci_low");
   EXPECT_FALSE(row.derived[3].value.has_value());  // the band has no interval
   EXPECT_EQ(row.derived[4].name, "ci_high");
+  // The band rule detects a change beyond its band: 3 x 0.2% noise = 0.6%.
+  EXPECT_EQ(row.derived[5].name, "detectable");
+  EXPECT_EQ(row.derived[5].unit, "%");
+  EXPECT_NEAR(*row.derived[5].value, 0.6, 1e-9);
   EXPECT_TRUE(row.flags.empty());  // no --fail-on-regression: slower, but no regression
   EXPECT_TRUE(out.regressions.empty());
   EXPECT_EQ(out.slowdowns.size(), 2u);
@@ -272,7 +276,7 @@ TEST(CompareReports, ClassifiesFasterSlowerSameAcrossRows) {
   EXPECT_EQ(change_of(bw->rows[1]), "same");
   EXPECT_EQ(change_of(bw->rows[2]), "faster");
   ASSERT_EQ(out.improvements.size(), 1u);
-  EXPECT_EQ(out.improvements[0].item, "memory=pinned direction=bidir bytes=67108864");
+  EXPECT_EQ(out.improvements[0].item, "memory=pinned direction=bidir bytes=64 MiB");
 }
 
 TEST(CompareReports, RegressionThresholdDecidesWhatFails) {
@@ -285,10 +289,10 @@ TEST(CompareReports, RegressionThresholdDecidesWhatFails) {
   options.fail_on_regression = 5;
   CompareOutcome out = compare_reports(a, b, options);
   ASSERT_EQ(out.regressions.size(), 2u);
-  EXPECT_EQ(out.regressions[0].item, "memory=pinned direction=d2h bytes=67108864");  // worst
+  EXPECT_EQ(out.regressions[0].item, "memory=pinned direction=d2h bytes=64 MiB");  // worst
   EXPECT_EQ(regression_summary(out),
             "2 regression(s) beyond 5%: worst transfer memory=pinned direction=d2h "
-            "bytes=67108864 bandwidth 0.8x");
+            "bytes=64 MiB bandwidth 0.8x");
   options.fail_on_regression = 15;
   out = compare_reports(a, b, options);
   ASSERT_EQ(out.regressions.size(), 1u);
@@ -317,7 +321,7 @@ TEST(CompareReports, CountsAndListsUnmatchedRows) {
   EXPECT_EQ(out.matched_rows, 2u);
   EXPECT_EQ(out.unmatched_a, 1u);
   EXPECT_EQ(out.unmatched_b, 3u);  // the 256 MiB row and both coalescing rows
-  EXPECT_TRUE(has_note(out, "1 row(s) only in A: [memory=pinned direction=h2d bytes=4096]"));
+  EXPECT_TRUE(has_note(out, "1 row(s) only in A: [memory=pinned direction=h2d bytes=4 KiB]"));
   EXPECT_TRUE(has_note(out, "coalescing on GPU 0: only in B (2 rows"));
   const auto& summary = out.report.results.back().summary;
   ASSERT_EQ(summary.size(), 2u);
@@ -749,7 +753,7 @@ TEST(CompareFindingsAsData, EveryFindingHasAnIdAPhrasingAndItsText) {
   EXPECT_EQ(threshold->text, "2 regression(s) beyond 5%");
   const Finding* slowdown = find_finding(overview, "compare_slowdown");
   ASSERT_NE(slowdown, nullptr);
-  EXPECT_EQ(param_text_of(*slowdown, "item"), "memory=pinned direction=h2d bytes=67108864");
+  EXPECT_EQ(param_text_of(*slowdown, "item"), "memory=pinned direction=h2d bytes=64 MiB");
   EXPECT_EQ(find_quantity(slowdown->values, "ratio")->unit, "x");
   EXPECT_NEAR(value_of(*slowdown, "delta"), (value_of(*slowdown, "ratio") - 1) * 100, 1e-9);
   EXPECT_NEAR(value_of(*slowdown, "ratio"), value_of(*slowdown, "b") / value_of(*slowdown, "a"),

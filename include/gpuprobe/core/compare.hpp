@@ -66,6 +66,7 @@ struct CompareOutcome {
   std::size_t unmatched_b = 0;
   std::size_t same = 0, faster = 0, slower = 0, higher = 0, lower = 0, undefined = 0;
   std::size_t inconclusive = 0;
+  std::size_t positions = 0;  // summary and finding values that are positions: shown, not judged
   std::optional<double> threshold_pct;  // --fail-on-regression
   double margin = kDefaultSameWithin;   // the bootstrap rule's decision margin m (relative)
   // Row metrics compared by the band because a side's metric had no samples, per side.
@@ -75,6 +76,8 @@ struct CompareOutcome {
   std::vector<NotableChange> slowdowns;      // every "slower" comparison, worst first
   std::vector<NotableChange> improvements;   // every "faster" comparison, best first
   std::vector<NotableChange> inconclusives;  // every "inconclusive" one, widest interval first
+  // Every row metric compared, in compare order (the lead's headlines and what it could detect).
+  std::vector<NotableChange> row_metrics;
 };
 
 // Compares B with A. Throws UsageError when a device pair names a GPU a file has no results
@@ -100,6 +103,13 @@ std::string regression_summary(const CompareOutcome& outcome);
 // "N inconclusive comparison(s) (95% interval not clear of +-M%): widest <probe> <item>
 // <quantity> <ratio>x [<low>x, <high>x]".
 std::string inconclusive_summary(const CompareOutcome& outcome);
+
+// The first screen of compare's text output, lines of at most `width` columns: what was compared
+// (each side's files, host, gpuprobe build and GPUs), the verdict in one line, the headline changes
+// (row metrics of time or rates, largest credible change first: the end of the 95% interval
+// nearest no change) and the smallest change the comparison could detect, with the runs per side
+// that would detect 5% (compare_lead.cpp).
+std::string compare_lead(const CompareOutcome& outcome, std::size_t width = 120);
 
 // The phrasings of compare's findings (ids "compare_*"); core_glossary() includes them.
 Glossary compare_glossary();

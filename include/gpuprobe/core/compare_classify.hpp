@@ -25,9 +25,25 @@ Better better_for_unit(const std::string& unit);
 
 // What changed from A to B. kInconclusive: the ratio's interval reaches both inside and outside
 // the decision margin. kUndefined: the ratio cannot be formed (A's value is zero, negative, null
-// or not finite, or the two units differ).
-enum class Change { kSame, kFaster, kSlower, kHigher, kLower, kInconclusive, kUndefined };
-const char* change_name(Change change) noexcept;  // "same", "faster", ..., "inconclusive", "n/a"
+// or not finite, or the two units differ). kPosition: the value says where something lies or
+// when it happened (a stage's start or end on a timeline, where a worst case lies): shown with
+// its ratio, never judged better or worse, never counted as a change.
+enum class Change {
+  kSame,
+  kFaster,
+  kSlower,
+  kHigher,
+  kLower,
+  kInconclusive,
+  kUndefined,
+  kPosition
+};
+// "same", "faster", ..., "inconclusive", "n/a", "position"
+const char* change_name(Change change) noexcept;
+
+// Whether a summary or finding value is a position or a time stamp rather than an amount, by its
+// name: "start", "end", or a name ending in "_start", "_end" or "_at" ("worst_at").
+bool is_position_value(const std::string& name);
 
 // How a value was classified: by the bootstrap interval of the ratio (metrics with samples on
 // both sides) or by the noise band around the ratio (no samples: schema 1 and 2 files, summary
@@ -48,7 +64,17 @@ struct ValueComparison {
   std::optional<double> ci_high;  // (nullopt for the band)
   Change change = Change::kUndefined;
   bool regression = false;  // slower beyond the threshold (see the functions below)
+  // Row metrics: the smallest change (relative, e.g. 0.031 for 3.1%) this comparison could have
+  // called slower or faster: bootstrap, (1 + margin) x exp(h) - 1 with h the half-width of the
+  // interval in log terms (log(high / low) / 2); band, the band. nullopt for summary and
+  // finding values and where no ratio was formed.
+  std::optional<double> detectable;
 };
+
+// The smallest change an interval [low, high] lets the bootstrap rule call slower or faster
+// with this margin: an interval as wide, placed around a true change d, lies wholly beyond the
+// margin once log(1 + d) > log(1 + margin) + log(high / low) / 2. nullopt without an interval.
+std::optional<double> detectable_change(double low, double high, double margin);
 
 // The decision margin m of the bootstrap rule: min(same_within, threshold_pct / 100).
 double decision_margin(double same_within, std::optional<double> threshold_pct);

@@ -33,7 +33,11 @@ std::string params_key(const std::vector<Param>& params);
 // The identity of a finding within a probe's result: its id and params (in any order), never its
 // values or outcome (see Finding). Two runs make "the same finding" when these agree.
 std::string finding_key(const Finding& finding);
-// Params for people: "memory=pinned direction=h2d bytes=67108864".
+// Whether a param is a size in bytes: a number whose unit is B, or, without a unit (findings'
+// params, files older than param units), named "bytes" or "*_bytes".
+bool is_size_param(const Param& param);
+// Params for people: "memory=pinned direction=h2d bytes=64 MiB" (a param whose unit is B in IEC
+// units; without units, as written: "bytes=67108864").
 std::string params_text(const std::vector<Param>& params);
 
 // The device pairs to compare: `requested` when given (each must name a GPU that has results
@@ -78,7 +82,13 @@ struct KeyMatch {
 };
 KeyMatch match_keys(const std::vector<std::string>& keys_a, const std::vector<std::string>& keys_b);
 
-// Rows and summary rows match by their params; findings by id and params.
+// A row's identity without the sizes that scale with the GPU: when some param is a share (unit
+// %), the params in bytes (unit B) are left out. l2-persist's "setaside_pct=100 hot_pct=200" is
+// then one row on an H100 (32 MiB set aside) and an H200 (37.5 MiB).
+std::string scale_free_key(const std::vector<Param>& params);
+
+// Rows and summary rows match by their params; findings by id and params. Rows left unmatched on
+// both sides are matched again by scale_free_key.
 KeyMatch match_rows(const std::vector<Row>& a, const std::vector<Row>& b);
 KeyMatch match_summaries(const std::vector<SummaryRow>& a, const std::vector<SummaryRow>& b);
 KeyMatch match_findings(const std::vector<Finding>& a, const std::vector<Finding>& b);

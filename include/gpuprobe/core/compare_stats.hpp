@@ -31,6 +31,11 @@ struct BootstrapOptions {
   // Runs (files) pooled on each side: the size of the run-level term (see bootstrap_ratio).
   std::size_t a_runs = 1;
   std::size_t b_runs = 1;
+  // compare's interval: the run-level deviations centred on their mean, and the percentile
+  // interval placed at the point ratio (ratio x [q_low / q_50, q_high / q_50]), so that
+  // low <= ratio <= high always (see bootstrap_ratio). Off: the plain percentile interval the
+  // probes' own decisions (decide.hpp, overlap's speed-up) were made and recorded with.
+  bool centred = false;
 };
 
 // B against A for one metric.
@@ -52,14 +57,17 @@ struct RatioInterval {
 // run consistent with itself), so the rounds of one run underestimate how far another run of the
 // same build may land. Each resample therefore also moves each side's median by a level drawn
 // from that side's own rounds: the mean, over the side's runs, of the log-deviation of a round
-// median (drawn uniformly) from the pooled median. A run is thus taken as one more draw from the
-// spread its rounds show, and pooling n runs shrinks the term as the mean of n draws. Stable
-// metrics (rounds within 1%) are barely widened; volatile ones become inconclusive rather than
-// falsely slower. A side with one round has no term. The interval is taken
-// from the sorted resampled ratios by linear interpolation between order statistics. Every call
-// starts from options.seed, so the same samples always give the same interval, whatever else is
-// compared. nullopt when a side has no samples, a sample is not finite, A has a sample <= 0 or
-// B a sample < 0 (no ratio can be formed from every resample).
+// median (drawn uniformly) from the pooled median (with options.centred: centred on the mean of
+// those deviations). A run
+// is thus taken as one more draw from the spread its rounds show, and pooling n runs shrinks the
+// term as the mean of n draws. Stable metrics (rounds within 1%) are barely widened; volatile ones
+// become inconclusive rather than falsely slower. A side with one round has no term. The interval
+// is taken from the sorted resampled ratios by linear interpolation between order statistics;
+// with options.centred, relative to their median and placed at the point ratio
+// (ratio x [q_low / q_50, q_high / q_50]), so that low <= ratio <= high always. Every call starts
+// from options.seed, so the same samples always give the same interval, whatever else is compared.
+// nullopt when a side has no samples, a sample is not finite, A has a sample <= 0 or B a sample < 0
+// (no ratio can be formed from every resample).
 std::optional<RatioInterval> bootstrap_ratio(const SampleRounds& a, const SampleRounds& b,
                                              const BootstrapOptions& options = {});
 
