@@ -23,27 +23,13 @@ Finding make(FindingKind kind, std::string id, std::vector<Param> params,
   return f;
 }
 
-std::string quantity_words(const Quantity& q) {
-  if (!q.value) return "n/a";
-  if (q.unit == "B") return format_bytes(*q.value);
-  if (q.unit == "s") return format_seconds(*q.value);
-  if (q.unit == "x") return format_number(*q.value, 3) + "x";
-  if (q.unit == "%") return format_number(*q.value, 3) + "%";
-  if (q.unit.empty()) return format_number(*q.value, 4);
-  return fmt::format("{} {}", format_number(*q.value, 4), q.unit);
-}
-
 // For ids this build has no phrasing for: every param and value, in order.
 std::string generic_text(const Finding& f) {
   std::vector<std::string> parts;
   std::vector<Param> shown = f.params;
   shown.insert(shown.end(), f.outcome.begin(), f.outcome.end());
   for (const auto& p : shown)
-    parts.push_back(
-        fmt::format("{} {}", p.key,
-                    p.unit == "B" && std::holds_alternative<std::int64_t>(p.value)
-                        ? format_bytes(static_cast<double>(std::get<std::int64_t>(p.value)))
-                        : scalar_text(p.value)));
+    parts.push_back(fmt::format("{} {}", p.key, param_words(p)));
   for (const auto& q : f.values)
     parts.push_back(fmt::format("{} {}", q.name, quantity_words(q)));
   if (parts.empty()) return f.id;
@@ -55,6 +41,13 @@ std::string generic_text(const Finding& f) {
 void Glossary::add_phrasing(const std::string& id, Phrasing phrasing) {
   if (!phrasings_.emplace(id, std::move(phrasing)).second)
     throw std::logic_error(fmt::format("finding id '{}' has two phrasings", id));
+}
+
+void Glossary::add_findings(const FindingList& findings) {
+  for (const FindingSpec& spec : findings.specs()) {
+    add_phrasing(spec.id, spec.phrase);
+    definitions_.push_back(spec);
+  }
 }
 
 void Glossary::add_term(const std::string& probe, const std::string& name, Term term) {
@@ -69,12 +62,20 @@ void Glossary::add_terms(const std::string& probe, std::span<const TermEntry> en
 void Glossary::merge(const Glossary& other) {
   for (const auto& [id, phrasing] : other.phrasings_)
     add_phrasing(id, phrasing);
+  definitions_.insert(definitions_.end(), other.definitions_.begin(), other.definitions_.end());
   for (const auto& [key, term] : other.terms_)
     terms_[key] = term;
 }
 
 bool Glossary::has_phrasing(const std::string& id) const {
   return phrasings_.count(id) != 0;
+}
+
+std::vector<std::string> Glossary::ids() const {
+  std::vector<std::string> out;
+  for (const auto& [id, phrasing] : phrasings_)
+    out.push_back(id);
+  return out;
 }
 
 std::string Glossary::text(const Finding& finding) const {
@@ -133,14 +134,7 @@ double value_of(const Finding& finding, const std::string& name) {
 }
 
 std::string param_text_of(const Finding& finding, const std::string& key) {
-  const Param* p = find_param(finding.params, key);
-  if (!p) p = find_param(finding.outcome, key);
-  if (!p) throw std::out_of_range(fmt::format("finding '{}' has no param '{}'", finding.id, key));
-  if (p->unit == "B") {
-    if (const auto* i = std::get_if<std::int64_t>(&p->value))
-      return format_bytes(static_cast<double>(*i));
-  }
-  return scalar_text(p->value);
+  return param_words(finding_field::param_in(finding, key));
 }
 
 std::string value_text(const Finding& finding, const std::string& name) {

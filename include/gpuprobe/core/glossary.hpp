@@ -5,7 +5,9 @@
 #include <map>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe {
@@ -35,6 +37,9 @@ class Glossary {
   // Registers the sentence of a finding id. Throws std::logic_error when the id is taken: ids
   // are unique across the tool, so one id always means one thing.
   void add_phrasing(const std::string& id, Phrasing phrasing);
+  // Registers every finding a component defines (finding_def.hpp), with its sentence; throws as
+  // add_phrasing does on an id taken.
+  void add_findings(const FindingList& findings);
   // Registers the short header of a column: `probe` "" for every probe, else only for that
   // probe's results ("compare <probe>" results use the probe's terms too).
   void add_term(const std::string& probe, const std::string& name, Term term);
@@ -44,6 +49,10 @@ class Glossary {
   void merge(const Glossary& other);
 
   bool has_phrasing(const std::string& id) const;
+  // Every finding registered through its definition, in the order registered.
+  const std::vector<FindingSpec>& definitions() const { return definitions_; }
+  // Every finding id with a sentence, defined or registered by add_phrasing alone.
+  std::vector<std::string> ids() const;
   // The sentence of a finding: its text when set, else its phrasing, else a generic one
   // ("id: name value unit, ...") for ids this build does not know (files from other versions).
   std::string text(const Finding& finding) const;
@@ -52,6 +61,7 @@ class Glossary {
 
  private:
   std::map<std::string, Phrasing> phrasings_;
+  std::vector<FindingSpec> definitions_;
   std::map<std::pair<std::string, std::string>, Term> terms_;
 };
 

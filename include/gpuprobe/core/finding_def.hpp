@@ -1,0 +1,406 @@
+// A finding declared once: its id, kind, scope params, values with units and sentence.
+//
+// A probe (or compare, or fleet) names each key of its findings once, as a typed handle:
+//
+//   constexpr Text<"direction"> kDirection;         // a text param (or outcome entry)
+//   constexpr Size<"bytes"> kBytes;                 // an integer param in bytes ("64 MiB")
+//   constexpr Value<"ratio", "x"> kRatio;           // a value with its unit
+//
+// and declares each finding once, through its component's FindingList:
+//
+//   inline const auto kPinnedFit = kFindings.verdict(
+//       "transfer_pinned_fit", params(kDirection), values(kFitBandwidth, kLatency),
+//       [](const auto& f) { return fmt::format("pinned {}: {}", f[kDirection], f[kLatency]); });
+//
+// A builder makes the finding only through its definition, giving every declared field once
+// (kPinnedFit.make(kDirection(c.direction), kFitBandwidth(gbps), kLatency(s))); the sentence
+// reads the finding through a view typed by the declaration. Giving a field the finding does not
+// declare, leaving one out, or reading one in the sentence it does not declare is a compile
+// error. The JSON stays {id, params, values, outcome}, in the order declared.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gpuprobe/core/result.hpp"
+
+namespace gpuprobe {
+
+// A key or a unit as a template argument: Text<"direction">, Value<"ratio", "x">.
+template <std::size_t N>
+struct FieldKey {
+  char chars[N]{};
+  constexpr FieldKey(const char (&text)[N]) {  // NOLINT: implicit, for Text<"direction">
+    for (std::size_t i = 0; i < N; ++i)
+      chars[i] = text[i];
+  }
+  constexpr std::string_view view() const { return {chars, N - 1}; }
+};
+
+// How people read a param ("pinned", "64 MiB", "1,2,4") and a value ("54.1 GB/s", "2.65 us",
+// "7.31x", "12%", "n/a" when null).
+std::string param_words(const Param& param);
+std::string quantity_words(const Quantity& quantity);
+
+namespace finding_field {
+
+// Where a field of a finding lives and the errors of reading it from a finding (one read back
+// from a file of another version may lack it).
+const Param& param_in(const Finding& finding, std::string_view key);
+const Param* find_param_in(const Finding& finding, std::string_view key);
+const Quantity& value_in(const Finding& finding, std::string_view key);
+double number_in(const Finding& finding, std::string_view key);
+std::int64_t integer_in(const Finding& finding, std::string_view key);
+std::string text_in(const Finding& finding, std::string_view key);
+[[noreturn]] void wrong_type(const Finding& finding, std::string_view key);
+
+// A field given to make(): the handle's type and the value.
+template <class Handle>
+struct Given {
+  using Of = Handle;
+  typename Handle::Type value;
+};
+
+// The handle of a param (or outcome entry) of C++ type T: Param{key, T, unit}.
+template <class Self, class T, FieldKey K, FieldKey U>
+struct ParamHandle {
+  using Type = T;
+  static constexpr bool kIsValue = false;
+  static constexpr bool kMaybe = false;
+  static constexpr std::string_view key = K.view();
+  static constexpr std::string_view unit = U.view();
+  template <class A>
+  Given<Self> operator()(A&& v) const {
+    if constexpr (std::is_integral_v<std::decay_t<A>> && std::is_same_v<T, std::int64_t>)
+      return {static_cast<std::int64_t>(v)};
+    else
+      return {T(std::forward<A>(v))};
+  }
+  static void put(std::vector<Param>& out, const T& v) {
+    out.push_back({std::string(key), v, std::string(unit)});
+  }
+};
+
+}  // namespace finding_field
+
+// A text param: "pinned", "h2d".
+template <FieldKey K>
+struct Text : finding_field::ParamHandle<Text<K>, std::string, K, ""> {
+  static std::string example() { return std::string(K.view()); }
+};
+// An integer param (unit "B": shown as a size).
+template <FieldKey K, FieldKey U = "">
+struct Int : finding_field::ParamHandle<Int<K, U>, std::int64_t, K, U> {
+  static std::int64_t example() { return U.view() == "B" ? 65536 : 2; }
+};
+template <FieldKey K>
+using Size = Int<K, "B">;
+// A true/false param.
+template <FieldKey K>
+struct Flag : finding_field::ParamHandle<Flag<K>, bool, K, ""> {
+  static bool example() { return true; }
+};
+// A list of integers (shown "1,2,4") and a list of texts.
+template <FieldKey K, FieldKey U = "">
+struct Ints : finding_field::ParamHandle<Ints<K, U>, IntList, K, U> {
+  static IntList example() { return {1, 2, 4}; }
+};
+template <FieldKey K>
+struct Texts : finding_field::ParamHandle<Texts<K>, TextList, K, ""> {
+  static TextList example() { return {std::string(K.view()), "b"}; }
+};
+
+// A value with its unit; null (std::nullopt) where not available.
+template <FieldKey K, FieldKey U = "">
+struct Value {
+  using Type = std::optional<double>;
+  static constexpr bool kIsValue = true;
+  static constexpr bool kMaybe = false;
+  static constexpr std::string_view key = K.view();
+  static constexpr std::string_view unit = U.view();
+  template <class A>
+  finding_field::Given<Value> operator()(const A& v) const {
+    if constexpr (std::is_arithmetic_v<A>)
+      return {static_cast<double>(v)};
+    else
+      return {Type(v)};
+  }
+  static void put(std::vector<Quantity>& out, const Type& v) {
+    out.push_back({std::string(key), std::string(unit), v});
+  }
+  static Type example() { return 1.5; }
+};
+
+// The values of an Each field: each name's suffix ("0", "3") and its value.
+using EachValues = std::vector<std::pair<std::string, std::optional<double>>>;
+
+// Values numbered at run time, one per item: Each<"loss_gpu", "%"> gives loss_gpu0, loss_gpu3.
+template <FieldKey K, FieldKey U = "">
+struct Each {
+  using Type = EachValues;
+  static constexpr bool kIsValue = true;
+  static constexpr bool kMaybe = false;
+  static constexpr std::string_view key = K.view();
+  static constexpr std::string_view unit = U.view();
+  finding_field::Given<Each> operator()(Type v) const { return {std::move(v)}; }
+  static void put(std::vector<Quantity>& out, const Type& items) {
+    for (const auto& [suffix, v] : items)
+      out.push_back({std::string(key) + suffix, std::string(unit), v});
+  }
+  static Type example() { return {{"0", 1.5}, {"3", 2.5}}; }
+};
+
+// A param (or outcome entry) present only in some findings of its id: given as std::optional.
+template <class H>
+struct Maybe {
+  using Type = std::optional<typename H::Type>;
+  static constexpr bool kIsValue = false;
+  static constexpr bool kMaybe = true;
+  static constexpr std::string_view key = H::key;
+  template <class A>
+  finding_field::Given<Maybe> operator()(A&& v) const {
+    if constexpr (std::is_same_v<std::decay_t<A>, std::nullopt_t>)
+      return {std::nullopt};
+    else if constexpr (requires { v.has_value(); })
+      return {v ? Type(H{}(*v).value) : std::nullopt};
+    else
+      return {Type(H{}(std::forward<A>(v)).value)};
+  }
+  static void put(std::vector<Param>& out, const Type& v) {
+    if (v) H::put(out, *v);
+  }
+  static Type example() { return H::example(); }
+};
+
+// The fields of one part of a finding, in the order the JSON carries them.
+template <class... H>
+struct Fields {};
+template <class... H>
+constexpr Fields<H...> params(H...) {
+  return {};
+}
+template <class... H>
+constexpr Fields<H...> values(H...) {
+  return {};
+}
+template <class... H>
+constexpr Fields<H...> outcome(H...) {
+  return {};
+}
+
+namespace finding_field {
+
+template <class H, class... L>
+constexpr bool kHas = (std::is_same_v<H, L> || ...);
+template <class H, class... L>
+constexpr std::size_t kCount = (std::size_t{std::is_same_v<H, L>} + ... + 0);
+template <class H, class... L>
+constexpr std::size_t index_of() {
+  constexpr bool same[] = {std::is_same_v<H, L>...};
+  for (std::size_t i = 0; i < sizeof...(L); ++i)
+    if (same[i]) return i;
+  return sizeof...(L);
+}
+
+}  // namespace finding_field
+
+// A finding as its sentence reads it: only the fields its definition declares, by their handles.
+// f[h]: the field as people read it ("" for an absent Maybe field); f.value(h): the C++ value (a
+// null value throws); f.maybe(h): a value that may be null; f.has(h): whether a Maybe field is
+// present; f.items(h): a list's items, or an Each field's (suffix, value) pairs.
+template <class... H>
+class FindingView {
+ public:
+  explicit FindingView(const Finding& finding) : f_(finding) {}
+
+  template <class X>
+  std::string operator[](X) const {
+    declared<X>();
+    if constexpr (X::kIsValue) {
+      return quantity_words(finding_field::value_in(f_, X::key));
+    } else if constexpr (X::kMaybe) {
+      const Param* p = finding_field::find_param_in(f_, X::key);
+      return p ? param_words(*p) : std::string();
+    } else {
+      return param_words(finding_field::param_in(f_, X::key));
+    }
+  }
+  template <class X>
+  auto value(X) const {
+    declared<X>();
+    static_assert(!X::kMaybe, "a Maybe field: read it with has() and []");
+    if constexpr (X::kIsValue)
+      return finding_field::number_in(f_, X::key);
+    else if constexpr (std::is_same_v<typename X::Type, std::string>)
+      return finding_field::text_in(f_, X::key);
+    else if constexpr (std::is_same_v<typename X::Type, std::int64_t>)
+      return finding_field::integer_in(f_, X::key);
+    else
+      return read_param<typename X::Type>(X::key);
+  }
+  template <class X>
+  std::optional<double> maybe(X) const {
+    declared<X>();
+    static_assert(X::kIsValue, "maybe() reads a value");
+    return finding_field::value_in(f_, X::key).value;
+  }
+  template <class X>
+  bool has(X) const {
+    declared<X>();
+    static_assert(X::kMaybe, "has() asks after a Maybe field; the others are always there");
+    return finding_field::find_param_in(f_, X::key) != nullptr;
+  }
+  template <FieldKey K, FieldKey U>
+  typename Each<K, U>::Type items(Each<K, U>) const;
+  template <class X>
+  TextList items(X) const {
+    declared<X>();
+    return list_items_of(f_.params, X::key).value_or(TextList{});
+  }
+
+ private:
+  template <class X>
+  static constexpr void declared() {
+    static_assert(finding_field::kHas<X, H...>, "the sentence reads a field its finding lacks");
+  }
+  template <class T>
+  T read_param(std::string_view key) const {
+    const Param& p = finding_field::param_in(f_, key);
+    if (const T* t = std::get_if<T>(&p.value)) return *t;
+    finding_field::wrong_type(f_, key);
+  }
+  const Finding& f_;
+};
+
+template <class... H>
+template <FieldKey K, FieldKey U>
+typename Each<K, U>::Type FindingView<H...>::items(Each<K, U>) const {
+  declared<Each<K, U>>();
+  typename Each<K, U>::Type out;
+  const std::string_view key = K.view();
+  for (const Quantity& q : f_.values)
+    if (q.name.size() > key.size() && std::string_view(q.name).substr(0, key.size()) == key)
+      out.emplace_back(q.name.substr(key.size()), q.value);
+  return out;
+}
+
+// A definition with its types erased: what the glossary keeps, and what the test that phrases
+// every finding walks.
+struct FindingSpec {
+  std::string id;
+  FindingKind kind = FindingKind::kNote;
+  std::function<std::string(const Finding&)> phrase;
+  std::function<Finding()> example;  // every declared field given a made-up value
+};
+
+template <class Params, class Vals, class Outcome>
+class FindingDef;
+
+// One finding's definition: id, kind, params, values and outcome entries, and its sentence.
+template <class... P, class... V, class... O>
+class FindingDef<Fields<P...>, Fields<V...>, Fields<O...>> {
+ public:
+  using View = FindingView<P..., V..., O...>;
+  using Sentence = std::string (*)(const View&);
+
+  FindingDef(std::string_view id, FindingKind kind, Sentence sentence)
+      : id_(id), kind_(kind), sentence_(sentence) {}
+
+  std::string_view id() const { return id_; }
+
+  // The finding, from every declared field given once (in any order).
+  template <class... G>
+  Finding make(G... given) const {
+    static_assert((finding_field::kHas<typename G::Of, P..., V..., O...> && ...),
+                  "make() was given a field the finding does not declare");
+    static_assert(((finding_field::kCount<P, typename G::Of...> == 1) && ...) &&
+                      ((finding_field::kCount<V, typename G::Of...> == 1) && ...) &&
+                      ((finding_field::kCount<O, typename G::Of...> == 1) && ...),
+                  "make() must give every field the finding declares, once");
+    const std::tuple<G...> all{std::move(given)...};
+    Finding f;
+    f.id = std::string(id_);
+    f.kind = kind_;
+    (P::put(f.params, pick<P, G...>(all)), ...);
+    (V::put(f.values, pick<V, G...>(all)), ...);
+    (O::put(f.outcome, pick<O, G...>(all)), ...);
+    return f;
+  }
+
+  std::string phrase(const Finding& finding) const { return sentence_(View(finding)); }
+
+  Finding example() const {
+    return make(finding_field::Given<P>{P::example()}..., finding_field::Given<V>{V::example()}...,
+                finding_field::Given<O>{O::example()}...);
+  }
+
+  FindingSpec spec() const {
+    const FindingDef def = *this;
+    return {std::string(id_), kind_, [def](const Finding& f) { return def.phrase(f); },
+            [def] { return def.example(); }};
+  }
+
+ private:
+  template <class H, class... G>
+  static const typename H::Type& pick(const std::tuple<G...>& all) {
+    return std::get<finding_field::index_of<H, typename G::Of...>()>(all).value;
+  }
+
+  std::string_view id_;
+  FindingKind kind_;
+  Sentence sentence_;
+};
+
+// The definitions of one component (a probe, compare, fleet, core), in the order declared. Each
+// component declares one, `inline FindingList kFindings;`, ahead of its definitions, and hands
+// it to the glossary (Glossary::add_findings).
+class FindingList {
+ public:
+  template <class PL, class VL, class OL, class S>
+  auto verdict(std::string_view id, PL p, VL v, OL o, S sentence) {
+    return define(FindingKind::kVerdict, id, p, v, o, sentence);
+  }
+  template <class PL, class VL, class S>
+  auto verdict(std::string_view id, PL p, VL v, S sentence) {
+    return define(FindingKind::kVerdict, id, p, v, Fields<>{}, sentence);
+  }
+  template <class PL, class VL, class OL, class S>
+  auto note(std::string_view id, PL p, VL v, OL o, S sentence) {
+    return define(FindingKind::kNote, id, p, v, o, sentence);
+  }
+  template <class PL, class VL, class S>
+  auto note(std::string_view id, PL p, VL v, S sentence) {
+    return define(FindingKind::kNote, id, p, v, Fields<>{}, sentence);
+  }
+  template <class PL, class VL, class OL, class S>
+  auto warning(std::string_view id, PL p, VL v, OL o, S sentence) {
+    return define(FindingKind::kWarning, id, p, v, o, sentence);
+  }
+  template <class PL, class VL, class S>
+  auto warning(std::string_view id, PL p, VL v, S sentence) {
+    return define(FindingKind::kWarning, id, p, v, Fields<>{}, sentence);
+  }
+
+  const std::vector<FindingSpec>& specs() const { return specs_; }
+
+ private:
+  template <class PL, class VL, class OL, class S>
+  FindingDef<PL, VL, OL> define(FindingKind kind, std::string_view id, PL, VL, OL, S sentence) {
+    const typename FindingDef<PL, VL, OL>::Sentence fn = sentence;
+    FindingDef<PL, VL, OL> def(id, kind, fn);
+    specs_.push_back(def.spec());
+    return def;
+  }
+
+  std::vector<FindingSpec> specs_;
+};
+
+}  // namespace gpuprobe
