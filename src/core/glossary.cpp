@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "gpuprobe/core/compare.hpp"
+#include "gpuprobe/core/runner_findings.hpp"
 #include "gpuprobe/core/units.hpp"
 
 namespace gpuprobe {
@@ -145,44 +146,7 @@ std::string value_text(const Finding& finding, const std::string& name) {
 
 Glossary core_glossary() {
   Glossary g;
-  g.add_phrasing("sm_clock_low", [](const Finding& f) {
-    return fmt::format(
-        "SM clock measured at {}/{} (before/after), under 80% of the {} maximum: the GPU may be "
-        "throttled or idle-clocked; compare results with care",
-        value_text(f, "sm_clock_before"), value_text(f, "sm_clock_after"),
-        value_text(f, "sm_clock_max"));
-  });
-  g.add_phrasing("persisting_l2_default", [](const Finding& f) {
-    return fmt::format(
-        "the first probe on this GPU found a persisting-L2 set-aside of {} that nothing in "
-        "gpuprobe had set (the driver's default for a new context); it was reset to 0 for the "
-        "probe, as at every probe boundary",
-        value_text(f, "limit"));
-  });
-  g.add_phrasing("persisting_l2_left_before", [](const Finding& f) {
-    return fmt::format(
-        "a persisting-L2 set-aside of {} was in force before this probe (left by earlier work "
-        "in this process); it was reset to 0 for the probe",
-        value_text(f, "limit"));
-  });
-  g.add_phrasing("persisting_l2_left_after", [](const Finding& f) {
-    return fmt::format(
-        "this probe left persisting-L2 state behind (set-aside {}, window {} on the harness's "
-        "stream); the runner reset it",
-        value_text(f, "limit"), value_text(f, "window_bytes"));
-  });
-  g.add_phrasing("counters_unavailable", [](const Finding& f) {
-    const std::string hint = param_text_of(f, "hint");
-    const bool says_timing = hint.find("timing") != std::string::npos;
-    return fmt::format("hardware counters not collected{}: {}{}{}",
-                       find_param(f.params, "during_run") ? " for the remaining points" : "",
-                       param_text_of(f, "reason"), hint.empty() ? "" : " (" + hint + ")",
-                       says_timing ? "" : "; timing is unaffected");
-  });
-  g.add_phrasing("counters_missing", [](const Finding& f) {
-    return fmt::format("{} counter(s) came back without a value: {} ({})", value_text(f, "count"),
-                       param_text_of(f, "metrics"), param_text_of(f, "reasons"));
-  });
+  g.add_findings(runner_findings::kFindings);
   // Columns most probes have. Labels equal to the name get no legend line.
   g.add_term("", "bandwidth", {"GB/s", "bandwidth, median of the samples; GB/s = 1e9 B/s"});
   g.add_term("", "model.bandwidth", {"GB/s", "model: bandwidth predicted for this point"});

@@ -158,6 +158,42 @@ struct Each {
   static Type example() { return {{"0", 1.5}, {"3", 2.5}}; }
 };
 
+// A value whose unit is known only at run time (a metric's): given as kValue(unit, value).
+template <FieldKey K>
+struct ValueIn {
+  struct Type {
+    std::string unit;
+    std::optional<double> value;
+  };
+  static constexpr bool kIsValue = true;
+  static constexpr bool kMaybe = false;
+  static constexpr std::string_view key = K.view();
+  finding_field::Given<ValueIn> operator()(std::string unit, std::optional<double> v) const {
+    return {{std::move(unit), v}};
+  }
+  static void put(std::vector<Quantity>& out, const Type& v) {
+    out.push_back({std::string(key), v.unit, v.value});
+  }
+  static Type example() { return {"GB/s", 1.5}; }
+};
+
+// Params passed through as they come (a row's params, whatever the probe): a sentence reads
+// them with f.items(h), every param of the finding that no other field of it declares.
+template <FieldKey K>
+struct Rest {
+  using Type = std::vector<Param>;
+  static constexpr bool kIsValue = false;
+  static constexpr bool kMaybe = false;
+  static constexpr std::string_view key = K.view();
+  finding_field::Given<Rest> operator()(Type v) const { return {std::move(v)}; }
+  static void put(std::vector<Param>& out, const Type& v) {
+    out.insert(out.end(), v.begin(), v.end());
+  }
+  static Type example() {
+    return {{"pattern", std::string("offset"), ""}, {"bytes", std::int64_t{4096}, "B"}};
+  }
+};
+
 // A param (or outcome entry) present only in some findings of its id: given as std::optional.
 template <class H>
 struct Maybe {
@@ -260,6 +296,14 @@ class FindingView {
   }
   template <FieldKey K, FieldKey U>
   typename Each<K, U>::Type items(Each<K, U>) const;
+  template <FieldKey K>
+  std::vector<Param> items(Rest<K>) const {
+    declared<Rest<K>>();
+    std::vector<Param> out;
+    for (const Param& p : f_.params)
+      if (((H::kIsValue || p.key != H::key) && ...)) out.push_back(p);
+    return out;
+  }
   template <class X>
   TextList items(X) const {
     declared<X>();
