@@ -42,9 +42,14 @@ const Param& param_in(const Finding& finding, std::string_view key) {
   return *p;
 }
 
-const Quantity& value_in(const Finding& finding, std::string_view key) {
+const Quantity* find_value_in(const Finding& finding, std::string_view key) {
   for (const Quantity& q : finding.values)
-    if (q.name == key) return q;
+    if (q.name == key) return &q;
+  return nullptr;
+}
+
+const Quantity& value_in(const Finding& finding, std::string_view key) {
+  if (const Quantity* q = find_value_in(finding, key)) return *q;
   throw std::out_of_range(fmt::format("finding '{}' has no value '{}'", finding.id, key));
 }
 
@@ -68,6 +73,18 @@ std::string text_in(const Finding& finding, std::string_view key) {
 void wrong_type(const Finding& finding, std::string_view key) {
   throw std::out_of_range(
       fmt::format("finding '{}': param '{}' holds another type than declared", finding.id, key));
+}
+
+void cannot_warn(std::string_view id) {
+  throw std::logic_error(fmt::format("finding '{}' is not declared verdict_or_warning", id));
+}
+
+void undeclared_point_param(std::string_view key) {
+  throw std::logic_error(fmt::format("the point's param '{}' is not declared", key));
+}
+
+void missing_point_param(std::string_view key) {
+  throw std::logic_error(fmt::format("the point lacks its declared param '{}'", key));
 }
 
 }  // namespace finding_field

@@ -42,8 +42,21 @@ struct FieldKey {
     for (std::size_t i = 0; i < N; ++i)
       chars[i] = text[i];
   }
+  constexpr FieldKey() = default;
   constexpr std::string_view view() const { return {chars, N - 1}; }
 };
+
+// Two keys joined: join<"one_", "speedup">() is "one_speedup".
+template <FieldKey A, FieldKey B>
+constexpr auto join() {
+  constexpr std::size_t a = A.view().size(), b = B.view().size();
+  FieldKey<a + b + 1> out;
+  for (std::size_t i = 0; i < a; ++i)
+    out.chars[i] = A.chars[i];
+  for (std::size_t i = 0; i < b; ++i)
+    out.chars[a + i] = B.chars[i];
+  return out;
+}
 
 // How people read a param ("pinned", "64 MiB", "1,2,4") and a value ("54.1 GB/s", "2.65 us",
 // "7.31x", "12%", "n/a" when null).
@@ -57,10 +70,14 @@ namespace finding_field {
 const Param& param_in(const Finding& finding, std::string_view key);
 const Param* find_param_in(const Finding& finding, std::string_view key);
 const Quantity& value_in(const Finding& finding, std::string_view key);
+const Quantity* find_value_in(const Finding& finding, std::string_view key);
 double number_in(const Finding& finding, std::string_view key);
 std::int64_t integer_in(const Finding& finding, std::string_view key);
 std::string text_in(const Finding& finding, std::string_view key);
 [[noreturn]] void wrong_type(const Finding& finding, std::string_view key);
+[[noreturn]] void cannot_warn(std::string_view id);
+[[noreturn]] void undeclared_point_param(std::string_view key);
+[[noreturn]] void missing_point_param(std::string_view key);
 
 // A field given to make(): the handle's type and the value.
 template <class Handle>
@@ -103,6 +120,16 @@ struct Int : finding_field::ParamHandle<Int<K, U>, std::int64_t, K, U> {
 };
 template <FieldKey K>
 using Size = Int<K, "B">;
+// A real-number param.
+template <FieldKey K>
+struct Real : finding_field::ParamHandle<Real<K>, double, K, ""> {
+  static double example() { return 0.5; }
+};
+// A param of any scalar type, null included (a schema version that may be unknown).
+template <FieldKey K>
+struct AnyParam : finding_field::ParamHandle<AnyParam<K>, Scalar, K, ""> {
+  static Scalar example() { return std::int64_t{2}; }
+};
 // A true/false param.
 template <FieldKey K>
 struct Flag : finding_field::ParamHandle<Flag<K>, bool, K, ""> {
@@ -194,11 +221,12 @@ struct Rest {
   }
 };
 
-// A param (or outcome entry) present only in some findings of its id: given as std::optional.
+// A field present only in some findings of its id (a param, outcome entry or value): given as
+// std::optional, left out of the finding when empty.
 template <class H>
 struct Maybe {
   using Type = std::optional<typename H::Type>;
-  static constexpr bool kIsValue = false;
+  static constexpr bool kIsValue = H::kIsValue;
   static constexpr bool kMaybe = true;
   static constexpr std::string_view key = H::key;
   template <class A>
@@ -210,11 +238,68 @@ struct Maybe {
     else
       return {Type(H{}(std::forward<A>(v)).value)};
   }
-  static void put(std::vector<Param>& out, const Type& v) {
+  template <class Out>
+  static void put(Out& out, const Type& v) {
     if (v) H::put(out, *v);
   }
   static Type example() { return H::example(); }
 };
+
+// Values given together, in order (the timings of one row, under one prefix): a probe derives
+// its group, `struct Timing : ValueGroup<Timing, Value<...>...>`, naming the members for its
+// sentences; make() takes the group as a std::tuple of the members' values.
+template <class Self, class... H>
+struct ValueGroup {
+  using Type = std::tuple<typename H::Type...>;
+  using Flat = std::tuple<Self, H...>;  // what a sentence may read: each member
+  static constexpr bool kIsValue = true;
+  static constexpr bool kMaybe = false;
+  static constexpr std::string_view key = "(group)";
+  finding_field::Given<Self> operator()(Type v) const { return {std::move(v)}; }
+  static void put(std::vector<Quantity>& out, const Type& v) {
+    std::apply([&](const auto&... item) { (H::put(out, item), ...); }, v);
+  }
+  static Type example() { return {H::example()...}; }
+};
+
+// A group of params given together as they come (the params of a row the finding points at),
+// each declared by its handle (a Maybe one may be absent), so a sentence reads them by handle.
+// make() throws std::logic_error when a given param is not declared or a required one is absent.
+template <class... H>
+struct Point {
+  using Type = std::vector<Param>;
+  static constexpr bool kIsValue = false;
+  static constexpr bool kMaybe = false;
+  static constexpr std::string_view key = "(point)";
+  finding_field::Given<Point> operator()(Type v) const { return {std::move(v)}; }
+  static void put(std::vector<Param>& out, const Type& v) {
+    for (const Param& p : v)
+      if (((p.key != H::key) && ...)) finding_field::undeclared_point_param(p.key);
+    (check_present<H>(v), ...);
+    out.insert(out.end(), v.begin(), v.end());
+  }
+  static Type example() {
+    Type out;
+    (H::put(out, H::example()), ...);
+    return out;
+  }
+
+ private:
+  template <class X>
+  static void check_present(const Type& v) {
+    if constexpr (!X::kMaybe) {
+      for (const Param& p : v)
+        if (p.key == X::key) return;
+      finding_field::missing_point_param(X::key);
+    }
+  }
+};
+
+// A Point of handles: point(kMemory, kStride).
+template <class... H>
+constexpr Point<H...> point(H...) {
+  return {};
+}
 
 // The fields of one part of a finding, in the order the JSON carries them.
 template <class... H>
@@ -246,6 +331,23 @@ constexpr std::size_t index_of() {
   return sizeof...(L);
 }
 
+// The handles a sentence may read: each field, and each member of a Point or a ValueGroup.
+template <class H>
+struct Members {
+  using type = std::tuple<H>;
+};
+template <class H>
+requires requires {
+  typename H::Flat;
+}
+struct Members<H> {
+  using type = typename H::Flat;
+};
+template <class... H>
+struct Members<Point<H...>> {
+  using type = std::tuple<Point<H...>, H...>;
+};
+
 }  // namespace finding_field
 
 // A finding as its sentence reads it: only the fields its definition declares, by their handles.
@@ -260,7 +362,10 @@ class FindingView {
   template <class X>
   std::string operator[](X) const {
     declared<X>();
-    if constexpr (X::kIsValue) {
+    if constexpr (X::kIsValue && X::kMaybe) {
+      const Quantity* q = finding_field::find_value_in(f_, X::key);
+      return q ? quantity_words(*q) : std::string();
+    } else if constexpr (X::kIsValue) {
       return quantity_words(finding_field::value_in(f_, X::key));
     } else if constexpr (X::kMaybe) {
       const Param* p = finding_field::find_param_in(f_, X::key);
@@ -286,13 +391,28 @@ class FindingView {
   std::optional<double> maybe(X) const {
     declared<X>();
     static_assert(X::kIsValue, "maybe() reads a value");
-    return finding_field::value_in(f_, X::key).value;
+    if constexpr (X::kMaybe) {
+      const Quantity* q = finding_field::find_value_in(f_, X::key);
+      return q ? q->value : std::nullopt;
+    } else {
+      return finding_field::value_in(f_, X::key).value;
+    }
   }
   template <class X>
   bool has(X) const {
     declared<X>();
     static_assert(X::kMaybe, "has() asks after a Maybe field; the others are always there");
-    return finding_field::find_param_in(f_, X::key) != nullptr;
+    if constexpr (X::kIsValue)
+      return finding_field::find_value_in(f_, X::key) != nullptr;
+    else
+      return finding_field::find_param_in(f_, X::key) != nullptr;
+  }
+  // A param as stored, for a sentence that reads files of older versions its own way.
+  template <class X>
+  const Param& param(X) const {
+    declared<X>();
+    static_assert(!X::kIsValue, "param() reads a param");
+    return finding_field::param_in(f_, X::key);
   }
   template <FieldKey K, FieldKey U>
   typename Each<K, U>::Type items(Each<K, U>) const;
@@ -345,6 +465,18 @@ struct FindingSpec {
   std::function<Finding()> example;  // every declared field given a made-up value
 };
 
+namespace finding_field {
+template <class Tuple>
+struct ViewOf;
+template <class... H>
+struct ViewOf<std::tuple<H...>> {
+  using type = FindingView<H...>;
+};
+template <class... H>
+using ViewFor =
+    typename ViewOf<decltype(std::tuple_cat(std::declval<typename Members<H>::type>()...))>::type;
+}  // namespace finding_field
+
 template <class Params, class Vals, class Outcome>
 class FindingDef;
 
@@ -352,11 +484,12 @@ class FindingDef;
 template <class... P, class... V, class... O>
 class FindingDef<Fields<P...>, Fields<V...>, Fields<O...>> {
  public:
-  using View = FindingView<P..., V..., O...>;
-  using Sentence = std::string (*)(const View&);
+  using View = finding_field::ViewFor<P..., V..., O...>;
+  using Sentence = std::function<std::string(const View&)>;
 
-  FindingDef(std::string_view id, FindingKind kind, Sentence sentence)
-      : id_(id), kind_(kind), sentence_(sentence) {}
+  // `may_warn`: the finding is a verdict that make_warning() may raise to a warning.
+  FindingDef(std::string_view id, FindingKind kind, Sentence sentence, bool may_warn = false)
+      : id_(id), kind_(kind), sentence_(std::move(sentence)), may_warn_(may_warn) {}
 
   std::string_view id() const { return id_; }
 
@@ -376,6 +509,16 @@ class FindingDef<Fields<P...>, Fields<V...>, Fields<O...>> {
     (P::put(f.params, pick<P, G...>(all)), ...);
     (V::put(f.values, pick<V, G...>(all)), ...);
     (O::put(f.outcome, pick<O, G...>(all)), ...);
+    return f;
+  }
+
+  // The same finding as a warning: for a verdict declared verdict_or_warning (the measurement
+  // contradicts what the verdict rests on); std::logic_error for any other.
+  template <class... G>
+  Finding make_warning(G... given) const {
+    if (!may_warn_) finding_field::cannot_warn(id_);
+    Finding f = make(std::move(given)...);
+    f.kind = FindingKind::kWarning;
     return f;
   }
 
@@ -401,6 +544,7 @@ class FindingDef<Fields<P...>, Fields<V...>, Fields<O...>> {
   std::string_view id_;
   FindingKind kind_;
   Sentence sentence_;
+  bool may_warn_ = false;
 };
 
 // The definitions of one component (a probe, compare, fleet, core), in the order declared. Each
@@ -433,13 +577,20 @@ class FindingList {
     return define(FindingKind::kWarning, id, p, v, Fields<>{}, sentence);
   }
 
+  // A verdict that its builder may raise to a warning (FindingDef::make_warning).
+  template <class PL, class VL, class OL, class S>
+  auto verdict_or_warning(std::string_view id, PL p, VL v, OL o, S sentence) {
+    return define(FindingKind::kVerdict, id, p, v, o, sentence, true);
+  }
+
   const std::vector<FindingSpec>& specs() const { return specs_; }
 
  private:
   template <class PL, class VL, class OL, class S>
-  FindingDef<PL, VL, OL> define(FindingKind kind, std::string_view id, PL, VL, OL, S sentence) {
-    const typename FindingDef<PL, VL, OL>::Sentence fn = sentence;
-    FindingDef<PL, VL, OL> def(id, kind, fn);
+  FindingDef<PL, VL, OL> define(FindingKind kind, std::string_view id, PL, VL, OL, S sentence,
+                                bool may_warn = false) {
+    typename FindingDef<PL, VL, OL>::Sentence fn = std::move(sentence);
+    FindingDef<PL, VL, OL> def(id, kind, std::move(fn), may_warn);
     specs_.push_back(def.spec());
     return def;
   }
