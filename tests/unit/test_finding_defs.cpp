@@ -11,6 +11,7 @@
 
 #include "bank_conflicts/analysis.hpp"
 #include "coalescing/analysis.hpp"
+#include "gpuprobe/core/compare.hpp"
 #include "gpuprobe/core/fleet.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "host_links/analysis.hpp"
@@ -54,7 +55,7 @@ TEST(FindingDefs, EveryDefinedFindingIsBuiltAndPhrasedFromItsDeclaration) {
   }
 }
 
-// Every sentence of a migrated component comes from a definition: none registered beside.
+// Every sentence of a glossary comes from a definition: none registered beside (add_phrasing).
 void expect_only_definitions(const Glossary& g) {
   std::vector<std::string> defined;
   for (const FindingSpec& spec : g.definitions())
@@ -63,13 +64,9 @@ void expect_only_definitions(const Glossary& g) {
   EXPECT_EQ(g.ids(), defined);
 }
 
-TEST(FindingDefs, MigratedComponentsPhraseOnlyThroughDefinitions) {
-  for (const auto add :
-       {&transfer::add_words, &peer::add_words, &host_links::add_words, &overlap::add_words}) {
-    Glossary g;
-    add(g);
-    expect_only_definitions(g);
-  }
+TEST(FindingDefs, EverySentenceOfTheToolComesFromADefinition) {
+  expect_only_definitions(every_glossary());
+  expect_only_definitions(compare_glossary());
   expect_only_definitions(fleet_glossary());
 }
 
