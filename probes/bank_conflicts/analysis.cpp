@@ -95,8 +95,8 @@ void add_ladder_ratios(ProbeResult& result, const Ladder& l) {
 // Counters: the tile's column reads (loads) and row writes (stores) beside the model's
 // wavefronts per instruction; copy and naive run no shared instruction (null, not compared).
 void check_ladder_counters(const Ladder& l, std::vector<Finding>& checks) {
-  CounterCheck loads{"bank_counter_ladder_loads", "wavefronts"};
-  CounterCheck stores{"bank_counter_ladder_stores", "wavefronts"};
+  CounterCheck loads{kCounterLadderLoads, "wavefronts"};
+  CounterCheck stores{kCounterLadderStores, "wavefronts"};
   for (Row* row : l.rows) {
     if (!row->counters) continue;
     const auto layout = layout_of(text_param_of(*row, "kernel").value_or(""));
@@ -128,8 +128,7 @@ void add_working_set(ProbeResult& result, const Ladder& l, const Inputs& in,
   if (in.l2_bytes > 0 && l.size > 0) {
     result.conditions.push_back({"working_set_over_l2", "x", working_set / in.l2_bytes});
     if (working_set < 4 * in.l2_bytes)
-      notes.push_back(note("bank_ladder_fits_l2", {{"size", l.size, ""}},
-                           {{"working_set", "B", working_set}, {"l2", "B", in.l2_bytes}}));
+      notes.push_back(ladder_fits_l2(l.size, working_set, in.l2_bytes));
   }
 }
 
@@ -174,7 +173,7 @@ Sweep collect_sweep(ProbeResult& result, const Inputs& in) {
 // the region first (at most 33 per warp against 2048 or more in the loop, so they move the ratio
 // by under 2%). Returns the rows.
 std::vector<Row*> add_stride_columns(const Sweep& sweep, std::vector<Finding>& checks) {
-  CounterCheck wavefronts{"bank_counter_stride", "wavefronts"};
+  CounterCheck wavefronts{kCounterStride, "wavefronts"};
   std::vector<Row*> rows;
   for (const auto& p : sweep.points) {
     const StridePoint* base = sweep.base_of({p.op, p.width});
@@ -254,7 +253,7 @@ void analyse_strides(ProbeResult& result, const Inputs& in, std::vector<Finding>
   Agreement agreement = summarise_groups(result, sweep, verdicts);
   agreement_findings(agreement, verdicts, notes);
   sweep_notes(sweep, in, notes);
-  if (!any_counters(rows)) notes.push_back(note("bank_counters_not_collected", {}, {}));
+  if (!any_counters(rows)) notes.push_back(counters_not_collected());
 }
 
 }  // namespace

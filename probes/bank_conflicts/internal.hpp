@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe::bank {
@@ -40,6 +42,15 @@ struct Ladder {
     return mb->stats.median / ma->stats.median;
   }
 };
+
+// bank-conflicts' finding definitions (findings.cpp), for the glossary; the counter checks'.
+const FindingList& finding_list();
+extern const CounterCheckMaker kCounterLadderLoads;
+extern const CounterCheckMaker kCounterLadderStores;
+extern const CounterCheckMaker kCounterStride;
+// The note that the two matrices nearly fit in L2, and that no row has counters.
+Finding ladder_fits_l2(std::int64_t size, double working_set, double l2_bytes);
+Finding counters_not_collected();
 
 // The ladder's verdicts: padded vs tiled, swizzled vs padded, the source's claim.
 void ladder_verdicts(const Ladder& l, std::vector<Finding>& verdicts);

@@ -42,11 +42,11 @@ std::optional<std::uint64_t> elements_of(const Sizing& z, const Measured& m) {
 
 // The counter checks of the rows that have counters, in the order their findings come.
 struct CounterChecks {
-  CounterCheck load{"coalescing_counter_load_sectors", "sectors"};
-  CounterCheck store{"coalescing_counter_store_sectors", "sectors"};
-  CounterCheck l2{"coalescing_counter_l2_sectors", "sectors"};
-  CounterCheck dram_read{"coalescing_counter_dram_read", "B/B"};
-  CounterCheck dram_write{"coalescing_counter_dram_write", "B/B"};
+  CounterCheck load{kCounterLoadSectors, "sectors"};
+  CounterCheck store{kCounterStoreSectors, "sectors"};
+  CounterCheck l2{kCounterL2Sectors, "sectors"};
+  CounterCheck dram_read{kCounterDramRead, "B/B"};
+  CounterCheck dram_write{kCounterDramWrite, "B/B"};
 };
 
 // Sectors per load request that L1 sends on to L2: the model's sectors less the L1 hits the
@@ -325,8 +325,8 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
   add_conditions(result, facts, min_ws);
   sizing_findings(facts, min_ws, notes);
   baseline_findings(result, notes);
-  notes.push_back(note("coalescing_model", {}, {}));
-  notes.push_back(note("coalescing_implied_dram_meaning", {}, {}));
+  notes.push_back(model_note());
+  notes.push_back(implied_dram_meaning_note());
   result.findings.insert(result.findings.end(), verdicts.begin(), verdicts.end());
   result.findings.insert(result.findings.end(), notes.begin(), notes.end());
 }

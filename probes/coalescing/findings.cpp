@@ -1,13 +1,459 @@
-// coalescing's finding builders (host-only): offset classes and their costs, strides against
-// both models, the extremes, the sizing, and the plan's notes.
+// coalescing's findings (host-only), each declared once (id, kind, fields, sentence), and their
+// builders: offset classes and their costs, strides against both models, the extremes, the
+// sizing, the counters, and the plan's notes.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 
+#include "gpuprobe/core/compare_classify.hpp"
+#include "gpuprobe/core/counter_check.hpp"
 #include "gpuprobe/core/decide.hpp"
+#include "gpuprobe/core/finding_def.hpp"
 #include "internal.hpp"
 
 namespace gpuprobe::coalescing {
+namespace {
+
+// The keys of coalescing's findings.
+constexpr Text<"pattern"> kPattern;      // offset, stride
+constexpr Maybe<Int<"offset">> kOffset;  // a row's (or a dropped point's) offset or stride: one
+constexpr Maybe<Int<"stride">> kStride;
+constexpr Size<"element_bytes"> kElementBytes;
+constexpr Ints<"offsets"> kOffsets;
+constexpr Ints<"strides"> kStrides;
+constexpr Ints<"elements"> kElements;
+constexpr Ints<"widths"> kWidths;
+constexpr Value<"count"> kCount;
+constexpr Value<"sectors_per_request", "sectors"> kSectorsPerRequest;
+constexpr Value<"lines_per_request", "lines"> kLinesPerRequest;
+constexpr Value<"baseline_sectors", "sectors"> kBaselineSectors;
+constexpr Value<"baseline_lines", "lines"> kBaselineLines;
+constexpr Value<"relative_mean", "x"> kRelativeMean;
+constexpr Value<"relative_min", "x"> kRelativeMin;
+constexpr Value<"relative_max", "x"> kRelativeMax;
+constexpr Value<"model_relative", "x"> kModelRelative;
+constexpr Value<"model_dram_min", "x"> kModelDramMin;
+constexpr Value<"model_dram_max", "x"> kModelDramMax;
+constexpr Value<"fetch_bytes", "B"> kFetchBytes;
+constexpr Value<"sectors", "sectors"> kSectors;
+constexpr Value<"fewer_sectors", "sectors"> kFewerSectors;
+constexpr Value<"lines", "lines"> kLines;
+constexpr Value<"fewer_lines", "lines"> kFewerLines;
+constexpr Value<"ratio", "x"> kRatio;
+constexpr Value<"ratio_min", "x"> kRatioMin;
+constexpr Value<"ratio_max", "x"> kRatioMax;
+constexpr Value<"holds_up_to", "elements"> kHoldsUpTo;
+constexpr Value<"holds_up_to_spacing", "B"> kHoldsUpToSpacing;
+constexpr Value<"short_from", "elements"> kShortFrom;
+constexpr Value<"short_from_spacing", "B"> kShortFromSpacing;
+constexpr Value<"lowest_ratio", "x"> kLowestRatio;
+constexpr Value<"lowest_at", "elements"> kLowestAt;
+constexpr Value<"shortfall", "%"> kShortfall;
+constexpr Value<"worst_bandwidth", "GB/s"> kWorstBandwidth;
+constexpr Value<"best_bandwidth", "GB/s"> kBestBandwidth;
+constexpr Value<"worst_alike", "points"> kWorstAlike;
+constexpr Value<"best_alike", "points"> kBestAlike;
+constexpr Value<"baseline_min", "GB/s"> kBaselineMin;
+constexpr Value<"baseline_max", "GB/s"> kBaselineMax;
+constexpr Value<"highest", "GB/s"> kHighest;
+constexpr Value<"lowest", "GB/s"> kLowest;
+constexpr Value<"highest_alike", "points"> kHighestAlike;
+constexpr Value<"lowest_alike", "points"> kLowestAlike;
+constexpr Value<"peak_estimate", "GB/s"> kPeakEstimate;
+constexpr Value<"l2_size", "B"> kL2Size;
+constexpr Value<"model_fetch_bytes", "B"> kModelFetchBytes;
+constexpr Value<"l2_fetch_granularity", "B"> kL2FetchGranularity;
+constexpr Value<"memory_cap", "B"> kMemoryCap;
+constexpr Value<"memory_cap_share", "%"> kMemoryCapShare;
+constexpr Value<"min_working_set", "x"> kMinWorkingSet;
+constexpr Value<"default_elements", "elements"> kDefaultElements;
+constexpr Value<"l2_multiple", "x"> kL2Multiple;
+constexpr Value<"bytes_per_direction", "B"> kBytesPerDirection;
+constexpr Value<"working_set_over_l2", "x"> kWorkingSetOverL2;
+
+// One headline stride of a width beside both models: measured and predicted relative bandwidth
+// (null where not measured), and (but for stride 2) the stride its role names ("sector_stride").
+struct Stride2 : ValueGroup<Stride2, Value<"relative_stride_2", "x">, Value<"model_stride_2", "x">,
+                            Value<"model_dram_stride_2", "x">> {
+  static constexpr Value<"relative_stride_2", "x"> relative{};
+  static constexpr Value<"model_stride_2", "x"> model{};
+  static constexpr Value<"model_dram_stride_2", "x"> model_dram{};
+};
+template <FieldKey Role>
+struct StrideRole
+    : ValueGroup<StrideRole<Role>, Value<Role, "elements">, Value<join<"relative_", Role>(), "x">,
+                 Value<join<"model_", Role>(), "x">, Value<join<"model_dram_", Role>(), "x">> {
+  static constexpr Value<Role, "elements"> stride{};
+  static constexpr Value<join<"relative_", Role>(), "x"> relative{};
+  static constexpr Value<join<"model_", Role>(), "x"> model{};
+  static constexpr Value<join<"model_dram_", Role>(), "x"> model_dram{};
+};
+constexpr Stride2 kStride2;
+constexpr StrideRole<"sector_stride"> kSectorStride;
+constexpr StrideRole<"fetch_stride"> kFetchStride;
+constexpr StrideRole<"largest_stride"> kLargestStride;
+
+// The params (outcome entries) naming one extreme point: "worst_pattern", "worst_at", ...
+template <FieldKey P>
+struct ExtremeKeys {
+  static constexpr Text<join<P, "_pattern">()> pattern{};
+  static constexpr Int<join<P, "_at">()> at{};
+  static constexpr Size<join<P, "_element_bytes">()> element_bytes{};
+  static constexpr Maybe<Text<join<P, "_alike_with">()>> alike_with{};
+};
+constexpr ExtremeKeys<"worst"> kWorst;
+constexpr ExtremeKeys<"best"> kBest;
+constexpr ExtremeKeys<"highest"> kHighestAt;
+constexpr ExtremeKeys<"lowest"> kLowestAt_;
+
+FindingList coalescing_findings;
+
+// "offset 4, 4 B", and the points alike to it within noise when there are any.
+template <class View, FieldKey P>
+std::string point_text(const View& f, ExtremeKeys<P> k) {
+  const std::string alike = f[k.alike_with];
+  return fmt::format("{} {}, {}{}", f[k.pattern], f[k.at], f[k.element_bytes],
+                     alike.empty() ? ""
+                                   : fmt::format("; alike within noise or {:g}%: {}",
+                                                 kDefaultSameWithin * 100, alike));
+}
+
+// "1 line", "2 lines".
+std::string counted(double n, const char* what) {
+  return fmt::format("{:g} {}{}", n, what, n == 1 ? "" : "s");
+}
+
+// A list param's items for a sentence: "1, 2, 4".
+template <class View, class H>
+std::string spaced(const View& f, H h) {
+  return fmt::format("{}", fmt::join(f.items(h), ", "));
+}
+
+// " (0.86-0.93x)", or "" when both ends print the same.
+std::string range_text(double lo, double hi) {
+  const std::string a = fmt::format("{:.2f}", lo), b = fmt::format("{:.2f}", hi);
+  return a == b ? "" : fmt::format(" ({}-{}x)", a, b);
+}
+
+// "offset 4" or "stride 32": the pattern and where on it a point lies.
+template <class View>
+std::string at_text(const View& f) {
+  return fmt::format("{} {}", f[kPattern], f.has(kOffset) ? f[kOffset] : f[kStride]);
+}
+
+template <class View>
+std::string offset_class_text(const View& f) {
+  const double n = f.value(kCount);
+  const double sectors = f.value(kSectorsPerRequest), lines = f.value(kLinesPerRequest);
+  const double bs = f.value(kBaselineSectors), bl = f.value(kBaselineLines);
+  std::string who;
+  if (n <= 6) {
+    who = fmt::format("offset{} {}", n == 1 ? "" : "s", spaced(f, kOffsets));
+  } else {
+    const char* how = sectors > bs ? "not 32-B aligned"
+                      : lines > bl ? "32-B but not 128-B aligned"
+                                   : "128-B aligned";
+    who = fmt::format("{:g} offsets {}", n, how);
+  }
+  const double dram_lo = f.value(kModelDramMin), dram_hi = f.value(kModelDramMax);
+  const std::string dram = dram_hi - dram_lo < 0.005
+                               ? fmt::format("{:.2f}x", dram_hi)
+                               : fmt::format("{:.2f}-{:.2f}x", dram_lo, dram_hi);
+  // Offset 0 standing for its own class needs no comparison with itself.
+  const std::string baseline =
+      f[kOffsets] == "0"
+          ? ""
+          : fmt::format("; offset 0: {}, {}", counted(bs, "sector"), counted(bl, "line"));
+  return fmt::format(
+      "{} {} ({}, {} per warp load{}): {:.2f}x offset 0{}; model: sectors {:.2f}x, DRAM ({:g}-B "
+      "fetches) {}",
+      f[kElementBytes], who, counted(sectors, "sector"), counted(lines, "line"), baseline,
+      f.value(kRelativeMean), range_text(f.value(kRelativeMin), f.value(kRelativeMax)),
+      f.value(kModelRelative), f.value(kFetchBytes), dram);
+}
+
+const auto kOffsetClass = coalescing_findings.verdict(
+    "coalescing_offset_class", params(kElementBytes, kOffsets),
+    values(kCount, kSectorsPerRequest, kLinesPerRequest, kBaselineSectors, kBaselineLines,
+           kRelativeMean, kRelativeMin, kRelativeMax, kModelRelative, kModelDramMin, kModelDramMax,
+           kFetchBytes),
+    [](const auto& f) { return offset_class_text(f); });
+
+const auto kOffsetSectorCost = coalescing_findings.verdict(
+    "coalescing_offset_sector_cost", params(kElementBytes),
+    values(kSectors, kFewerSectors, kLines, kRatio), [](const auto& f) {
+      return fmt::format("{} offsets, measured: {:g} vs {:g} sectors with {} each {:.2f}x",
+                         f[kElementBytes], f.value(kSectors), f.value(kFewerSectors),
+                         counted(f.value(kLines), "line"), f.value(kRatio));
+    });
+
+const auto kOffsetLineCost = coalescing_findings.verdict(
+    "coalescing_offset_line_cost", params(kElementBytes),
+    values(kLines, kFewerLines, kSectors, kRatio), [](const auto& f) {
+      return fmt::format("{} offsets, measured: {:g} vs {:g} lines with {} each {:.2f}x",
+                         f[kElementBytes], f.value(kLines), f.value(kFewerLines),
+                         counted(f.value(kSectors), "sector"), f.value(kRatio));
+    });
+
+template <class View>
+std::string strides_text(const View& f) {
+  struct Shown {
+    double stride, relative, model, dram;
+  };
+  std::vector<Shown> shown;
+  const auto add = [&](double stride, auto role) {
+    if (const auto r = f.maybe(role.relative))
+      shown.push_back({stride, *r, f.value(role.model), f.value(role.model_dram)});
+  };
+  add(2.0, kStride2);
+  add(f.value(kSectorStride.stride), kSectorStride);
+  add(f.value(kFetchStride.stride), kFetchStride);
+  add(f.value(kLargestStride.stride), kLargestStride);
+  std::sort(shown.begin(), shown.end(),
+            [](const Shown& a, const Shown& b) { return a.stride < b.stride; });
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    if (i > 0 && shown[i].stride == shown[i - 1].stride) continue;
+    parts.push_back(fmt::format("{:.2f}x at {}{:.0f} ({:.2f}x, {:.2f}x)", shown[i].relative,
+                                parts.empty() ? "stride " : "", shown[i].stride, shown[i].model,
+                                shown[i].dram));
+  }
+  return fmt::format("{} strides, measured (sector model, DRAM model with {:g}-B fetches): {}",
+                     f[kElementBytes], f.value(kFetchBytes), fmt::join(parts, ", "));
+}
+
+const auto kStridesFinding = coalescing_findings.verdict(
+    "coalescing_strides", params(kElementBytes),
+    values(kFetchBytes, kStride2, kSectorStride, kFetchStride, kLargestStride),
+    [](const auto& f) { return strides_text(f); });
+
+const auto kDramModelHolds = coalescing_findings.verdict(
+    "coalescing_stride_dram_model_holds", params(kElementBytes), values(kRatioMin, kRatioMax),
+    [](const auto& f) {
+      return fmt::format("{} strides: measured/DRAM model {:.2f}-{:.2f}x at every stride",
+                         f[kElementBytes], f.value(kRatioMin), f.value(kRatioMax));
+    });
+
+template <class View>
+std::string leaves_model_text(const View& f) {
+  // With no stride before the shortfall: "measured more than 10% below the DRAM model from ...".
+  const std::string holds =
+      f.maybe(kHoldsUpTo)
+          ? fmt::format(
+                "measured/DRAM model {:.2f}-{:.2f}x up to stride {:.0f} (elements {:.0f} B "
+                "apart), more than {:.0f}% below it",
+                f.value(kRatioMin), f.value(kRatioMax), f.value(kHoldsUpTo),
+                f.value(kHoldsUpToSpacing), f.value(kShortfall))
+          : fmt::format("measured more than {:.0f}% below the DRAM model", f.value(kShortfall));
+  return fmt::format(
+      "{} strides: {} from stride {:.0f} ({:.0f} B apart), down to {:.2f}x at stride {:.0f}: a "
+      "loss the model does not explain",
+      f[kElementBytes], holds, f.value(kShortFrom), f.value(kShortFromSpacing),
+      f.value(kLowestRatio), f.value(kLowestAt));
+}
+
+const auto kLeavesDramModel = coalescing_findings.verdict(
+    "coalescing_stride_leaves_dram_model", params(kElementBytes),
+    values(kRatioMin, kRatioMax, kHoldsUpTo, kHoldsUpToSpacing, kShortFrom, kShortFromSpacing,
+           kLowestRatio, kLowestAt, kShortfall),
+    [](const auto& f) { return leaves_model_text(f); });
+
+const auto kWorstBest = coalescing_findings.verdict(
+    "coalescing_worst_best", params(),
+    values(kWorstBandwidth, kBestBandwidth, kRatio, kWorstAlike, kBestAlike),
+    outcome(kWorst.pattern, kWorst.at, kWorst.element_bytes, kWorst.alike_with, kBest.pattern,
+            kBest.at, kBest.element_bytes, kBest.alike_with),
+    [](const auto& f) {
+      return fmt::format("worst/best measured: {:.1f} GB/s ({}) vs {:.1f} GB/s ({}) = {:.3f}x",
+                         f.value(kWorstBandwidth), point_text(f, kWorst), f.value(kBestBandwidth),
+                         point_text(f, kBest), f.value(kRatio));
+    });
+
+const auto kImpliedDram = coalescing_findings.verdict(
+    "coalescing_implied_dram", params(),
+    values(kFetchBytes, kBaselineMin, kBaselineMax, kHighest, kLowest, kHighestAlike, kLowestAlike,
+           kPeakEstimate),
+    outcome(kHighestAt.pattern, kHighestAt.at, kHighestAt.element_bytes, kHighestAt.alike_with,
+            kLowestAt_.pattern, kLowestAt_.at, kLowestAt_.element_bytes, kLowestAt_.alike_with),
+    [](const auto& f) {
+      const auto lo = f.maybe(kBaselineMin), hi = f.maybe(kBaselineMax);
+      const auto peak = f.maybe(kPeakEstimate);
+      return fmt::format(
+          "implied DRAM traffic (bandwidth x DRAM-model bytes per useful byte, {:g}-B fetches): "
+          "{}highest {:.0f} GB/s ({}), lowest {:.0f} GB/s ({}){}; the model's predictions "
+          "assume it is the same everywhere",
+          f.value(kFetchBytes),
+          lo && hi
+              ? fmt::format("{:.0f}-{:.0f} GB/s for the aligned unit-stride copies, ", *lo, *hi)
+              : std::string(),
+          f.value(kHighest), point_text(f, kHighestAt), f.value(kLowest), point_text(f, kLowestAt_),
+          peak ? fmt::format(" (est. peak {:.0f} GB/s)", *peak) : "");
+    });
+
+const auto kNoBaseline = coalescing_findings.warning(
+    "coalescing_no_baseline", params(kPattern, kOffset, kStride, kElementBytes), values(),
+    [](const auto& f) {
+      return fmt::format("{} of {} was not measured: no relative bandwidth for those rows",
+                         at_text(f), f[kElementBytes]);
+    });
+
+const auto kL2SizeAssumed = coalescing_findings.note(
+    "coalescing_l2_size_assumed", params(), values(kL2Size), [](const auto& f) {
+      return fmt::format("the driver reports no L2 size: sized as if it were {}", f[kL2Size]);
+    });
+
+const auto kFetchNotReported = coalescing_findings.note(
+    "coalescing_fetch_not_reported", params(), values(kModelFetchBytes), [](const auto& f) {
+      return fmt::format(
+          "the driver reports no L2 fetch granularity: the DRAM model uses {:g}-B fetches (the "
+          "sector)",
+          f.value(kModelFetchBytes));
+    });
+
+const auto kFetchAdjusted = coalescing_findings.note(
+    "coalescing_fetch_adjusted", params(), values(kL2FetchGranularity, kModelFetchBytes),
+    [](const auto& f) {
+      return fmt::format(
+          "the driver reports an L2 fetch granularity of {:g} B: the DRAM model uses {:g} B (a "
+          "power of two from 32 to 128)",
+          f.value(kL2FetchGranularity), f.value(kModelFetchBytes));
+    });
+
+const auto kDropped = coalescing_findings.warning(
+    "coalescing_dropped", params(kPattern, kOffset, kStride, kElementBytes),
+    values(kMemoryCap, kMemoryCapShare, kMinWorkingSet), [](const auto& f) {
+      return fmt::format(
+          "{} at {} dropped: its input span does not fit the memory cap of {} ({:.0f}% of free "
+          "memory) with a working set of at least {:g}x L2",
+          at_text(f), f[kElementBytes], f[kMemoryCap], f.value(kMemoryCapShare),
+          f.value(kMinWorkingSet));
+    });
+
+const auto kClamped = coalescing_findings.note(
+    "coalescing_clamped", params(kElementBytes, kStrides, kElements),
+    values(kDefaultElements, kMemoryCap, kMinWorkingSet), [](const auto& f) {
+      const TextList strides = f.items(kStrides), elements = f.items(kElements);
+      std::vector<std::string> items;
+      for (std::size_t i = 0; i < std::min(strides.size(), elements.size()); ++i)
+        items.push_back(fmt::format("{} (N = {})", strides[i], elements[i]));
+      return fmt::format(
+          "{} strides {} ran with fewer elements than the default {:.0f} so the input span fits "
+          "the memory cap of {}; their working set stays >= {:g}x L2 (flag 'clamped')",
+          f[kElementBytes], fmt::join(items, ", "), f.value(kDefaultElements), f[kMemoryCap],
+          f.value(kMinWorkingSet));
+    });
+
+const auto kSizing = coalescing_findings.note(
+    "coalescing_sizing", params(kWidths, kElements),
+    values(kL2Multiple, kL2Size, kBytesPerDirection, kWorkingSetOverL2), [](const auto& f) {
+      const auto ws = f.maybe(kWorkingSetOverL2);
+      return fmt::format(
+          "sizing: N = {} elements for widths {} B ({} per direction, {:g}x the {} L2); offsets "
+          "read N + offset elements, strides (N - 1) x stride + 1{}",
+          spaced(f, kElements), spaced(f, kWidths), f[kBytesPerDirection], f.value(kL2Multiple),
+          f[kL2Size],
+          ws ? fmt::format("; the smallest working set (distinct sectors in + out per launch) "
+                           "is {:.1f}x L2",
+                           *ws)
+             : "");
+    });
+
+const auto kBaselineAdded = coalescing_findings.note(
+    "coalescing_baseline_added", params(kPattern, kWidths), values(), [](const auto& f) {
+      const std::string pattern = f[kPattern];
+      return fmt::format(
+          "{} {} was not asked for and was measured as the baseline of widths {} B (flag "
+          "'baseline')",
+          pattern, pattern == "offset" ? 0 : 1, spaced(f, kWidths));
+    });
+
+const auto kModel =
+    coalescing_findings.note("coalescing_model", params(), values(), [](const auto&) {
+      return std::string(
+          "model: sectors_per_request / lines_per_request = distinct 32-B sectors / 128-B lines "
+          "one "
+          "warp's load touches (stores are aligned and unit-stride); predicted_relative_bandwidth "
+          "counts load + store sectors per request, as L1 sends them to L2 (lines are shown, not "
+          "used in a prediction); predicted_relative_bandwidth_dram counts distinct G-byte DRAM "
+          "fetch blocks (G = the L2 fetch granularity) per run of warps, loads + stores: a block "
+          "neighbouring warps share is fetched once, an element alone in its block costs G bytes");
+    });
+
+const auto kImpliedDramMeaning = coalescing_findings.note(
+    "coalescing_implied_dram_meaning", params(), values(), [](const auto&) {
+      return std::string(
+          "implied_dram_bandwidth = bandwidth x DRAM-model bytes per useful byte: the DRAM "
+          "traffic rate the measurement implies if the model's byte count is right; the model "
+          "assumes it is the same at every point, so where it moves, something the model does "
+          "not count (DRAM row locality, bank/channel interleaving, read/write turnaround, TLB "
+          "reach) is at work; which one, this probe cannot tell");
+    });
+
+const auto kPlanFetch = coalescing_findings.note(
+    "coalescing_plan_fetch", params(), values(kModelFetchBytes), [](const auto& f) {
+      return fmt::format(
+          "--plan has no device: predicted_relative_bandwidth_dram uses {:g}-B fetches (the "
+          "sector); a run uses the device's L2 fetch granularity "
+          "(cudaLimitMaxL2FetchGranularity; an H100 reports 64 B), which lowers it for strides "
+          "that put elements 64 B or more apart",
+          f.value(kModelFetchBytes));
+    });
+
+const auto kPlanSizing = coalescing_findings.note(
+    "coalescing_plan_sizing", params(), values(kL2Multiple, kMemoryCapShare), [](const auto& f) {
+      return fmt::format(
+          "sizes are chosen on the device: N x element bytes >= {:g}x L2 per direction at offset "
+          "0 / stride 1 (--l2-multiple); large strides may run with a smaller N or be dropped to "
+          "stay within {:.0f}% of free device memory",
+          f.value(kL2Multiple), f.value(kMemoryCapShare));
+    });
+
+// Counters beside the model: the row a finding names is its worst (or, agreeing, its most
+// deviating) row. (Row params read back from JSON carry no unit: the width is said in bytes
+// either way.)
+template <class View>
+std::string counter_point_text(const View& f) {
+  std::string width = f[kElementBytes];
+  if (width.find('B') == std::string::npos) width += " B";
+  return fmt::format("{}, {}", at_text(f), width);
+}
+
+// One counter check of the rows, each named by (pattern, offset or stride, element_bytes).
+CounterCheckMaker row_counter_check(std::string_view id, std::string_view what) {
+  return define_counter_check(coalescing_findings, id, what,
+                              point(kPattern, kOffset, kStride, kElementBytes),
+                              [](const auto& f) { return counter_point_text(f); });
+}
+
+}  // namespace
+
+const CounterCheckMaker kCounterLoadSectors =
+    row_counter_check("coalescing_counter_load_sectors", "global-load sectors per request (l1tex)");
+const CounterCheckMaker kCounterStoreSectors = row_counter_check(
+    "coalescing_counter_store_sectors", "global-store sectors per request (l1tex)");
+const CounterCheckMaker kCounterL2Sectors =
+    row_counter_check("coalescing_counter_l2_sectors", "L2 read sectors from L1 per load request");
+const CounterCheckMaker kCounterDramRead = row_counter_check(
+    "coalescing_counter_dram_read",
+    "DRAM bytes read per useful byte (model: each shared 64-B block fetched once to once per "
+    "request)");
+const CounterCheckMaker kCounterDramWrite =
+    row_counter_check("coalescing_counter_dram_write",
+                      "DRAM bytes written per useful byte (in the range + written back after it)");
+
+const FindingList& finding_list() {
+  return coalescing_findings;
+}
+
+Finding model_note() {
+  return kModel.make();
+}
+
+Finding implied_dram_meaning_note() {
+  return kImpliedDramMeaning.make();
+}
+
 namespace {
 
 // The verdict on one offset class against offset 0's sectors `bs` and lines `bl`.
@@ -21,19 +467,12 @@ Finding offset_class_finding(int w, const OffsetClass& c, double bs, double bl, 
     dram_lo = std::min(dram_lo, m->model.predicted_relative_bandwidth_dram);
     dram_hi = std::max(dram_hi, m->model.predicted_relative_bandwidth_dram);
   }
-  return verdict("coalescing_offset_class", {width_param(w), {"offsets", int_list(offsets), ""}},
-                 {{"count", "", static_cast<double>(c.members.size())},
-                  {"sectors_per_request", "sectors", c.sectors},
-                  {"lines_per_request", "lines", c.lines},
-                  {"baseline_sectors", "sectors", bs},
-                  {"baseline_lines", "lines", bl},
-                  {"relative_mean", "x", mean_of(c.members, rel)},
-                  {"relative_min", "x", lo},
-                  {"relative_max", "x", hi},
-                  {"model_relative", "x", c.members.front()->model.predicted_relative_bandwidth},
-                  {"model_dram_min", "x", dram_lo},
-                  {"model_dram_max", "x", dram_hi},
-                  {"fetch_bytes", "B", static_cast<double>(fetch)}});
+  return kOffsetClass.make(
+      kElementBytes(w), kOffsets(int_list(offsets)), kCount(c.members.size()),
+      kSectorsPerRequest(c.sectors), kLinesPerRequest(c.lines), kBaselineSectors(bs),
+      kBaselineLines(bl), kRelativeMean(mean_of(c.members, rel)), kRelativeMin(lo),
+      kRelativeMax(hi), kModelRelative(c.members.front()->model.predicted_relative_bandwidth),
+      kModelDramMin(dram_lo), kModelDramMax(dram_hi), kFetchBytes(fetch));
 }
 
 // The measured cost of one more sector (same lines) or line (same sectors), over every pair.
@@ -43,17 +482,13 @@ void offset_cost_findings(int w, const std::vector<const OffsetClass*>& ordered,
     for (const auto* b : ordered) {
       const double ratio = mean_of(a->members, rel) / mean_of(b->members, rel);
       if (a->lines == b->lines && a->sectors > b->sectors) {
-        out.push_back(verdict("coalescing_offset_sector_cost", {width_param(w)},
-                              {{"sectors", "sectors", a->sectors},
-                               {"fewer_sectors", "sectors", b->sectors},
-                               {"lines", "lines", a->lines},
-                               {"ratio", "x", ratio}}));
+        out.push_back(kOffsetSectorCost.make(kElementBytes(w), kSectors(a->sectors),
+                                             kFewerSectors(b->sectors), kLines(a->lines),
+                                             kRatio(ratio)));
       } else if (a->sectors == b->sectors && a->lines > b->lines) {
-        out.push_back(verdict("coalescing_offset_line_cost", {width_param(w)},
-                              {{"lines", "lines", a->lines},
-                               {"fewer_lines", "lines", b->lines},
-                               {"sectors", "sectors", a->sectors},
-                               {"ratio", "x", ratio}}));
+        out.push_back(kOffsetLineCost.make(kElementBytes(w), kLines(a->lines),
+                                           kFewerLines(b->lines), kSectors(a->sectors),
+                                           kRatio(ratio)));
       }
     }
   }
@@ -63,31 +498,31 @@ void offset_cost_findings(int w, const std::vector<const OffsetClass*>& ordered,
 // of them was measured.
 std::optional<Finding> strides_finding(int w, const std::vector<const Measured*>& group,
                                        int fetch) {
-  const std::uint64_t largest = group.back()->param;
   // 2, the strides from which each lane has its own sector and its own fetch block, the largest.
-  const std::pair<const char*, std::uint64_t> roles[] = {
-      {"stride_2", 2},
-      {"sector_stride", static_cast<std::uint64_t>(std::max(1, models::kSectorBytes / w))},
-      {"fetch_stride", static_cast<std::uint64_t>(std::max(1, fetch / w))},
-      {"largest_stride", largest}};
-  std::vector<Quantity> values = {{"fetch_bytes", "B", static_cast<double>(fetch)}};
+  const auto sector = static_cast<std::uint64_t>(std::max(1, models::kSectorBytes / w));
+  const auto block = static_cast<std::uint64_t>(std::max(1, fetch / w));
+  const std::uint64_t largest = group.back()->param;
   bool any = false;
-  for (const auto& [role, stride] : roles) {
-    const std::string name = role;
+  // The measured and the two models' relative bandwidth at a stride, null where not measured.
+  const auto at = [&](std::uint64_t stride) {
     const auto it = std::find_if(group.begin(), group.end(),
                                  [&](const Measured* m) { return m->param == stride; });
     const Measured* m = stride > 1 && it != group.end() ? *it : nullptr;
     any = any || m;
-    const std::string suffix = name == "stride_2" ? "_stride_2" : "_" + name;
-    if (name != "stride_2") values.push_back({name, "elements", static_cast<double>(stride)});
-    auto of = [&](double v) { return m ? std::optional<double>(v) : std::nullopt; };
-    values.push_back({"relative" + suffix, "x", of(m ? rel(*m) : 0)});
-    values.push_back({"model" + suffix, "x", of(m ? m->model.predicted_relative_bandwidth : 0)});
-    values.push_back(
-        {"model_dram" + suffix, "x", of(m ? m->model.predicted_relative_bandwidth_dram : 0)});
-  }
+    using V = std::optional<double>;
+    if (!m) return std::tuple<V, V, V>{};
+    return std::tuple<V, V, V>{rel(*m), m->model.predicted_relative_bandwidth,
+                               m->model.predicted_relative_bandwidth_dram};
+  };
+  const auto role = [&](std::uint64_t stride) {
+    return std::tuple_cat(std::tuple<std::optional<double>>{static_cast<double>(stride)},
+                          at(stride));
+  };
+  Finding f = kStridesFinding.make(kElementBytes(w), kFetchBytes(fetch), kStride2(at(2)),
+                                   kSectorStride(role(sector)), kFetchStride(role(block)),
+                                   kLargestStride(role(largest)));
   if (!any) return std::nullopt;
-  return verdict("coalescing_strides", {width_param(w)}, std::move(values));
+  return f;
 }
 
 // Measured / DRAM model, by stride (sorted): the first stride below kModelShortfall and what
@@ -111,29 +546,16 @@ Finding dram_model_finding(int w, const std::vector<const Measured*>& group) {
     hi = std::max(hi, r);
     last_ok = m;
   }
-  if (!first_short)
-    return verdict("coalescing_stride_dram_model_holds", {width_param(w)},
-                   {{"ratio_min", "x", lo}, {"ratio_max", "x", hi}});
+  if (!first_short) return kDramModelHolds.make(kElementBytes(w), kRatioMin(lo), kRatioMax(hi));
   auto ok = [&](double v) { return last_ok ? std::optional<double>(v) : std::nullopt; };
   const auto wd = static_cast<double>(w);
-  return verdict(
-      "coalescing_stride_leaves_dram_model", {width_param(w)},
-      {{"ratio_min", "x", ok(lo)},
-       {"ratio_max", "x", ok(hi)},
-       {"holds_up_to", "elements", ok(last_ok ? static_cast<double>(last_ok->param) : 0)},
-       {"holds_up_to_spacing", "B", ok(last_ok ? static_cast<double>(last_ok->param) * wd : 0)},
-       {"short_from", "elements", static_cast<double>(first_short->param)},
-       {"short_from_spacing", "B", static_cast<double>(first_short->param) * wd},
-       {"lowest_ratio", "x", ratio(*lowest)},
-       {"lowest_at", "elements", static_cast<double>(lowest->param)},
-       {"shortfall", "%", (1 - kModelShortfall) * 100}});
-}
-
-// The params naming one point in a finding about two points ("worst_pattern", "worst_at", ...).
-void add_point_params(std::vector<Param>& params, const std::string& prefix, const Measured& m) {
-  params.push_back({prefix + "_pattern", std::string(pattern_name(m.pattern)), ""});
-  params.push_back({prefix + "_at", static_cast<std::int64_t>(m.param), ""});
-  params.push_back({prefix + "_element_bytes", static_cast<std::int64_t>(m.width), "B"});
+  return kLeavesDramModel.make(
+      kElementBytes(w), kRatioMin(ok(lo)), kRatioMax(ok(hi)),
+      kHoldsUpTo(ok(last_ok ? static_cast<double>(last_ok->param) : 0)),
+      kHoldsUpToSpacing(ok(last_ok ? static_cast<double>(last_ok->param) * wd : 0)),
+      kShortFrom(first_short->param),
+      kShortFromSpacing(static_cast<double>(first_short->param) * wd), kLowestRatio(ratio(*lowest)),
+      kLowestAt(lowest->param), kShortfall((1 - kModelShortfall) * 100));
 }
 
 // The highest and lowest points of one measured quantity, each as the set of points alike to it
@@ -160,47 +582,43 @@ Extremes extremes_of(const std::vector<Metric>& metrics) {
 // An extreme's params (in the outcome): the first point of its alike set in sweep order names
 // it, so points the noise cannot tell apart do not take turns; with more than one, the others as
 // "<prefix>_alike_with" ("offset 16, 16 B; stride 1, 16 B").
-void add_extreme_params(std::vector<Param>& params, const std::string& prefix,
-                        const std::vector<Measured>& measured,
-                        const std::vector<std::size_t>& alike) {
-  add_point_params(params, prefix, measured[alike.front()]);
-  if (alike.size() < 2) return;
-  std::string others;
+template <FieldKey P>
+auto extreme_given(ExtremeKeys<P> k, const std::vector<Measured>& measured,
+                   const std::vector<std::size_t>& alike) {
+  const Measured& first = measured[alike.front()];
+  std::optional<std::string> others;
   for (std::size_t i = 1; i < alike.size(); ++i) {
     const Measured& m = measured[alike[i]];
-    others += fmt::format("{}{} {}, {} B", others.empty() ? "" : "; ", pattern_name(m.pattern),
-                          m.param, m.width);
+    others = fmt::format("{}{}{} {}, {} B", others.value_or(""), others ? "; " : "",
+                         pattern_name(m.pattern), m.param, m.width);
   }
-  params.push_back({prefix + "_alike_with", others, ""});
+  return std::tuple(k.pattern(pattern_name(first.pattern)), k.at(first.param),
+                    k.element_bytes(first.width), k.alike_with(others));
 }
 
 // The notes on the L2 size and fetch granularity the driver did (not) report.
 void device_findings(const RunFacts& facts, std::vector<Finding>& out) {
   const Sizing& z = facts.sizing;
   const double fetch = facts.fetch_bytes;
-  if (z.l2_assumed)
-    out.push_back(note("coalescing_l2_size_assumed", {},
-                       {{"l2_size", "B", static_cast<double>(z.l2_bytes)}}));
+  if (z.l2_assumed) out.push_back(kL2SizeAssumed.make(kL2Size(z.l2_bytes)));
   if (!facts.reported_fetch) {
-    out.push_back(note("coalescing_fetch_not_reported", {}, {{"model_fetch_bytes", "B", fetch}}));
+    out.push_back(kFetchNotReported.make(kModelFetchBytes(fetch)));
   } else if (static_cast<double>(*facts.reported_fetch) != fetch) {
-    out.push_back(note("coalescing_fetch_adjusted", {},
-                       {{"l2_fetch_granularity", "B", static_cast<double>(*facts.reported_fetch)},
-                        {"model_fetch_bytes", "B", fetch}}));
+    out.push_back(
+        kFetchAdjusted.make(kL2FetchGranularity(*facts.reported_fetch), kModelFetchBytes(fetch)));
   }
 }
 
 // The points dropped for the memory cap, and the strides run with a smaller N, per width.
 void cap_findings(const Sizing& z, std::vector<Finding>& out) {
-  const std::vector<Quantity> cap = {{"memory_cap", "B", static_cast<double>(z.memory_cap)},
-                                     {"memory_cap_share", "%", kMemoryCapFraction * 100},
-                                     {"min_working_set", "x", kClampedMinWorkingSet}};
   for (const auto& d : z.dropped) {
-    out.push_back(warning("coalescing_dropped",
-                          {{"pattern", std::string(pattern_name(d.pattern)), ""},
-                           {pattern_name(d.pattern), static_cast<std::int64_t>(d.param), ""},
-                           width_param(d.element_bytes)},
-                          cap));
+    const bool offset = d.pattern == CopyPattern::kOffset;
+    using At = std::optional<std::int64_t>;
+    out.push_back(kDropped.make(
+        kPattern(pattern_name(d.pattern)), kOffset(offset ? At(d.param) : std::nullopt),
+        kStride(offset ? std::nullopt : At(d.param)), kElementBytes(d.element_bytes),
+        kMemoryCap(z.memory_cap), kMemoryCapShare(kMemoryCapFraction * 100),
+        kMinWorkingSet(kClampedMinWorkingSet)));
   }
   for (const auto& [w, n] : z.default_elements) {
     std::vector<std::uint64_t> strides, elements;
@@ -210,12 +628,9 @@ void cap_findings(const Sizing& z, std::vector<Finding>& out) {
       elements.push_back(c.elements);
     }
     if (strides.empty()) continue;
-    out.push_back(note(
-        "coalescing_clamped",
-        {width_param(w), {"strides", int_list(strides), ""}, {"elements", int_list(elements), ""}},
-        {{"default_elements", "elements", static_cast<double>(n)},
-         {"memory_cap", "B", static_cast<double>(z.memory_cap)},
-         {"min_working_set", "x", kClampedMinWorkingSet}}));
+    out.push_back(kClamped.make(kElementBytes(w), kStrides(int_list(strides)),
+                                kElements(int_list(elements)), kDefaultElements(n),
+                                kMemoryCap(z.memory_cap), kMinWorkingSet(kClampedMinWorkingSet)));
   }
 }
 
@@ -245,11 +660,11 @@ void stride_findings(int w, std::vector<const Measured*> group, int fetch,
 }
 
 Finding no_baseline_warning(CopyPattern pattern, int w) {
-  return warning("coalescing_no_baseline",
-                 {{"pattern", std::string(pattern_name(pattern)), ""},
-                  {pattern_name(pattern), static_cast<std::int64_t>(baseline_param(pattern)), ""},
-                  width_param(w)},
-                 {});
+  const bool offset = pattern == CopyPattern::kOffset;
+  using At = std::optional<std::int64_t>;
+  const At at = static_cast<std::int64_t>(baseline_param(pattern));
+  return kNoBaseline.make(kPattern(pattern_name(pattern)), kOffset(offset ? at : std::nullopt),
+                          kStride(offset ? std::nullopt : at), kElementBytes(w));
 }
 
 void extreme_findings(const std::vector<Measured>& measured, const RunFacts& facts,
@@ -271,33 +686,28 @@ void extreme_findings(const std::vector<Measured>& measured, const RunFacts& fac
   }
   const Extremes bw = extremes_of(bandwidth);
   if (measured.size() > 1) {
-    std::vector<Param> params;
-    add_extreme_params(params, "worst", measured, bw.low);
-    add_extreme_params(params, "best", measured, bw.high);
-    out.push_back(verdict("coalescing_worst_best", {},
-                          {{"worst_bandwidth", "GB/s", bw.low_value},
-                           {"best_bandwidth", "GB/s", bw.high_value},
-                           {"ratio", "x", bw.low_value / bw.high_value},
-                           {"worst_alike", "points", static_cast<double>(bw.low.size())},
-                           {"best_alike", "points", static_cast<double>(bw.high.size())}},
-                          std::move(params)));
+    out.push_back(std::apply(
+        [&](const auto&... at) {
+          return kWorstBest.make(at..., kWorstBandwidth(bw.low_value),
+                                 kBestBandwidth(bw.high_value),
+                                 kRatio(bw.low_value / bw.high_value), kWorstAlike(bw.low.size()),
+                                 kBestAlike(bw.high.size()));
+        },
+        std::tuple_cat(extreme_given(kWorst, measured, bw.low),
+                       extreme_given(kBest, measured, bw.high))));
   }
   const Extremes dram = extremes_of(implied);
-  std::vector<Param> params;
-  add_extreme_params(params, "highest", measured, dram.high);
-  add_extreme_params(params, "lowest", measured, dram.low);
-  out.push_back(verdict(
-      "coalescing_implied_dram", {},
-      {{"fetch_bytes", "B", static_cast<double>(facts.fetch_bytes)},
-       {"baseline_min", "GB/s", base_lo},
-       {"baseline_max", "GB/s", base_hi},
-       {"highest", "GB/s", dram.high_value},
-       {"lowest", "GB/s", dram.low_value},
-       {"highest_alike", "points", static_cast<double>(dram.high.size())},
-       {"lowest_alike", "points", static_cast<double>(dram.low.size())},
-       {"peak_estimate", "GB/s",
-        facts.peak_dram_gbps > 0 ? std::optional<double>(facts.peak_dram_gbps) : std::nullopt}},
-      std::move(params)));
+  out.push_back(std::apply(
+      [&](const auto&... at) {
+        return kImpliedDram.make(
+            at..., kFetchBytes(facts.fetch_bytes), kBaselineMin(base_lo), kBaselineMax(base_hi),
+            kHighest(dram.high_value), kLowest(dram.low_value), kHighestAlike(dram.high.size()),
+            kLowestAlike(dram.low.size()),
+            kPeakEstimate(facts.peak_dram_gbps > 0 ? std::optional<double>(facts.peak_dram_gbps)
+                                                   : std::nullopt));
+      },
+      std::tuple_cat(extreme_given(kHighestAt, measured, dram.high),
+                     extreme_given(kLowestAt_, measured, dram.low))));
 }
 
 void sizing_findings(const RunFacts& facts, std::optional<double> min_ws,
@@ -310,12 +720,9 @@ void sizing_findings(const RunFacts& facts, std::optional<double> min_ws,
     widths.push_back(static_cast<std::uint64_t>(w));
     default_n.push_back(n);
   }
-  out.push_back(note("coalescing_sizing",
-                     {{"widths", int_list(widths), ""}, {"elements", int_list(default_n), ""}},
-                     {{"l2_multiple", "x", static_cast<double>(z.l2_multiple)},
-                      {"l2_size", "B", static_cast<double>(z.l2_bytes)},
-                      {"bytes_per_direction", "B", static_cast<double>(z.out_bytes)},
-                      {"working_set_over_l2", "x", min_ws}}));
+  out.push_back(kSizing.make(kWidths(int_list(widths)), kElements(int_list(default_n)),
+                             kL2Multiple(z.l2_multiple), kL2Size(z.l2_bytes),
+                             kBytesPerDirection(z.out_bytes), kWorkingSetOverL2(min_ws)));
 }
 
 void baseline_findings(const ProbeResult& result, std::vector<Finding>& out) {
@@ -328,21 +735,15 @@ void baseline_findings(const ProbeResult& result, std::vector<Finding>& out) {
         widths.push_back(static_cast<std::uint64_t>(k.width));
     }
     if (widths.empty()) continue;
-    out.push_back(note(
-        "coalescing_baseline_added",
-        {{"pattern", std::string(pattern_name(pattern)), ""}, {"widths", int_list(widths), ""}},
-        {}));
+    out.push_back(kBaselineAdded.make(kPattern(pattern_name(pattern)), kWidths(int_list(widths))));
   }
 }
 
 void add_plan_findings(ProbeResult& result, std::uint64_t l2_multiple) {
+  result.findings.push_back(kPlanFetch.make(kModelFetchBytes(models::kSectorBytes)));
   result.findings.push_back(
-      note("coalescing_plan_fetch", {},
-           {{"model_fetch_bytes", "B", static_cast<double>(models::kSectorBytes)}}));
-  result.findings.push_back(note("coalescing_plan_sizing", {},
-                                 {{"l2_multiple", "x", static_cast<double>(l2_multiple)},
-                                  {"memory_cap_share", "%", kMemoryCapFraction * 100}}));
-  result.findings.push_back(note("coalescing_model", {}, {}));
+      kPlanSizing.make(kL2Multiple(l2_multiple), kMemoryCapShare(kMemoryCapFraction * 100)));
+  result.findings.push_back(kModel.make());
 }
 
 }  // namespace gpuprobe::coalescing

@@ -2,6 +2,8 @@
 // the aggregate, and the host link slower than its siblings', as findings.
 #include "analysis.hpp"
 
+#include "findings.hpp"
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -53,10 +55,6 @@ double noise(const Row& row) {
   return m ? m->stats.rel_noise : 0.0;
 }
 
-std::vector<Param> scope(const Key& key) {
-  return {{"direction", std::get<0>(key), ""}, {"bytes", std::get<1>(key), "B"}};
-}
-
 void add_fractions(ProbeResult& result) {
   for (Row& row : result.rows) {
     const Quantity* limit = find_quantity(row.model, "raw_limit");
@@ -102,20 +100,15 @@ void add_slow_links(ProbeResult& result, const Key& key, const Group& g) {
     const SlowLinkDecision d = decide_slow_link(bandwidth(*row), noise(*row), others, others_noise);
     if (!d.slow) continue;
     any = true;
-    std::vector<Param> params = scope(key);
-    params.insert(params.begin(), Param{"gpu", gpu, ""});
-    result.findings.push_back(verdict("host_links_slow_link", std::move(params),
-                                      {{"bandwidth", "GB/s", bandwidth(*row)},
-                                       {"others_median", "GB/s", d.others_median},
-                                       {"margin", "GB/s", d.margin},
-                                       {"ratio", "x", bandwidth(*row) / d.others_median}}));
+    result.findings.push_back(kSlowLink.make(kGpu(gpu), kDirection(std::get<0>(key)),
+                                             kBytes(std::get<1>(key)), kBandwidth(bandwidth(*row)),
+                                             kOthersMedian(d.others_median), kMargin(d.margin),
+                                             kRatio(bandwidth(*row) / d.others_median)));
   }
   if (any) return;
   const auto [low, high] = std::minmax_element(all.begin(), all.end());
-  result.findings.push_back(verdict("host_links_links_alike", scope(key),
-                                    {{"lowest", "GB/s", *low},
-                                     {"highest", "GB/s", *high},
-                                     {"gpus", "", static_cast<double>(all.size())}}));
+  result.findings.push_back(kLinksAlike.make(kDirection(std::get<0>(key)), kBytes(std::get<1>(key)),
+                                             kLowest(*low), kHighest(*high), kGpus(all.size())));
 }
 
 void add_concurrent_loss(ProbeResult& result, const Key& key, const Group& g) {
@@ -123,24 +116,21 @@ void add_concurrent_loss(ProbeResult& result, const Key& key, const Group& g) {
   const Quantity* sum = find_quantity(g.aggregate->derived, "solo_sum");
   const Quantity* loss = find_quantity(g.aggregate->derived, "loss");
   if (!sum || !loss) return;
-  std::vector<Quantity> values = {{"aggregate", "GB/s", bandwidth(*g.aggregate)},
-                                  {"solo_sum", "GB/s", sum->value},
-                                  {"loss", "%", loss->value}};
+  EachValues per_gpu;
   std::optional<std::int64_t> worst;
   double worst_loss = 0;
   for (const auto& [gpu, row] : g.concurrent) {
     const Quantity* l = find_quantity(row->derived, "loss");
     if (!l || !l->value) continue;
-    values.push_back({"loss_gpu" + std::to_string(gpu), "%", l->value});
+    per_gpu.emplace_back(std::to_string(gpu), l->value);
     if (!worst || *l->value > worst_loss) {
       worst = gpu;
       worst_loss = *l->value;
     }
   }
-  std::vector<Param> outcome;
-  if (worst) outcome.push_back({"worst_gpu", *worst, ""});
-  result.findings.push_back(
-      verdict("host_links_concurrent_loss", scope(key), std::move(values), std::move(outcome)));
+  result.findings.push_back(kConcurrentLoss.make(
+      kDirection(std::get<0>(key)), kBytes(std::get<1>(key)), kAggregate(bandwidth(*g.aggregate)),
+      kSoloSum(sum->value), kLoss(loss->value), kLossGpu(std::move(per_gpu)), kWorstGpu(worst)));
 }
 
 // A GPU whose host buffer did not land on its NUMA node (derived gpu_node, host_node on solo
@@ -157,8 +147,7 @@ void add_placement(ProbeResult& result, const std::map<Key, Group>& groups) {
   }
   for (const auto& [gpu, nodes] : misplaced)
     result.findings.push_back(
-        warning("host_links_remote_buffer", {{"gpu", gpu, ""}},
-                {{"gpu_node", "", nodes.first}, {"host_node", "", nodes.second}}));
+        kRemoteBuffer.make(kGpu(gpu), kGpuNode(nodes.first), kHostNode(nodes.second)));
 }
 
 }  // namespace
@@ -210,7 +199,7 @@ void analyse(ProbeResult& result) {
     gpus = std::max(gpus, g.solo.size());
   }
   add_placement(result, groups);
-  if (gpus == 1) result.findings.push_back(note("host_links_one_gpu", {}, {}));
+  if (gpus == 1) result.findings.push_back(kOneGpu.make());
 }
 
 }  // namespace gpuprobe::host_links

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "analysis.hpp"
+#include "findings.hpp"
 #include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/transfer_model.hpp"
@@ -252,7 +253,7 @@ class HostLinksProbe final : public Probe {
         r.rows.push_back(unmeasured_row(row_params(std::string("each"), p, "concurrent")));
         r.rows.push_back(unmeasured_row(row_params(std::string("all"), p, "concurrent")));
       }
-    r.findings.push_back(note("host_links_plan_each_gpu", {}, {}));
+    r.findings.push_back(host_links::kPlanEachGpu.make());
     return r;
   }
 

@@ -264,8 +264,8 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
   const int k = std::max(1, facts.iterations);
   for (auto& p : pts)
     if (p.workload != kStreamOnly) p.hot_time = hot_time(p, stream_of(pts, p), k);
-  CounterCheck hits("l2_persist_counter_hot_hits", "");
-  CounterCheck reads("l2_persist_counter_hot_reads", "sectors");
+  CounterCheck hits(kCounterHotHits, "");
+  CounterCheck reads(kCounterHotReads, "sectors");
   for (auto& p : pts) {
     if (p.workload == kStreamOnly) {
       // What the set-aside alone costs the streaming kernel (no window, no hot kernel).
@@ -281,10 +281,8 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
   sweep_findings(pts, result.findings);
   for (const auto* check : {&hits, &reads})
     if (auto f = check->finding()) result.findings.push_back(std::move(*f));
-  result.findings.push_back(note("l2_persist_method", {},
-                                 {{"iterations", "", static_cast<double>(k)},
-                                  {"stream_bytes", "B", static_cast<double>(facts.stream_bytes)},
-                                  {"l2_bytes", "B", static_cast<double>(facts.l2_bytes)}}));
+  result.findings.push_back(
+      method_note(k, static_cast<double>(facts.stream_bytes), static_cast<double>(facts.l2_bytes)));
 }
 
 }  // namespace gpuprobe::l2_persist

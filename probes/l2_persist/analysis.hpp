@@ -80,6 +80,10 @@ void add_model(ProbeResult& result, std::uint64_t window_max);
 // repetition's counters less the stream-only row's); the conditions and the findings.
 void analyse(ProbeResult& result, const RunFacts& facts);
 
+// The note that hot regions over accessPolicyMaxWindowSize (`window_max`, bytes) get a window
+// over their first window_max bytes only.
+Finding window_clamped_note(double window_max);
+
 // The findings' sentences and the columns' short headers.
 void add_words(Glossary& glossary);
 

@@ -1,25 +1,244 @@
-// l2-persist's findings (host-only), built as data from the derived points: the window's effect
-// per hot size, the best setting, over-commit, hitRatio 1.0 against the tuned one, and the
-// after-sweep check.
+// l2-persist's findings (host-only), each declared once (id, kind, fields, sentence), and built
+// from the derived points: the window's effect per hot size, the best setting, over-commit,
+// hitRatio 1.0 against the tuned one, the after-sweep check, the counters, the notes.
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
+#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/finding_def.hpp"
+#include "gpuprobe/core/units.hpp"
 #include "internal.hpp"
 
 namespace gpuprobe::l2_persist {
 namespace {
 
+// The keys of l2-persist's findings: a row's params (the names of analysis.hpp's keys, as
+// handles), what the measurement decided, and the values.
+constexpr Text<"workload"> kWorkloadName;
+constexpr Int<"setaside_pct", "%"> kSetAsideShare;
+constexpr Int<"hot_pct", "%"> kHotShare;
+constexpr Size<"setaside_bytes"> kSetAsideSize;
+constexpr Size<"hot_bytes"> kHotSize;
+constexpr Real<"hit_ratio"> kHitRatioSet;
+constexpr Text<"window"> kWindowOn;
+constexpr Text<"effect"> kEffect;      // effect_of
+constexpr Text<"winner"> kWinner;      // tuned, 1.0, tie
+constexpr Text<"hurts"> kHurts;        // no, slower than no window, smaller gain
+constexpr Text<"residual"> kResidual;  // none, present
+constexpr Size<"fit_hot_bytes"> kFitHotSize;
+constexpr Size<"over_hot_bytes"> kOverHotSize;
+constexpr Maybe<Value<"baseline_hot_time", "s">> kBaselineHotTime;
+constexpr Maybe<Value<"baseline_hit_share">> kBaselineHitShare;
+constexpr Maybe<Value<"baseline_dram_bytes", "B">> kBaselineDramBytes;
+constexpr Value<"tuned_hit_ratio"> kTunedHitRatio;
+constexpr Value<"overcommit_factor", "x"> kOvercommitFactor;
+constexpr Value<"stream_time_vs_none", "x"> kStreamTimeVsNone;
+constexpr Value<"iterations"> kIterations;
+constexpr Value<"stream_bytes", "B"> kStreamBytes;
+constexpr Value<"l2_bytes", "B"> kL2Bytes;
+constexpr Value<"window_max", "B"> kWindowMax;
+
+// A point's values as a finding carries them, under a prefix ("", "one_", "tuned_"): the
+// speed-up with its interval, the hot kernel's time, the whole repetition's speed-up, counters.
+template <FieldKey P>
+struct Timing
+    : ValueGroup<Timing<P>, Value<join<P, "speedup">(), "x">, Value<join<P, "speedup_low">(), "x">,
+                 Value<join<P, "speedup_high">(), "x">, Value<join<P, "hot_time">(), "s">,
+                 Value<join<P, "loop_speedup">(), "x">, Value<join<P, "hit_share">()>,
+                 Value<join<P, "near_hit_share">()>, Value<join<P, "dram_bytes">(), "B">> {
+  static constexpr Value<join<P, "speedup">(), "x"> speedup{};
+  static constexpr Value<join<P, "speedup_low">(), "x"> speedup_low{};
+  static constexpr Value<join<P, "speedup_high">(), "x"> speedup_high{};
+  static constexpr Value<join<P, "hot_time">(), "s"> hot_time{};
+  static constexpr Value<join<P, "loop_speedup">(), "x"> loop_speedup{};
+  static constexpr Value<join<P, "hit_share">()> hit_share{};
+  static constexpr Value<join<P, "near_hit_share">()> near_hit_share{};
+  static constexpr Value<join<P, "dram_bytes">(), "B"> dram_bytes{};
+};
+constexpr Timing<""> kAt;
+constexpr Timing<"one_"> kOne;
+constexpr Timing<"tuned_"> kTuned;
+constexpr Timing<"fit_"> kFit;
+constexpr Timing<"over_"> kOver;
+
+FindingList l2_findings;
+
+// A byte param as a size, whether it kept its unit or came back from JSON without one.
+std::string size_text(const Param& p) {
+  if (const auto* i = std::get_if<std::int64_t>(&p.value))
+    return format_bytes(static_cast<double>(*i));
+  if (const auto* d = std::get_if<double>(&p.value)) return format_bytes(*d);
+  return param_words(p);
+}
+
+// "1.23x [1.20, 1.25]" (the interval over the rounds, when there is one).
+template <class View, class T>
+std::string speedup_text(const View& f, T t) {
+  const auto lo = f.maybe(t.speedup_low), hi = f.maybe(t.speedup_high);
+  std::string s = f[t.speedup];
+  if (lo && hi) s += fmt::format(" [{:.3f}, {:.3f}]", *lo, *hi);
+  return s;
+}
+
+// "; counters: L2 served 0.70 of the reads (first slice 0.35), DRAM 12.3 MiB per kernel", or ""
+// without counters.
+template <class View, class T>
+std::string counters_text(const View& f, T t) {
+  const auto share = f.maybe(t.hit_share);
+  if (!share) return "";
+  return fmt::format(
+      "; counters: L2 served {:.2f} of the reads (first slice hit {}), DRAM {} per kernel", *share,
+      f[t.near_hit_share], f[t.dram_bytes]);
+}
+
+// "phases, hot 24 MiB".
+template <class View>
+std::string where(const View& f) {
+  return fmt::format("{}, hot {}", f[kWorkloadName], size_text(f.param(kHotSize)));
+}
+
+const auto kEffectFinding = l2_findings.verdict(
+    "l2_persist_effect", params(kWorkloadName, kHotSize, kSetAsideSize, kWindowOn),
+    values(kAt, kBaselineHotTime, kBaselineHitShare, kBaselineDramBytes), outcome(kEffect),
+    [](const auto& f) {
+      std::string base;
+      if (const auto s = f.maybe(kBaselineHitShare))
+        base = fmt::format(" (without: L2 served {:.2f}, DRAM {})", *s, f[kBaselineDramBytes]);
+      const auto loop = f.maybe(kAt.loop_speedup);
+      return fmt::format(
+          "{}: set-aside {}, hitRatio 1.0, window on the {}: hot kernel {} vs {} without a "
+          "window, speed-up {} — {} (measured){}{}{}",
+          where(f), size_text(f.param(kSetAsideSize)), f[kWindowOn], f[kAt.hot_time],
+          f[kBaselineHotTime], speedup_text(f, kAt), f[kEffect],
+          loop ? fmt::format(" (whole repetition, streaming included: {:.3f}x)", *loop) : "",
+          counters_text(f, kAt), base);
+    });
+
+const auto kBest = l2_findings.verdict(
+    "l2_persist_best", params(kWorkloadName, kHotSize), values(kAt),
+    outcome(kSetAsideSize, kHitRatioSet, kWindowOn, kEffect), [](const auto& f) {
+      return fmt::format(
+          "{}: best setting set-aside {}, hitRatio {}, window on the {}: speed-up {} ({}){}",
+          where(f), size_text(f.param(kSetAsideSize)), f[kHitRatioSet], f[kWindowOn],
+          speedup_text(f, kAt), f[kEffect], counters_text(f, kAt));
+    });
+
+const auto kTunedVsOne = l2_findings.verdict(
+    "l2_persist_tuned_vs_one", params(kWorkloadName, kHotSize, kSetAsideSize, kWindowOn),
+    values(kOne, kTuned, kTunedHitRatio), outcome(kWinner), [](const auto& f) {
+      const std::string w = f[kWinner];
+      return fmt::format(
+          "{}, set-aside {}, window on the {}: hitRatio 1.0 {} vs tuned hitRatio {:.3f} {} — {}",
+          where(f), size_text(f.param(kSetAsideSize)), f[kWindowOn], speedup_text(f, kOne),
+          f.value(kTunedHitRatio), speedup_text(f, kTuned),
+          w == "tie" ? std::string("neither wins beyond the rounds' spread") : w + " wins");
+    });
+
+const auto kOvercommit = l2_findings.verdict(
+    "l2_persist_overcommit", params(kWorkloadName, kSetAsideSize, kWindowOn),
+    values(kFit, kOver, kOvercommitFactor), outcome(kFitHotSize, kOverHotSize, kHurts),
+    [](const auto& f) {
+      const std::string hurts = f[kHurts];
+      return fmt::format(
+          "{}, set-aside {}, hitRatio 1.0, window on the {}: hot {} (fits) speed-up {}, hot {} "
+          "(over-commits {}) speed-up {} — over-commit {}",
+          f[kWorkloadName], size_text(f.param(kSetAsideSize)), f[kWindowOn],
+          size_text(f.param(kFitHotSize)), speedup_text(f, kFit), size_text(f.param(kOverHotSize)),
+          f[kOvercommitFactor], speedup_text(f, kOver),
+          hurts == "no" ? std::string("does not hurt here") : "hurts: " + hurts);
+    });
+
+const auto kSetAsideCost = l2_findings.verdict(
+    "l2_persist_setaside_cost", params(kSetAsideSize), values(kStreamTimeVsNone),
+    [](const auto& f) {
+      return fmt::format(
+          "a set-aside of {} alone (no window) makes the streaming kernel take {} of its time "
+          "without one (measured): the set-aside is taken from the L2 every other access uses",
+          size_text(f.param(kSetAsideSize)), f[kStreamTimeVsNone]);
+    });
+
+// A verdict where nothing persisted; a warning where the baseline came back faster.
+const auto kNoResidual = l2_findings.verdict_or_warning(
+    "l2_persist_no_residual", params(kWorkloadName, kHotSize), values(kAt), outcome(kResidual),
+    [](const auto& f) {
+      return fmt::format(
+          "after the sweep, {} without a window again: {} of the first baseline's speed{} — "
+          "residual persisting effect {}",
+          where(f), speedup_text(f, kAt), counters_text(f, kAt), f[kResidual]);
+    });
+
+// "phases hot 24 MiB, set-aside 30 MiB, hitRatio 1, window stream": the row a check points at.
+template <class View>
+std::string point_text(const View& f) {
+  return fmt::format("{} hot {}, set-aside {}, hitRatio {}, window {}", f[kWorkloadName],
+                     size_text(f.param(kHotSize)), size_text(f.param(kSetAsideSize)),
+                     f[kHitRatioSet], f[kWindowOn]);
+}
+
+}  // namespace
+
+const FindingList& finding_list() {
+  return l2_findings;
+}
+
+const CounterCheckMaker kCounterHotHits = define_counter_check(
+    l2_findings, "l2_persist_counter_hot_hits",
+    "the share of the hot kernels' reads L2 served over a counter range (model: its first "
+    "iteration cold)",
+    point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize, kHotSize, kHitRatioSet,
+          kWindowOn),
+    [](const auto& f) { return point_text(f); });
+const CounterCheckMaker kCounterHotReads =
+    define_counter_check(l2_findings, "l2_persist_counter_hot_reads",
+                         "the hot kernels' L2 read sectors (repetition less stream-only)",
+                         point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize, kHotSize,
+                               kHitRatioSet, kWindowOn),
+                         [](const auto& f) { return point_text(f); });
+
+// Defined after every finding above: the list is complete before any make() runs.
+const auto kMethod = l2_findings.note(
+    "l2_persist_method", params(), values(kIterations, kStreamBytes, kL2Bytes), [](const auto& f) {
+      return fmt::format(
+          "phases: one repetition is {:g} x (streaming read of {}, then the hot kernel); the hot "
+          "kernel's time = (repetition - the same repetition without the hot kernel, at the "
+          "same set-aside) / {:g}; speed-up = baseline (no window, set-aside 0) / row, interval "
+          "= the smallest and largest per-round speed-up; counters cover one repetition whose "
+          "first hot kernel starts cold (L2 {})",
+          f.value(kIterations), f[kStreamBytes], f.value(kIterations), f[kL2Bytes]);
+    });
+
+const auto kWindowClamped =
+    l2_findings.note("l2_persist_window_clamped", params(), values(kWindowMax), [](const auto& f) {
+      return fmt::format(
+          "hot regions over {} (accessPolicyMaxWindowSize) get a window over their first {} only",
+          f[kWindowMax], f[kWindowMax]);
+    });
+
+Finding method_note(double iterations, double stream_bytes, double l2_bytes) {
+  return kMethod.make(kIterations(iterations), kStreamBytes(stream_bytes), kL2Bytes(l2_bytes));
+}
+
+Finding window_clamped_note(double window_max) {
+  return kWindowClamped.make(kWindowMax(window_max));
+}
+
+namespace {
+
 using Points = std::vector<const Point*>;
+
+// A point's values in the order of Timing.
+Timing<"">::Type timing(const Point& p) {
+  return {p.speedup,      p.speedup_low, p.speedup_high,   p.hot_time,
+          p.loop_speedup, p.hit_share,   p.near_hit_share, p.dram_bytes};
+}
 
 // The after-sweep check: L2-served share of the hot reads above the first baseline's by more
 // than this, or a speed-up whose interval lies more than this above 1, is a residual.
 constexpr double kResidualHitShare = 0.02;
 constexpr double kResidualSpeedup = 0.05;
-
-Param bytes(const char* key, std::uint64_t b) {
-  return {key, static_cast<std::int64_t>(b), "B"};
-}
 
 double low(const Point& p) {
   return p.speedup_low.value_or(p.speedup.value_or(0));
@@ -66,18 +285,13 @@ void effect_findings(const std::vector<Point>& pts, const std::string& workload,
     for (const char* window : {kStream, kLaunch}) {
       const Point* p = at_full(rows, window, full);
       if (!p) continue;
-      std::vector<Quantity> values = point_values(*p);
-      if (base) {
-        values.push_back({"baseline_hot_time", "s", base->hot_time});
-        values.push_back({"baseline_hit_share", "", base->hit_share});
-        values.push_back({"baseline_dram_bytes", "B", base->dram_bytes});
-      }
-      out.push_back(verdict("l2_persist_effect",
-                            {{kWorkload, workload, ""},
-                             bytes(kHot, hot),
-                             bytes(kSetAside, full),
-                             {kWindow, std::string(window), ""}},
-                            std::move(values), {{"effect", effect_of(*p), ""}}));
+      using Maybe = std::optional<std::optional<double>>;
+      out.push_back(kEffectFinding.make(
+          kWorkloadName(workload), kHotSize(hot), kSetAsideSize(full), kWindowOn(window),
+          kAt(timing(*p)), kBaselineHotTime(base ? Maybe(base->hot_time) : std::nullopt),
+          kBaselineHitShare(base ? Maybe(base->hit_share) : std::nullopt),
+          kBaselineDramBytes(base ? Maybe(base->dram_bytes) : std::nullopt),
+          kEffect(effect_of(*p))));
     }
   }
 }
@@ -87,12 +301,9 @@ void best_findings(const std::vector<Point>& pts, const std::string& workload,
   for (const auto& [hot, rows] : windowed_by_hot(pts, workload)) {
     const Point* best = *std::max_element(
         rows.begin(), rows.end(), [](auto* a, auto* b) { return *a->speedup < *b->speedup; });
-    out.push_back(verdict("l2_persist_best", {{kWorkload, workload, ""}, bytes(kHot, hot)},
-                          point_values(*best),
-                          {bytes(kSetAside, best->set_aside),
-                           {kHitRatio, *best->hit_ratio, ""},
-                           {kWindow, best->window, ""},
-                           {"effect", effect_of(*best), ""}}));
+    out.push_back(kBest.make(kWorkloadName(workload), kHotSize(hot), kAt(timing(*best)),
+                             kSetAsideSize(best->set_aside), kHitRatioSet(*best->hit_ratio),
+                             kWindowOn(best->window), kEffect(effect_of(*best))));
   }
 }
 
@@ -110,16 +321,10 @@ void tuned_findings(const std::vector<Point>& pts, const std::string& workload, 
       const Point* one = at_full(rows, window, full);
       const Point* tuned = tuned_at(rows, window, full);
       if (!one || !tuned) continue;
-      std::vector<Quantity> values = point_values(*one, "one_");
-      for (auto& q : point_values(*tuned, "tuned_"))
-        values.push_back(std::move(q));
-      values.push_back({"tuned_hit_ratio", "", *tuned->hit_ratio});
-      out.push_back(verdict("l2_persist_tuned_vs_one",
-                            {{kWorkload, workload, ""},
-                             bytes(kHot, hot),
-                             bytes(kSetAside, full),
-                             {kWindow, std::string(window), ""}},
-                            std::move(values), {{"winner", winner(*one, *tuned), ""}}));
+      out.push_back(kTunedVsOne.make(kWorkloadName(workload), kHotSize(hot), kSetAsideSize(full),
+                                     kWindowOn(window), kOne(timing(*one)), kTuned(timing(*tuned)),
+                                     kTunedHitRatio(*tuned->hit_ratio),
+                                     kWinner(winner(*one, *tuned))));
     }
   }
 }
@@ -145,18 +350,11 @@ void overcommit_findings(const std::vector<Point>& pts, const std::string& workl
     } else if (high(*over) < low(*fits)) {
       hurts = "smaller gain";
     }
-    std::vector<Quantity> values = point_values(*fits, "fit_");
-    for (auto& q : point_values(*over, "over_"))
-      values.push_back(std::move(q));
-    values.push_back(
-        {"overcommit_factor", "x", static_cast<double>(over->hot) / static_cast<double>(full)});
-    out.push_back(verdict(
-        "l2_persist_overcommit",
-        {{kWorkload, workload, ""}, bytes(kSetAside, full), {kWindow, std::string(window), ""}},
-        std::move(values),
-        {bytes("fit_hot_bytes", fits->hot),
-         bytes("over_hot_bytes", over->hot),
-         {"hurts", hurts, ""}}));
+    out.push_back(kOvercommit.make(
+        kWorkloadName(workload), kSetAsideSize(full), kWindowOn(window), kFit(timing(*fits)),
+        kOver(timing(*over)),
+        kOvercommitFactor(static_cast<double>(over->hot) / static_cast<double>(full)),
+        kFitHotSize(fits->hot), kOverHotSize(over->hot), kHurts(hurts)));
   }
 }
 
@@ -171,13 +369,11 @@ void residual_findings(const std::vector<Point>& pts, std::vector<Finding>& out)
     const bool more_hits = p.hit_share && first && first->hit_share &&
                            *p.hit_share > *first->hit_share + kResidualHitShare;
     const bool none = !more_hits && low(p) <= 1 + kResidualSpeedup;
-    std::vector<Param> params = {{kWorkload, p.workload, ""}, bytes(kHot, p.hot)};
-    std::vector<Param> outcome = {{"residual", std::string(none ? "none" : "present"), ""}};
-    if (none) {
-      out.push_back(verdict("l2_persist_no_residual", params, point_values(p), outcome));
-    } else {
-      out.push_back(warning("l2_persist_no_residual", params, point_values(p), outcome));
-    }
+    const auto make = [&](const auto&... given) {
+      return none ? kNoResidual.make(given...) : kNoResidual.make_warning(given...);
+    };
+    out.push_back(make(kWorkloadName(p.workload), kHotSize(p.hot), kAt(timing(p)),
+                       kResidual(none ? "none" : "present")));
   }
 }
 
@@ -189,8 +385,7 @@ void setaside_cost_findings(const std::vector<Point>& pts, std::vector<Finding>&
   if (!most || most->set_aside == 0) return;
   const Quantity* q = find_quantity(most->row->derived, "stream_time_vs_none");
   if (!q || !q->value) return;
-  out.push_back(verdict("l2_persist_setaside_cost", {bytes(kSetAside, most->set_aside)},
-                        {{"stream_time_vs_none", "x", *q->value}}));
+  out.push_back(kSetAsideCost.make(kSetAsideSize(most->set_aside), kStreamTimeVsNone(*q->value)));
 }
 
 }  // namespace
@@ -199,17 +394,6 @@ std::string effect_of(const Point& p) {
   if (low(p) > 1) return "faster";
   if (high(p) < 1) return "slower";
   return "within noise";
-}
-
-std::vector<Quantity> point_values(const Point& p, const std::string& prefix) {
-  return {{prefix + "speedup", "x", p.speedup},
-          {prefix + "speedup_low", "x", p.speedup_low},
-          {prefix + "speedup_high", "x", p.speedup_high},
-          {prefix + "hot_time", "s", p.hot_time},
-          {prefix + "loop_speedup", "x", p.loop_speedup},
-          {prefix + "hit_share", "", p.hit_share},
-          {prefix + "near_hit_share", "", p.near_hit_share},
-          {prefix + "dram_bytes", "B", p.dram_bytes}};
 }
 
 void sweep_findings(const std::vector<Point>& pts, std::vector<Finding>& out) {

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/finding_def.hpp"
 
 namespace gpuprobe::l2_persist {
 
@@ -41,7 +43,11 @@ std::string effect_of(const Point& p);
 // the after-sweep check) from the derived points.
 void sweep_findings(const std::vector<Point>& points, std::vector<Finding>& out);
 
-// Values of a point as a finding carries them: speed-up with its interval, hot time, counters.
-std::vector<Quantity> point_values(const Point& p, const std::string& prefix = "");
+// l2-persist's finding definitions (findings.cpp), for the glossary; the counter checks'; the
+// note on the method.
+const FindingList& finding_list();
+extern const CounterCheckMaker kCounterHotHits;
+extern const CounterCheckMaker kCounterHotReads;
+Finding method_note(double iterations, double stream_bytes, double l2_bytes);
 
 }  // namespace gpuprobe::l2_persist

@@ -277,8 +277,8 @@ ProbeResult L2PersistProbe::run(runtime::ProbeContext& ctx, const AxisValues& va
   l2_persist::add_model(result, sizes.window_max);
   analyse_keeping_rows(result, [&] { l2_persist::analyse(result, sizes.facts()); });
   if (sizes.clamped_any(sweep))
-    result.findings.push_back(note("l2_persist_window_clamped", {},
-                                   {{"window_max", "B", static_cast<double>(sizes.window_max)}}));
+    result.findings.push_back(
+        l2_persist::window_clamped_note(static_cast<double>(sizes.window_max)));
   return result;
 }
 

@@ -1,4 +1,4 @@
-// overlap's findings as data: best stream count, fit to the model, issue order, pageable, copies.
+// overlap's findings, each declared once (id, kind, fields, sentence), and built from pipelines.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -7,21 +7,202 @@
 #include <variant>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "analysis.hpp"
+#include "gpuprobe/core/finding_def.hpp"
 #include "internal.hpp"
 
 namespace gpuprobe::overlap {
 namespace {
+
+// The keys of overlap's findings.
+constexpr Text<"memory"> kMemory;
+constexpr Text<"workload"> kWorkload;
+constexpr Int<"best_streams"> kBestStreams;
+constexpr Text<"best_order"> kBestOrder;
+constexpr Text<"agreement"> kAgreement;  // within, outside
+constexpr Int<"worst_streams"> kWorstStreams;
+constexpr Text<"worst_order"> kWorstOrder;
+constexpr Text<"order"> kOrder;
+constexpr Text<"outcome"> kOutcome;
+constexpr Int<"streams"> kStreams;
+constexpr Int<"stream"> kStream;
+constexpr Text<"slowdown"> kSlowdown;  // slower, as alone
+constexpr Value<"async_engines"> kAsyncEngines;
+constexpr Value<"best_time", "s"> kBestTime;
+constexpr Value<"sequential_time", "s"> kSequentialTime;
+constexpr Value<"time_ratio", "x"> kTimeRatio;
+constexpr Value<"speedup", "x"> kSpeedup;
+constexpr Value<"speedup_low", "x"> kSpeedupLow;
+constexpr Value<"speedup_high", "x"> kSpeedupHigh;
+constexpr Value<"near_best_streams"> kNearBestStreams;
+constexpr Value<"near_best_time", "s"> kNearBestTime;
+constexpr Value<"near_best_margin", "%"> kNearBestMargin;
+constexpr Value<"worst_time", "s"> kWorstTime;
+constexpr Value<"worst_model", "s"> kWorstModel;
+constexpr Value<"worst_deviation", "%"> kWorstDeviation;
+constexpr Value<"tolerance", "%"> kTolerance;
+constexpr Value<"range_low"> kRangeLow;
+constexpr Value<"range_high"> kRangeHigh;
+constexpr Value<"streams"> kStreamCount;
+constexpr Value<"time", "s"> kTime;
+constexpr Value<"model", "s"> kModel;
+constexpr Value<"model_without_chunk_costs", "s"> kModelWithoutChunkCosts;
+constexpr Value<"deviation", "%"> kDeviation;
+constexpr Value<"chunk_cost", "s"> kChunkCost;
+constexpr Value<"chunk_cost_share", "%"> kChunkCostShare;
+constexpr Value<"depth_over_batched", "x"> kDepthOverBatched;
+constexpr Value<"margin", "%"> kMargin;
+constexpr Value<"h2d", "s"> kH2d;
+constexpr Value<"d2h", "s"> kD2h;
+constexpr Value<"h2d_concurrent", "s"> kH2dConcurrent;
+constexpr Value<"d2h_concurrent", "s"> kD2hConcurrent;
+constexpr Value<"at_once", "s"> kAtOnce;
+constexpr Value<"one_after_other", "s"> kOneAfterOther;
+constexpr Value<"h2d_slowdown", "x"> kH2dSlowdown;
+constexpr Value<"d2h_slowdown", "x"> kD2hSlowdown;
+// A stream's stage spans, named <stage>_c<chunk>_start and _end (every value before span).
+constexpr Each<"", "s"> kStageTimes;
+constexpr Value<"span", "s"> kSpan;
+
+FindingList overlap_findings;
+
+// "pinned copy-bound": the pipeline a finding is about.
+template <class View>
+std::string pipeline_text(const View& f) {
+  return fmt::format("{} {}", f[kMemory], f[kWorkload]);
+}
+
+const auto kEngines =
+    overlap_findings.note("overlap_engines", params(), values(kAsyncEngines), [](const auto& f) {
+      return fmt::format("asyncEngineCount {:g}: copy engines that can run beside kernels",
+                         f.value(kAsyncEngines));
+    });
+
+const auto kBestStreamsFinding = overlap_findings.verdict(
+    "overlap_best_streams", params(kMemory, kWorkload),
+    values(kBestTime, kSequentialTime, kTimeRatio, kSpeedup, kSpeedupLow, kSpeedupHigh,
+           kNearBestStreams, kNearBestTime, kNearBestMargin),
+    outcome(kBestStreams, kBestOrder), [](const auto& f) {
+      return fmt::format(
+          "{}: best staged run {} at {} streams ({}) vs sequential {} — {:.2f}x the sequential "
+          "time, speed-up {:.2f}x [{:.2f}, {:.2f}]; the smallest stream count within {} of the "
+          "best is {:g} ({})",
+          pipeline_text(f), f[kBestTime], f[kBestStreams], f[kBestOrder], f[kSequentialTime],
+          f.value(kTimeRatio), f.value(kSpeedup), f.value(kSpeedupLow), f.value(kSpeedupHigh),
+          f[kNearBestMargin], f.value(kNearBestStreams), f[kNearBestTime]);
+    });
+
+const auto kModelFit = overlap_findings.verdict(
+    "overlap_model_fit", params(kMemory, kWorkload),
+    values(kWorstTime, kWorstModel, kWorstDeviation, kTolerance, kRangeLow, kRangeHigh),
+    outcome(kAgreement, kWorstStreams, kWorstOrder), [](const auto& f) {
+      return fmt::format(
+          "{}: staged runs of {:g}-{:g} streams {} {} of the concurrent-rate model (worst: {} "
+          "streams {}, {} measured vs {} model, {:+.1f}%)",
+          pipeline_text(f), f.value(kRangeLow), f.value(kRangeHigh),
+          f[kAgreement] == "within" ? "are within" : "are NOT all within", f[kTolerance],
+          f[kWorstStreams], f[kWorstOrder], f[kWorstTime], f[kWorstModel],
+          f.value(kWorstDeviation));
+    });
+
+const auto kLargeN = overlap_findings.verdict(
+    "overlap_model_large_n", params(kMemory, kWorkload),
+    values(kStreamCount, kTime, kModel, kModelWithoutChunkCosts, kDeviation, kChunkCost,
+           kChunkCostShare),
+    outcome(kAgreement, kOrder), [](const auto& f) {
+      return fmt::format(
+          "{}: at {:g} streams ({}) measured {} vs model {} ({:+.1f}%, {}); the model includes "
+          "the measured per-chunk costs (largest {} per chunk, {:.1f}% of the run at this count; "
+          "without them it says {})",
+          pipeline_text(f), f.value(kStreamCount), f[kOrder], f[kTime], f[kModel],
+          f.value(kDeviation),
+          f[kAgreement] == "within" ? "within the tolerance" : "departs beyond the 15% tolerance",
+          f[kChunkCost], f.value(kChunkCostShare), f[kModelWithoutChunkCosts]);
+    });
+
+const auto kIssueOrder = overlap_findings.verdict(
+    "overlap_issue_order", params(kMemory, kWorkload), values(kDepthOverBatched, kMargin),
+    outcome(kOutcome, kStreams), [](const auto& f) {
+      return fmt::format(
+          "{}: depth-first vs batched issue order {} (largest gap at {} streams: depth-first "
+          "takes {:.3f}x batched's time; margin {})",
+          pipeline_text(f), f[kOutcome] == "differ" ? "differ" : "make no difference", f[kStreams],
+          f.value(kDepthOverBatched), f[kMargin]);
+    });
+
+const auto kPageable = overlap_findings.verdict(
+    "overlap_pageable", params(kMemory, kWorkload),
+    values(kSpeedup, kSpeedupLow, kSpeedupHigh, kMargin), outcome(kOutcome, kStreams, kOrder),
+    [](const auto& f) {
+      const std::string gain =
+          f[kOutcome] == "overlaps"
+              ? fmt::format(
+                    "a gain beyond {} (measured); the host stages the copies one after "
+                    "another, only kernels run beside them",
+                    f[kMargin])
+              : fmt::format(
+                    "no gain beyond {} that the interval supports (measured); pageable "
+                    "copies are staged synchronously",
+                    f[kMargin]);
+      return fmt::format(
+          "{}: staging pageable memory — best staged speed-up {:.2f}x [{:.2f}, {:.2f}] at {} "
+          "streams ({}): {}",
+          pipeline_text(f), f.value(kSpeedup), f.value(kSpeedupLow), f.value(kSpeedupHigh),
+          f[kStreams], f[kOrder], gain);
+    });
+
+const auto kCopyConcurrency = overlap_findings.verdict(
+    "overlap_copy_concurrency", params(kMemory),
+    values(kH2d, kD2h, kH2dConcurrent, kD2hConcurrent, kAtOnce, kOneAfterOther, kH2dSlowdown,
+           kD2hSlowdown),
+    outcome(kOutcome, kSlowdown), [](const auto& f) {
+      const bool overlap = f[kOutcome] == "overlap";
+      return fmt::format(
+          "{} copies: h2d {} and d2h {} alone; started together both are done after {} vs {} "
+          "one after the other — the directions {}{} (each at once: {:.2f}x and {:.2f}x its "
+          "time alone)",
+          f[kMemory], f[kH2d], f[kD2h], f[kAtOnce], f[kOneAfterOther],
+          overlap ? "overlap" : "do not overlap (measured)",
+          overlap && f[kSlowdown] == "slower" ? ", but slow each other" : "", f.value(kH2dSlowdown),
+          f.value(kD2hSlowdown));
+    });
+
+// One stream of the timeline as a bar: H, K, D where the stage ran, '.' where nothing did.
+std::string timeline_bar(const EachValues& times, double span) {
+  constexpr std::size_t kWidth = 64;
+  std::string bar(kWidth, '.');
+  for (const auto& [name, start] : times) {
+    const auto at = name.rfind("_start");
+    if (at == std::string::npos || !start || span <= 0) continue;
+    const std::string end_name = name.substr(0, at) + "_end";
+    const auto end = std::find_if(times.begin(), times.end(),
+                                  [&](const auto& t) { return t.first == end_name; });
+    if (end == times.end() || !end->second) continue;
+    const char mark = name[0] == 'h' ? 'H' : name[0] == 'k' ? 'K' : 'D';
+    const auto cell = [&](double t) {
+      return std::min(kWidth, static_cast<std::size_t>(t / span * kWidth));
+    };
+    for (std::size_t i = cell(*start); i < std::max(cell(*start) + 1, cell(*end->second)); ++i)
+      if (i < kWidth) bar[i] = mark;
+  }
+  return bar;
+}
+
+const auto kTimeline = overlap_findings.note(
+    "overlap_timeline", params(kStream), values(kStageTimes, kSpan), [](const auto& f) {
+      return fmt::format(
+          "timeline stream {:>2} |{}| {} (H h2d, K kernel, D d2h, from when the stream reached "
+          "it)",
+          f[kStream], timeline_bar(f.items(kStageTimes), f.value(kSpan)), f[kSpan]);
+    });
 
 std::vector<const Staged*> staged_only(const Pipeline& p) {
   std::vector<const Staged*> out;
   for (const auto& s : p.staged)
     if (!s.order.empty()) out.push_back(&s);
   return out;
-}
-
-std::int64_t as_int(std::size_t n) {
-  return static_cast<std::int64_t>(n);
 }
 
 // The best staged run and the smallest stream count within kNearBest of it.
@@ -33,17 +214,12 @@ std::optional<Finding> best_streams(const Pipeline& p) {
   const Staged* smallest = best;
   for (const Staged* s : staged)
     if (s->time <= best->time * (1 + kNearBest) && s->streams < smallest->streams) smallest = s;
-  return verdict("overlap_best_streams", pipeline_params(p),
-                 {{"best_time", "s", best->time},
-                  {"sequential_time", "s", p.sequential},
-                  {"time_ratio", "x", best->time / p.sequential},
-                  {"speedup", "x", best->speedup},
-                  {"speedup_low", "x", best->speedup_low},
-                  {"speedup_high", "x", best->speedup_high},
-                  {"near_best_streams", "", static_cast<double>(smallest->streams)},
-                  {"near_best_time", "s", smallest->time},
-                  {"near_best_margin", "%", 100 * kNearBest}},
-                 {{"best_streams", as_int(best->streams), ""}, {"best_order", best->order, ""}});
+  return kBestStreamsFinding.make(
+      kMemory(p.memory), kWorkload(p.workload), kBestTime(best->time),
+      kSequentialTime(p.sequential), kTimeRatio(best->time / p.sequential), kSpeedup(best->speedup),
+      kSpeedupLow(best->speedup_low), kSpeedupHigh(best->speedup_high),
+      kNearBestStreams(smallest->streams), kNearBestTime(smallest->time),
+      kNearBestMargin(100 * kNearBest), kBestStreams(best->streams), kBestOrder(best->order));
 }
 
 double deviation(const Staged& s) {
@@ -61,16 +237,11 @@ std::optional<Finding> model_fit(const Pipeline& p) {
   }
   if (!worst) return std::nullopt;
   const bool within = std::abs(deviation(*worst)) <= kModelTolerance;
-  return verdict("overlap_model_fit", pipeline_params(p),
-                 {{"worst_time", "s", worst->time},
-                  {"worst_model", "s", worst->concurrent},
-                  {"worst_deviation", "%", 100 * deviation(*worst)},
-                  {"tolerance", "%", 100 * kModelTolerance},
-                  {"range_low", "", static_cast<double>(kModelRangeLow)},
-                  {"range_high", "", static_cast<double>(kModelRangeHigh)}},
-                 {{"agreement", std::string(within ? "within" : "outside"), ""},
-                  {"worst_streams", as_int(worst->streams), ""},
-                  {"worst_order", worst->order, ""}});
+  return kModelFit.make(kMemory(p.memory), kWorkload(p.workload), kWorstTime(worst->time),
+                        kWorstModel(worst->concurrent), kWorstDeviation(100 * deviation(*worst)),
+                        kTolerance(100 * kModelTolerance), kRangeLow(kModelRangeLow),
+                        kRangeHigh(kModelRangeHigh), kAgreement(within ? "within" : "outside"),
+                        kWorstStreams(worst->streams), kWorstOrder(worst->order));
 }
 
 // The largest stream count beyond the model's range: how far it departs, and the share of its
@@ -90,17 +261,12 @@ std::optional<Finding> large_n(const Pipeline& p) {
   const models::StageTimes no_costs_model = p.solo;
   const double without_costs =
       models::concurrent_pipeline_time(no_costs_model, p.both, largest->streams);
-  return verdict("overlap_model_large_n", pipeline_params(p),
-                 {{"streams", "", static_cast<double>(largest->streams)},
-                  {"time", "s", largest->time},
-                  {"model", "s", largest->concurrent},
-                  {"model_without_chunk_costs", "s", without_costs},
-                  {"deviation", "%", 100 * deviation(*largest)},
-                  {"chunk_cost", "s", cost},
-                  {"chunk_cost_share", "%",
-                   100 * static_cast<double>(largest->streams) * cost / largest->time}},
-                 {{"agreement", std::string(within ? "within" : "outside"), ""},
-                  {"order", largest->order, ""}});
+  return kLargeN.make(
+      kMemory(p.memory), kWorkload(p.workload), kStreamCount(largest->streams),
+      kTime(largest->time), kModel(largest->concurrent), kModelWithoutChunkCosts(without_costs),
+      kDeviation(100 * deviation(*largest)), kChunkCost(cost),
+      kChunkCostShare(100 * static_cast<double>(largest->streams) * cost / largest->time),
+      kAgreement(within ? "within" : "outside"), kOrder(largest->order));
 }
 
 // Depth-first against batched issue at every stream count both were run at.
@@ -120,10 +286,9 @@ std::optional<Finding> issue_order(const Pipeline& p) {
   }
   if (at == 0) return std::nullopt;
   const bool differ = std::abs(worst - 1) > kDiffer;
-  return verdict(
-      "overlap_issue_order", pipeline_params(p),
-      {{"depth_over_batched", "x", worst}, {"margin", "%", 100 * kDiffer}},
-      {{"outcome", std::string(differ ? "differ" : "same"), ""}, {"streams", as_int(at), ""}});
+  return kIssueOrder.make(kMemory(p.memory), kWorkload(p.workload), kDepthOverBatched(worst),
+                          kMargin(100 * kDiffer), kOutcome(differ ? "differ" : "same"),
+                          kStreams(at));
 }
 
 // Pageable memory: does staging gain anything at all?
@@ -134,14 +299,10 @@ std::optional<Finding> pageable(const Pipeline& p) {
   const Staged* best = *std::max_element(staged.begin(), staged.end(),
                                          [](auto* a, auto* b) { return a->speedup < b->speedup; });
   const bool overlaps = best->speedup_low > 1 + kDiffer;
-  return verdict("overlap_pageable", pipeline_params(p),
-                 {{"speedup", "x", best->speedup},
-                  {"speedup_low", "x", best->speedup_low},
-                  {"speedup_high", "x", best->speedup_high},
-                  {"margin", "%", 100 * kDiffer}},
-                 {{"outcome", std::string(overlaps ? "overlaps" : "no overlap"), ""},
-                  {"streams", as_int(best->streams), ""},
-                  {"order", best->order, ""}});
+  return kPageable.make(kMemory(p.memory), kWorkload(p.workload), kSpeedup(best->speedup),
+                        kSpeedupLow(best->speedup_low), kSpeedupHigh(best->speedup_high),
+                        kMargin(100 * kDiffer), kOutcome(overlaps ? "overlaps" : "no overlap"),
+                        kStreams(best->streams), kOrder(best->order));
 }
 
 // H2D and D2H at once against each alone (once per memory kind): whether the two directions
@@ -153,24 +314,22 @@ Finding copy_concurrency(const Pipeline& p) {
   const double one_after = p.solo.h2d + p.solo.d2h;
   const bool overlap = at_once < one_after * (1 - kDiffer);
   const bool slow = std::max(h2d, d2h) > 1 + kDiffer;
-  return verdict("overlap_copy_concurrency", {{"memory", p.memory, ""}},
-                 {{"h2d", "s", p.solo.h2d},
-                  {"d2h", "s", p.solo.d2h},
-                  {"h2d_concurrent", "s", p.both.h2d},
-                  {"d2h_concurrent", "s", p.both.d2h},
-                  {"at_once", "s", at_once},
-                  {"one_after_other", "s", one_after},
-                  {"h2d_slowdown", "x", h2d},
-                  {"d2h_slowdown", "x", d2h}},
-                 {{"outcome", std::string(overlap ? "overlap" : "no overlap"), ""},
-                  {"slowdown", std::string(slow ? "slower" : "as alone"), ""}});
+  return kCopyConcurrency.make(kMemory(p.memory), kH2d(p.solo.h2d), kD2h(p.solo.d2h),
+                               kH2dConcurrent(p.both.h2d), kD2hConcurrent(p.both.d2h),
+                               kAtOnce(at_once), kOneAfterOther(one_after), kH2dSlowdown(h2d),
+                               kD2hSlowdown(d2h), kOutcome(overlap ? "overlap" : "no overlap"),
+                               kSlowdown(slow ? "slower" : "as alone"));
 }
 
 }  // namespace
 
+const FindingList& finding_list() {
+  return overlap_findings;
+}
+
 void add_findings(ProbeResult& result, const std::vector<Pipeline>& pipelines) {
   if (const Quantity* q = find_quantity(result.conditions, "async_engine_count"); q && q->value)
-    result.findings.push_back(note("overlap_engines", {}, {{"async_engines", "", *q->value}}));
+    result.findings.push_back(kEngines.make(kAsyncEngines(*q->value)));
   std::vector<std::string> copies_done;
   for (const auto& p : pipelines) {
     if (std::find(copies_done.begin(), copies_done.end(), p.memory) == copies_done.end()) {
@@ -184,7 +343,7 @@ void add_findings(ProbeResult& result, const std::vector<Pipeline>& pipelines) {
 }
 
 void add_timeline_findings(ProbeResult& result) {
-  std::map<std::int64_t, std::vector<Quantity>> by_stream;
+  std::map<std::int64_t, EachValues> by_stream;
   double span = 0;
   for (const auto& row : result.summary) {
     const Param* chunk = find_param(row.params, "chunk");
@@ -198,14 +357,12 @@ void add_timeline_findings(ProbeResult& result) {
     const auto* name = std::get_if<std::string>(&stage->value);
     if (!k || !i || !name) continue;
     const std::string prefix = *name + "_c" + std::to_string(*k);
-    by_stream[*i].push_back({prefix + "_start", "s", start->value});
-    by_stream[*i].push_back({prefix + "_end", "s", end->value});
+    by_stream[*i].emplace_back(prefix + "_start", start->value);
+    by_stream[*i].emplace_back(prefix + "_end", end->value);
     span = std::max(span, *end->value);
   }
-  for (auto& [stream, values] : by_stream) {
-    values.push_back({"span", "s", span});
-    result.findings.push_back(note("overlap_timeline", {{"stream", stream, ""}}, values));
-  }
+  for (auto& [stream, times] : by_stream)
+    result.findings.push_back(kTimeline.make(kStream(stream), kStageTimes(times), kSpan(span)));
 }
 
 }  // namespace gpuprobe::overlap

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/result.hpp"
 #include "gpuprobe/models/overlap_model.hpp"
 
@@ -45,6 +46,8 @@ struct Pipeline {
 
 std::vector<Param> pipeline_params(const Pipeline& p);
 
+// overlap's finding definitions (findings.cpp), for the glossary.
+const FindingList& finding_list();
 // Adds the findings of every pipeline, the copies' concurrency and the engines to the result.
 void add_findings(ProbeResult& result, const std::vector<Pipeline>& pipelines);
 // One note per stream of the timeline summary rows, when there are any.

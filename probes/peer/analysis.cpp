@@ -2,6 +2,8 @@
 // the link's raw limit, as findings.
 #include "analysis.hpp"
 
+#include "findings.hpp"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -50,22 +52,18 @@ void add_fractions(ProbeResult& result) {
 
 void add_path_findings(ProbeResult& result, const PathKey& key, const Path& path) {
   const auto& [src, dst, mode, dir] = key;
-  const std::vector<Param> params = {
-      {"src", src, ""}, {"dst", dst, ""}, {"mode", mode, ""}, {"direction", dir, ""}};
   const double peak = *metric_median(*path.peak, "bandwidth");
   const auto limit = raw_limit_of(*path.peak);
-  std::vector<Quantity> values = {
-      {"bandwidth", "GB/s", peak},
-      {"latency", "s", metric_median(*path.smallest, "time")},
-      {"latency_bytes", "B", static_cast<double>(*int_param_of(*path.smallest, "bytes"))},
-      {"raw_limit", "GB/s", limit},
-      {"fraction_of_raw", "", limit ? std::optional<double>(peak / *limit) : std::nullopt}};
-  const std::vector<Param> outcome = {{"at", *int_param_of(*path.peak, "bytes"), "B"}};
-  result.findings.push_back(verdict("peer_path", params, values, outcome));
+  result.findings.push_back(
+      kPath.make(kSrc(src), kDst(dst), kMode(mode), kDirection(dir), kBandwidth(peak),
+                 kLatency(metric_median(*path.smallest, "time")),
+                 kLatencyBytes(*int_param_of(*path.smallest, "bytes")), kRawLimit(limit),
+                 kFractionOfRaw(limit ? std::optional<double>(peak / *limit) : std::nullopt),
+                 kAt(*int_param_of(*path.peak, "bytes"))));
   if (limit && peak > *limit)
-    result.findings.push_back(warning(
-        "peer_above_model", params, {{"bandwidth", "GB/s", peak}, {"raw_limit", "GB/s", *limit}},
-        {{"link", text_param_of(*path.peak, "link").value_or(""), ""}}));
+    result.findings.push_back(
+        kAboveModel.make(kSrc(src), kDst(dst), kMode(mode), kDirection(dir), kBandwidth(peak),
+                         kRawLimit(*limit), kLink(text_param_of(*path.peak, "link").value_or(""))));
 }
 
 // sm-latency rows per (src, dst): the chase's ns per load at its smallest and largest chain.
@@ -83,13 +81,11 @@ void add_chase_findings(ProbeResult& result) {
   }
   for (const auto& [pair, rows] : chains) {
     const auto& [small, large] = rows;
-    result.findings.push_back(
-        verdict("peer_chase", {{"src", pair.first, ""}, {"dst", pair.second, ""}},
-                {{"latency", "s", metric_median(*small, "access_latency")},
-                 {"latency_bytes", "B", static_cast<double>(*int_param_of(*small, "bytes"))},
-                 {"latency_largest", "s", metric_median(*large, "access_latency")},
-                 {"largest_bytes", "B", static_cast<double>(*int_param_of(*large, "bytes"))}},
-                {}));
+    result.findings.push_back(kChase.make(kSrc(pair.first), kDst(pair.second),
+                                          kLatency(metric_median(*small, "access_latency")),
+                                          kLatencyBytes(*int_param_of(*small, "bytes")),
+                                          kLatencyLargest(metric_median(*large, "access_latency")),
+                                          kLargestBytes(*int_param_of(*large, "bytes"))));
   }
 }
 
@@ -115,7 +111,7 @@ void analyse(ProbeResult& result) {
     const auto source = text_param_of(r, "link_source");
     return source && *source != "nvml";
   });
-  if (assumed) result.findings.push_back(note("peer_link_assumed", {}, {}));
+  if (assumed) result.findings.push_back(kLinkAssumed.make());
 }
 
 }  // namespace gpuprobe::peer

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "findings.hpp"
 #include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
@@ -489,14 +490,13 @@ class PeerProbe final : public Probe {
   void add_words(Glossary& g) const override { peer::add_words(g); }
   ProbeResult plan(const AxisValues& /*values*/) const override {
     ProbeResult r = new_result(kMethod);  // --device all: the pairs of the GPUs found at run time
-    r.findings.push_back(note("peer_plan_every_gpu", {}, {}));
+    r.findings.push_back(peer::kPlanEveryGpu.make());
     return r;
   }
   ProbeResult plan_across(const AxisValues& values,
                           const std::vector<int>& devices) const override {
     ProbeResult r = new_result(kMethod);
-    if (peer::ordered_pairs(devices).empty())
-      r.findings.push_back(note("peer_plan_one_gpu", {}, {}));
+    if (peer::ordered_pairs(devices).empty()) r.findings.push_back(peer::kPlanOneGpu.make());
     for (const Point& p : sweep(devices, values))
       r.rows.push_back(unmeasured_row(row_params(p)));
     for (const auto& p : patterns(devices, values))
@@ -518,12 +518,8 @@ std::vector<Point> runnable_points(const std::vector<Point>& sweep, const PeerAc
     if (access.allows(p)) {
       points.push_back(p);
     } else if (p.bytes == first_size) {
-      r.findings.push_back(note("peer_no_p2p",
-                                {{"src", static_cast<std::int64_t>(p.src), ""},
-                                 {"dst", static_cast<std::int64_t>(p.dst), ""},
-                                 {"mode", p.mode, ""},
-                                 {"direction", p.direction, ""}},
-                                {}));
+      r.findings.push_back(peer::kNoP2p.make(peer::kSrc(p.src), peer::kDst(p.dst),
+                                             peer::kMode(p.mode), peer::kDirection(p.direction)));
     }
   }
   return points;
@@ -582,8 +578,7 @@ ProbeResult PeerProbe::run(runtime::ProbeContext& ctx, const AxisValues& values)
   for (const auto& p : pattern_points) {
     if (access.allows(p)) shapes.push_back(p);
   }
-  if (shapes.size() < pattern_points.size())
-    r.findings.push_back(note("peer_pattern_no_p2p", {}, {}));
+  if (shapes.size() < pattern_points.size()) r.findings.push_back(peer::kPatternNoP2p.make());
   const std::vector<SampleSet> measured = measure_points(ctx, s, points, shapes);
   for (std::size_t i = 0; i < points.size(); ++i)
     r.rows.push_back(point_row(s, points[i], measured[i]));

@@ -1,5 +1,6 @@
 // transfer's analysis: fits per curve, ratios to pageable, link bytes, and their findings.
 #include "analysis.hpp"
+#include "findings.hpp"
 
 #include <fmt/format.h>
 
@@ -133,9 +134,7 @@ SummaryRow fit_curve(ProbeResult& result, const Curve& c, const std::vector<Poin
                 {"fit_bandwidth", "GB/s", std::nullopt},
                 {"half_bandwidth_size", "B", std::nullopt},
                 {"fit_rms_error", "%", std::nullopt}};
-    auto params = curve_params(c);
-    params.push_back({"why", why, ""});
-    result.findings.push_back(note("transfer_no_fit", std::move(params), {}));
+    result.findings.push_back(kNoFit.make(kMemory(c.memory), kDirection(c.direction), kWhy(why)));
     return s;
   }
   s.values = {{"latency", "s", fit->latency_s},
@@ -149,10 +148,9 @@ SummaryRow fit_curve(ProbeResult& result, const Curve& c, const std::vector<Poin
   }
   if (c.memory == "pinned") {
     result.findings.push_back(
-        verdict("transfer_pinned_fit", {{"direction", c.direction, ""}},
-                {{"fit_bandwidth", "GB/s", fit->bandwidth_Bps / kBytesPerGB},
-                 {"latency", "s", fit->latency_s},
-                 {"half_bandwidth_size", "B", fit->half_bandwidth_bytes * per_direction(c)}}));
+        kPinnedFit.make(kDirection(c.direction), kFitBandwidth(fit->bandwidth_Bps / kBytesPerGB),
+                        kLatency(fit->latency_s),
+                        kHalfBandwidthSize(fit->half_bandwidth_bytes * per_direction(c))));
   }
   return s;
 }
@@ -191,17 +189,12 @@ std::vector<Finding> link_findings(Curves& curves) {
   };
   const Row& top = *all.highest->row;
   // The highest row is where the extreme lies, not what the finding is about: outcome.
-  findings.push_back(verdict("transfer_link_bytes", {},
-                             {{"rows", "", static_cast<double>(all.rows)},
-                              {"min", "x", all.min},
-                              {"max", "x", all.max},
-                              {"large_from", "B", kLargeCopy},
-                              {"large_rows", "", static_cast<double>(large.rows)},
-                              {"large_min", "x", of_large(large.min)},
-                              {"large_max", "x", of_large(large.max)}},
-                             {{"memory", text_param_of(top, "memory").value_or(""), ""},
-                              {"direction", text_param_of(top, "direction").value_or(""), ""},
-                              {"bytes", static_cast<std::int64_t>(all.highest->bytes), "B"}}));
+  findings.push_back(kLinkBytes.make(kRows(all.rows), kMin(all.min), kMax(all.max),
+                                     kLargeFrom(kLargeCopy), kLargeRows(large.rows),
+                                     kLargeMin(of_large(large.min)), kLargeMax(of_large(large.max)),
+                                     kMemory(text_param_of(top, "memory").value_or("")),
+                                     kDirection(text_param_of(top, "direction").value_or("")),
+                                     kBytes(static_cast<std::int64_t>(all.highest->bytes))));
   return findings;
 }
 
@@ -234,12 +227,10 @@ std::vector<Finding> ratio_findings(ProbeResult& result, const std::vector<Curve
       s.values = {{"ratio", "x", other->median_gbps / page->median_gbps}};
       result.summary.push_back(std::move(s));
       if (c.memory == "pinned") {
-        findings.push_back(verdict(
-            "transfer_pinned_over_pageable",
-            {{"direction", dir, ""}, {"bytes", static_cast<std::int64_t>(other->bytes), "B"}},
-            {{"pinned_bandwidth", "GB/s", other->median_gbps},
-             {"pageable_bandwidth", "GB/s", page->median_gbps},
-             {"ratio", "x", other->median_gbps / page->median_gbps}}));
+        findings.push_back(kPinnedOverPageable.make(
+            kDirection(dir), kBytes(static_cast<std::int64_t>(other->bytes)),
+            kPinnedBandwidth(other->median_gbps), kPageableBandwidth(page->median_gbps),
+            kRatio(other->median_gbps / page->median_gbps)));
       }
     }
   }
@@ -252,12 +243,10 @@ void add_link(ProbeResult& result, const Link& link) {
   if (raw > 0) {
     result.conditions.push_back({"pcie_raw_limit", "GB/s", raw});
     result.findings.push_back(
-        note("transfer_pcie_link", {},
-             {{"generation", "", static_cast<double>(models::pcie_generation(link.gts_per_lane))},
-              {"lanes", "", static_cast<double>(link.width)},
-              {"raw_bandwidth", "GB/s", raw}}));
+        kPcieLink.make(kGeneration(models::pcie_generation(link.gts_per_lane)), kLanes(link.width),
+                       kRawBandwidth(raw)));
   } else {
-    result.findings.push_back(note("transfer_pcie_link_unknown", {}, {}));
+    result.findings.push_back(kPcieLinkUnknown.make());
   }
 }
 

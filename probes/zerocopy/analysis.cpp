@@ -121,14 +121,6 @@ void add_conditions(ProbeResult& result, const RunFacts& facts) {
          static_cast<double>(facts.span_bytes) / static_cast<double>(facts.l2_bytes)});
 }
 
-Finding sizing_note(const RunFacts& facts) {
-  return note("zerocopy_sizing", {},
-              {{"span", "B", static_cast<double>(facts.span_bytes)},
-               {"l2", "B",
-                facts.l2_bytes ? std::optional<double>(static_cast<double>(facts.l2_bytes))
-                               : std::nullopt}});
-}
-
 }  // namespace
 
 std::vector<Measured> measured_rows(ProbeResult& result) {

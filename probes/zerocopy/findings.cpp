@@ -1,16 +1,218 @@
-// zerocopy's finding builders (host-only): break-even reuse per pattern, read/write once against
-// the explicit copy, the strided collapse beside the link bytes, bytes in flight, the counters.
+// zerocopy's findings (host-only), each declared once (id, kind, fields, sentence), and their
+// builders: break-even reuse per pattern, read/write once against the explicit copy, the strided
+// collapse beside the link bytes, bytes in flight, the counters, the sizing note.
 #include <algorithm>
 #include <map>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "gpuprobe/core/counter_check.hpp"
 #include "gpuprobe/core/decide.hpp"
+#include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/samples.hpp"
 #include "internal.hpp"
 
 namespace gpuprobe::zerocopy {
 namespace {
+
+// The keys of zerocopy's findings.
+constexpr Text<"mode"> kMode;
+constexpr Text<"memory"> kMemory;
+constexpr Text<"direction"> kDirection;
+constexpr Int<"reuse"> kReuse;
+constexpr Int<"stride"> kStride;
+constexpr Size<"element_bytes"> kElementBytes;
+constexpr Size<"bytes"> kBytes;
+constexpr Text<"result"> kResult;  // break_even_kind_name
+constexpr Value<"break_even_reuse"> kBreakEvenReuse;
+constexpr Value<"min_reuse"> kMinReuse;
+constexpr Value<"max_reuse"> kMaxReuse;
+constexpr Value<"points"> kPoints;
+constexpr Value<"speedup_first", "x"> kSpeedupFirst;
+constexpr Value<"speedup_last", "x"> kSpeedupLast;
+constexpr Value<"alike_until"> kAlikeUntil;
+constexpr Value<"zerocopy_bandwidth", "GB/s"> kZerocopyBandwidth;
+constexpr Value<"memcpy_bandwidth", "GB/s"> kMemcpyBandwidth;
+constexpr Value<"ratio", "x"> kRatio;
+constexpr Value<"copy_mode_bandwidth", "GB/s"> kCopyModeBandwidth;
+constexpr Value<"bandwidth", "GB/s"> kBandwidth;
+constexpr Value<"base_bandwidth", "GB/s"> kBaseBandwidth;
+constexpr Value<"relative", "x"> kRelative;
+constexpr Value<"model_relative", "x"> kModelRelative;
+constexpr Value<"model_link_bytes_per_payload", "x"> kModelLinkBytesPerPayload;
+constexpr Value<"link_bytes_per_payload", "x"> kLinkBytesPerPayload;
+constexpr Value<"base_link_bytes_per_payload", "x"> kBaseLinkBytesPerPayload;
+constexpr Value<"link_bandwidth", "GB/s"> kLinkBandwidth;
+constexpr Value<"base_link_bandwidth", "GB/s"> kBaseLinkBandwidth;
+constexpr Value<"tlp_rate", "/s"> kTlpRate;
+constexpr Value<"base_tlp_rate", "/s"> kBaseTlpRate;
+constexpr Value<"smallest_blocks"> kSmallestBlocks;
+constexpr Value<"smallest_in_flight", "B"> kSmallestInFlight;
+constexpr Value<"smallest_bandwidth", "GB/s"> kSmallestBandwidth;
+constexpr Value<"latency", "s"> kLatency;
+constexpr Value<"peak_bandwidth", "GB/s"> kPeakBandwidth;
+constexpr Value<"needed_in_flight", "B"> kNeededInFlight;
+constexpr Value<"reached_fraction", "%"> kReachedFractionValue;
+constexpr Value<"reached_blocks"> kReachedBlocks;
+constexpr Value<"reached_in_flight", "B"> kReachedInFlight;
+constexpr Value<"full_bandwidth", "GB/s"> kFullBandwidth;
+constexpr Value<"rows"> kRows;
+constexpr Value<"min", "B"> kMin;
+constexpr Value<"max", "B"> kMax;
+constexpr Value<"model_min", "B"> kModelMin;
+constexpr Value<"model_max", "B"> kModelMax;
+constexpr Value<"header", "B"> kHeader;
+constexpr Value<"fetch_granularity", "B"> kFetchGranularity;
+constexpr Value<"spacing_from", "B"> kSpacingFrom;
+constexpr Value<"span", "B"> kSpan;
+constexpr Value<"l2", "B"> kL2;
+
+FindingList zerocopy_findings;
+
+// "16 B" (files without the unit give "16").
+template <class View>
+std::string width_text(const View& f) {
+  std::string width = f[kElementBytes];
+  if (width.find('B') == std::string::npos) width += " B";
+  return width;
+}
+
+// "hostalloc read, 16 B, stride 1" from a finding's pattern params.
+template <class View>
+std::string pattern_text(const View& f) {
+  return fmt::format("{} {}, {}, stride {}", f[kMemory], f[kDirection], width_text(f), f[kStride]);
+}
+
+const auto kOnceVsMemcpy = zerocopy_findings.verdict(
+    "zerocopy_once_vs_memcpy", params(kDirection, kMemory, kElementBytes, kBytes),
+    values(kZerocopyBandwidth, kMemcpyBandwidth, kRatio, kCopyModeBandwidth), [](const auto& f) {
+      return fmt::format(
+          "{} {} once, coalesced {}: zero-copy {} vs the {} cudaMemcpyAsync alone {} ({:.2f}x){}",
+          f[kMemory], f[kDirection], width_text(f), f[kZerocopyBandwidth],
+          f[kDirection] == "write" ? "D2H" : "H2D", f[kMemcpyBandwidth], f.value(kRatio),
+          f.maybe(kCopyModeBandwidth) ? "; copy + kernel " + f[kCopyModeBandwidth] : "");
+    });
+
+template <class View>
+std::string break_even_text(const View& f) {
+  const std::string result = f[kResult];
+  const std::string gains = fmt::format(
+      "copy time / zero-copy time {:.2f}x at reuse {:g}, {:.2f}x at {:g}", f.value(kSpeedupFirst),
+      f.value(kMinReuse), f.value(kSpeedupLast), f.value(kMaxReuse));
+  if (result == "crossing")
+    return fmt::format("{}: break-even at reuse {:.1f} (measured crossing, interpolated); {}",
+                       pattern_text(f), f.value(kBreakEvenReuse), gains);
+  if (result == "zerocopy-wins")
+    return fmt::format("{}: zero-copy wins at every reuse up to {:g}, no break-even measured; {}",
+                       pattern_text(f), f.value(kMaxReuse), gains);
+  if (result == "alike-then-copy")
+    return fmt::format(
+        "{}: zero-copy and the copy are alike within noise up to reuse {:g} (no winner there), "
+        "the copy wins from the next reuse on; {}",
+        pattern_text(f), f.value(kAlikeUntil), gains);
+  if (result == "alike")
+    return fmt::format(
+        "{}: zero-copy and the copy are alike within noise at every reuse up to {:g}; {}",
+        pattern_text(f), f.value(kMaxReuse), gains);
+  return fmt::format("{}: the copy wins already at reuse {:g}, no break-even measured; {}",
+                     pattern_text(f), f.value(kMinReuse), gains);
+}
+
+const auto kBreakEven = zerocopy_findings.verdict(
+    "zerocopy_break_even", params(kDirection, kMemory, kStride, kElementBytes),
+    values(kBreakEvenReuse, kMinReuse, kMaxReuse, kPoints, kSpeedupFirst, kSpeedupLast,
+           kAlikeUntil),
+    outcome(kResult), [](const auto& f) { return break_even_text(f); });
+
+template <class View>
+std::string stride_text(const View& f) {
+  const auto counter = f.maybe(kLinkBytesPerPayload);
+  const auto link = f.maybe(kLinkBandwidth);
+  const auto base_link = f.maybe(kBaseLinkBandwidth);
+  const std::string measured =
+      counter ? fmt::format("counters {:.2f} (stride 1: {:.2f}) PCIe bytes per payload byte",
+                            *counter, f.maybe(kBaseLinkBytesPerPayload).value_or(0))
+              : std::string("no counters");
+  const std::string links =
+      link && base_link ? fmt::format("; the link carried {:.1f} GB/s vs {:.1f} GB/s at stride 1",
+                                      *link, *base_link)
+                        : std::string();
+  const std::string tlps = fmt::format("; {:.0f} M TLPs/s vs {:.0f} M at stride 1 (model TLPs)",
+                                       f.value(kTlpRate) / 1e6, f.value(kBaseTlpRate) / 1e6);
+  return fmt::format(
+      "{} zero-copy {}, {}, stride {}: {} vs {} at stride 1 ({:.3f}x); if link-bound the model "
+      "predicts {:.3f}x ({:.2f} PCIe bytes per payload byte); {}{}{}",
+      f[kMemory], f[kDirection], width_text(f), f[kStride], f[kBandwidth], f[kBaseBandwidth],
+      f.value(kRelative), f.value(kModelRelative), f.value(kModelLinkBytesPerPayload), measured,
+      links, tlps);
+}
+
+const auto kStrideCollapse = zerocopy_findings.verdict(
+    "zerocopy_stride_collapse", params(kDirection, kMemory, kElementBytes, kStride),
+    values(kBandwidth, kBaseBandwidth, kRelative, kModelRelative, kModelLinkBytesPerPayload,
+           kLinkBytesPerPayload, kBaseLinkBytesPerPayload, kLinkBandwidth, kBaseLinkBandwidth,
+           kTlpRate, kBaseTlpRate),
+    [](const auto& f) { return stride_text(f); });
+
+template <class View>
+std::string in_flight_text(const View& f) {
+  const auto reached = f.maybe(kReachedBlocks);
+  const std::string where = reached ? fmt::format("{:.0f}% of it from {:g} block{} ({} in flight)",
+                                                  f.value(kReachedFractionValue), *reached,
+                                                  *reached == 1 ? "" : "s", f[kReachedInFlight])
+                                    : std::string("no grid of the sweep reached 90% of it");
+  return fmt::format(
+      "bytes in flight ({} zero-copy {}, {}): {} block{} ({} in flight) reach {}, so the loaded "
+      "latency is {} (Little's law); {} needs {} in flight; {}",
+      f[kMemory], f[kDirection], width_text(f), f.value(kSmallestBlocks),
+      f.value(kSmallestBlocks) == 1 ? "" : "s", f[kSmallestInFlight], f[kSmallestBandwidth],
+      f[kLatency], f[kPeakBandwidth], f[kNeededInFlight], where);
+}
+
+const auto kInFlight = zerocopy_findings.verdict(
+    "zerocopy_in_flight", params(kDirection, kMemory, kElementBytes),
+    values(kSmallestBlocks, kSmallestInFlight, kSmallestBandwidth, kLatency, kPeakBandwidth,
+           kNeededInFlight, kReachedFractionValue, kReachedBlocks, kReachedInFlight,
+           kFullBandwidth),
+    [](const auto& f) { return in_flight_text(f); });
+
+const auto kAccessBytes = zerocopy_findings.verdict(
+    "zerocopy_access_bytes", params(kDirection),
+    values(kRows, kMin, kMax, kModelMin, kModelMax, kHeader, kFetchGranularity, kSpacingFrom),
+    [](const auto& f) {
+      const auto range = [&](const std::string& lo, const std::string& hi) {
+        return lo == hi ? lo : fmt::format("{} to {}", lo, hi);
+      };
+      const bool read = f[kDirection] == "read";
+      return fmt::format(
+          "counters: an isolated zero-copy {} (elements {:g} B or more apart) puts {} on PCIe "
+          "per access ({:g} rows); the model says {}: {} plus a {} TLP header{}",
+          f[kDirection], f.value(kSpacingFrom), range(f[kMin], f[kMax]), f.value(kRows),
+          range(f[kModelMin], f[kModelMax]), read ? "one 32-B sector" : "the element's own bytes",
+          f[kHeader],
+          read && f.maybe(kFetchGranularity)
+              ? fmt::format(" (not the {} L2 fetch granularity of DRAM)", f[kFetchGranularity])
+              : std::string());
+    });
+
+const auto kSizing =
+    zerocopy_findings.note("zerocopy_sizing", params(), values(kSpan, kL2), [](const auto& f) {
+      return fmt::format(
+          "sizing: every row's elements lie in one {} host buffer (--bytes); stride s reads "
+          "every s-th element (payload = span / s), so strided rows move less data; the copy "
+          "mode copies the whole span{}",
+          f[kSpan],
+          f.maybe(kL2) ? fmt::format(" ({:.2f}x the {} L2)", f.value(kSpan) / f.value(kL2), f[kL2])
+                       : std::string());
+    });
+
+// The counter check's rows: the main sweep's zero-copy and copy rows.
+const CounterCheckMaker kCounterLinkBytes = define_counter_check(
+    zerocopy_findings, "zerocopy_counter_link_bytes", "PCIe bytes per payload byte",
+    point(kMode, kMemory, kDirection, kReuse, kStride, kElementBytes, kBytes), [](const auto& f) {
+      return fmt::format("{} {}, reuse {}", f[kMode], pattern_text(f), f[kReuse]);
+    });
 
 // An access pattern: what stays fixed while the reuse count varies.
 struct Pattern {
@@ -96,15 +298,12 @@ void break_even_findings(ProbeResult& result, const std::vector<Measured>& all) 
                 {"copy_over_zerocopy_first", "x", first.copy_s / first.zero_copy_s},
                 {"copy_over_zerocopy_last", "x", last.copy_s / last.zero_copy_s}};
     result.summary.push_back(std::move(s));
-    result.findings.push_back(verdict("zerocopy_break_even", pattern_params(p),
-                                      {{"break_even_reuse", "", be.reuse},
-                                       {"min_reuse", "", first.reuse},
-                                       {"max_reuse", "", last.reuse},
-                                       {"points", "", static_cast<double>(points.size())},
-                                       {"speedup_first", "x", first.copy_s / first.zero_copy_s},
-                                       {"speedup_last", "x", last.copy_s / last.zero_copy_s},
-                                       {"alike_until", "", be.alike_until}},
-                                      {text("result", break_even_kind_name(be.kind))}));
+    result.findings.push_back(kBreakEven.make(
+        kDirection(p.direction), kMemory(p.memory), kStride(p.stride), kElementBytes(p.width),
+        kBreakEvenReuse(be.reuse), kMinReuse(first.reuse), kMaxReuse(last.reuse),
+        kPoints(points.size()), kSpeedupFirst(first.copy_s / first.zero_copy_s),
+        kSpeedupLast(last.copy_s / last.zero_copy_s), kAlikeUntil(be.alike_until),
+        kResult(break_even_kind_name(be.kind))));
   }
 }
 
@@ -119,15 +318,11 @@ void once_findings(const std::vector<Measured>& all, std::vector<Finding>& out) 
     }
     if (!best || best->reuse != 1) continue;
     const Measured* copy = find_main(all, kCopy, pattern_of(*best), 1);
-    out.push_back(
-        verdict("zerocopy_once_vs_memcpy",
-                {text("direction", mc->direction), text("memory", mc->memory),
-                 count("element_bytes", static_cast<std::uint64_t>(best->width), "B"),
-                 count("bytes", best->bytes, "B")},
-                {{"zerocopy_bandwidth", "GB/s", best->gbps},
-                 {"memcpy_bandwidth", "GB/s", mc->gbps},
-                 {"ratio", "x", best->gbps / mc->gbps},
-                 {"copy_mode_bandwidth", "GB/s", some(copy != nullptr, copy ? copy->gbps : 0)}}));
+    out.push_back(kOnceVsMemcpy.make(
+        kDirection(mc->direction), kMemory(mc->memory), kElementBytes(best->width),
+        kBytes(best->bytes), kZerocopyBandwidth(best->gbps), kMemcpyBandwidth(mc->gbps),
+        kRatio(best->gbps / mc->gbps),
+        kCopyModeBandwidth(some(copy != nullptr, copy ? copy->gbps : 0))));
   }
 }
 
@@ -145,22 +340,15 @@ void stride_findings(const std::vector<Measured>& all, std::vector<Finding>& out
         static_cast<double>(model_base.link_bytes) / static_cast<double>(b->bytes);
     const auto counter = ratio_of(link_counter(*z), static_cast<double>(z->bytes));
     const auto counter_base = ratio_of(link_counter(*b), static_cast<double>(b->bytes));
-    out.push_back(verdict(
-        "zerocopy_stride_collapse",
-        {text("direction", z->direction), text("memory", z->memory),
-         count("element_bytes", static_cast<std::uint64_t>(z->width), "B"),
-         count("stride", z->stride)},
-        {{"bandwidth", "GB/s", z->gbps},
-         {"base_bandwidth", "GB/s", b->gbps},
-         {"relative", "x", z->gbps / b->gbps},
-         {"model_relative", "x", per_base / per},
-         {"model_link_bytes_per_payload", "x", per},
-         {"link_bytes_per_payload", "x", counter},
-         {"base_link_bytes_per_payload", "x", counter_base},
-         {"link_bandwidth", "GB/s", ratio_of(link_counter(*z), z->time_s * kBytesPerGB)},
-         {"base_link_bandwidth", "GB/s", ratio_of(link_counter(*b), b->time_s * kBytesPerGB)},
-         {"tlp_rate", "/s", static_cast<double>(model.tlps) / z->time_s},
-         {"base_tlp_rate", "/s", static_cast<double>(model_base.tlps) / b->time_s}}));
+    out.push_back(kStrideCollapse.make(
+        kDirection(z->direction), kMemory(z->memory), kElementBytes(z->width), kStride(z->stride),
+        kBandwidth(z->gbps), kBaseBandwidth(b->gbps), kRelative(z->gbps / b->gbps),
+        kModelRelative(per_base / per), kModelLinkBytesPerPayload(per),
+        kLinkBytesPerPayload(counter), kBaseLinkBytesPerPayload(counter_base),
+        kLinkBandwidth(ratio_of(link_counter(*z), z->time_s * kBytesPerGB)),
+        kBaseLinkBandwidth(ratio_of(link_counter(*b), b->time_s * kBytesPerGB)),
+        kTlpRate(static_cast<double>(model.tlps) / z->time_s),
+        kBaseTlpRate(static_cast<double>(model_base.tlps) / b->time_s)));
   }
 }
 
@@ -188,20 +376,14 @@ void in_flight_findings(const std::vector<Measured>& all, std::vector<Finding>& 
     if (!reached && m->gbps >= kReachedFraction * peak) reached = m;
   }
   const double latency = in_flight(low) / (low.gbps * kBytesPerGB);
-  out.push_back(verdict(
-      "zerocopy_in_flight",
-      {text("direction", low.direction), text("memory", low.memory),
-       count("element_bytes", static_cast<std::uint64_t>(low.width), "B")},
-      {{"smallest_blocks", "", static_cast<double>(*low.blocks)},
-       {"smallest_in_flight", "B", in_flight(low)},
-       {"smallest_bandwidth", "GB/s", low.gbps},
-       {"latency", "s", latency},
-       {"peak_bandwidth", "GB/s", peak},
-       {"needed_in_flight", "B", peak * kBytesPerGB * latency},
-       {"reached_fraction", "%", kReachedFraction * 100},
-       {"reached_blocks", "", some(reached, reached ? static_cast<double>(*reached->blocks) : 0)},
-       {"reached_in_flight", "B", some(reached, reached ? in_flight(*reached) : 0)},
-       {"full_bandwidth", "GB/s", some(full, full ? full->gbps : 0)}}));
+  out.push_back(kInFlight.make(
+      kDirection(low.direction), kMemory(low.memory), kElementBytes(low.width),
+      kSmallestBlocks(*low.blocks), kSmallestInFlight(in_flight(low)), kSmallestBandwidth(low.gbps),
+      kLatency(latency), kPeakBandwidth(peak), kNeededInFlight(peak * kBytesPerGB * latency),
+      kReachedFractionValue(kReachedFraction * 100),
+      kReachedBlocks(some(reached, reached ? static_cast<double>(*reached->blocks) : 0)),
+      kReachedInFlight(some(reached, reached ? in_flight(*reached) : 0)),
+      kFullBandwidth(some(full, full ? full->gbps : 0))));
 }
 
 void counter_findings(std::vector<Measured>& all, const RunFacts& facts,
@@ -210,7 +392,7 @@ void counter_findings(std::vector<Measured>& all, const RunFacts& facts,
   const std::map<std::string, std::pair<double, double>> model_access = {
       {"read", {models::kZeroCopySectorBytes, models::kCompletionHeaderBytes}},
       {"write", {0, models::kRequestHeaderBytes}}};
-  CounterCheck check("zerocopy_counter_link_bytes", "x");
+  CounterCheck check(kCounterLinkBytes, "x");
   struct Range {
     std::size_t rows = 0;
     double min = 0, max = 0;
@@ -246,19 +428,25 @@ void counter_findings(std::vector<Measured>& all, const RunFacts& facts,
     // Writes carry the element itself: the model's range spans the widths measured.
     const double model_min = (data > 0 ? data : *lo) + header;
     const double model_max = (data > 0 ? data : *hi) + header;
-    out.push_back(verdict(
-        "zerocopy_access_bytes", {text("direction", direction)},
-        {{"rows", "", static_cast<double>(r.rows)},
-         {"min", "B", r.min},
-         {"max", "B", r.max},
-         {"model_min", "B", model_min},
-         {"model_max", "B", model_max},
-         {"header", "B", header},
-         {"fetch_granularity", "B",
-          facts.reported_fetch ? std::optional<double>(static_cast<double>(*facts.reported_fetch))
-                               : std::nullopt},
-         {"spacing_from", "B", static_cast<double>(kIsolatedSpacing)}}));
+    out.push_back(kAccessBytes.make(
+        kDirection(direction), kRows(r.rows), kMin(r.min), kMax(r.max), kModelMin(model_min),
+        kModelMax(model_max), kHeader(header),
+        kFetchGranularity(facts.reported_fetch
+                              ? std::optional<double>(static_cast<double>(*facts.reported_fetch))
+                              : std::nullopt),
+        kSpacingFrom(kIsolatedSpacing)));
   }
+}
+
+Finding sizing_note(const RunFacts& facts) {
+  return kSizing.make(
+      kSpan(facts.span_bytes),
+      kL2(facts.l2_bytes ? std::optional<double>(static_cast<double>(facts.l2_bytes))
+                         : std::nullopt));
+}
+
+const FindingList& finding_list() {
+  return zerocopy_findings;
 }
 
 }  // namespace gpuprobe::zerocopy

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/models/zerocopy_model.hpp"
 
 namespace gpuprobe::zerocopy {
@@ -57,5 +58,9 @@ void stride_findings(const std::vector<Measured>& all, std::vector<Finding>& out
 void in_flight_findings(const std::vector<Measured>& all, std::vector<Finding>& out);
 // Counter columns, the counter-vs-model check and the measured bytes per isolated access.
 void counter_findings(std::vector<Measured>& all, const RunFacts& facts, std::vector<Finding>& out);
+// The note on how the rows are sized (the span, against the L2).
+Finding sizing_note(const RunFacts& facts);
+// zerocopy's finding definitions (findings.cpp), for the glossary.
+const FindingList& finding_list();
 
 }  // namespace gpuprobe::zerocopy

@@ -1,5 +1,5 @@
-// Builders of compare's findings (private to core); their phrasings sit next to them in
-// compare_findings.cpp, one per id.
+// Builders of compare's findings (private to core); each finding is declared once, with its
+// sentence, in compare_findings.cpp.
 #pragma once
 
 #include <cstddef>

@@ -10,10 +10,13 @@
 #include <set>
 #include <tuple>
 
+#include "fleet_findings.hpp"
 #include "gpuprobe/core/compare_match.hpp"
 
 namespace gpuprobe {
 namespace {
+
+using namespace fleet_findings;
 
 // 1.4826 x MAD estimates the standard deviation of normally distributed values.
 constexpr double kMadToSigma = 1.4826;
@@ -91,19 +94,21 @@ void add_result(Groups& groups, const ProbeResult& r, std::size_t member, const 
   }
 }
 
-// The member's host and GPU, for an outlier's params.
-std::vector<Param> member_params(const FleetMember& m, int device) {
-  std::string gpu = "?", uuid;
+// Who measured: host, GPU model, device index, UUID and file, as the fleet findings name them.
+struct Who {
+  std::string host, gpu = "?";
+  int device = 0;
+  std::string uuid, file;
+};
+
+Who who_of(const FleetMember& m, int device) {
+  Who w{m.report.host.hostname, "?", device, "", m.file};
   for (const auto& d : m.report.devices)
     if (d.index == device) {
-      gpu = d.name;
-      uuid = d.uuid;
+      w.gpu = d.name;
+      w.uuid = d.uuid;
     }
-  return {{"host", m.report.host.hostname, ""},
-          {"gpu", gpu, ""},
-          {"device", static_cast<std::int64_t>(device), ""},
-          {"uuid", uuid, ""},
-          {"file", m.file, ""}};
+  return w;
 }
 
 // One GPU's tally in one probe, over all its runs: its values, those beyond the fleet, and their
@@ -144,15 +149,15 @@ Row judge(const Group& g, const std::vector<FleetMember>& members, const FleetOp
     if (gpus.size() < kFleetMinMembers || z <= o.k || rel <= o.min_deviation) continue;
     ++beyond;
     t.beyond.push_back(100 * d / med);
-    std::vector<Param> params = member_params(members[x.member], x.device);
-    params.insert(params.end(), g.params.begin(), g.params.end());
+    const Who w = who_of(members[x.member], x.device);
+    // g.params: the row's params, then `metric`.
+    std::vector<Param> row(g.params.begin(), g.params.end() - 1);
     notes.push_back(
-        note("fleet_beyond", std::move(params),
-             {{"value", g.unit, x.value},
-              {"fleet_median", g.unit, med},
-              {"deviation", "%", 100 * d / med},
-              {"robust_sigmas", "", sigma > 0 ? std::optional<double>(z) : std::nullopt}},
-             {{"side", std::string(d < 0 ? "low" : "high"), ""}}));
+        kBeyond.make(kHost(w.host), kGpu(w.gpu), kDevice(w.device), kUuid(w.uuid), kFile(w.file),
+                     kRow(std::move(row)), kMetric(scalar_text(g.params.back().value)),
+                     kValue(g.unit, x.value), kFleetMedian(g.unit, med), kDeviation(100 * d / med),
+                     kRobustSigmas(sigma > 0 ? std::optional<double>(z) : std::nullopt),
+                     kSide(d < 0 ? "low" : "high")));
   }
   Row row;
   row.params = g.params;
@@ -174,15 +179,12 @@ std::vector<Finding> outlier_gpus(const std::string& probe, const Tallies& talli
   for (const auto& [who, t] : tallies) {
     const double share = static_cast<double>(t.beyond.size()) / static_cast<double>(t.values);
     if (t.beyond.empty() || share <= o.max_outlier_share) continue;
-    std::vector<Param> params = member_params(members[t.member], t.device);
-    params.push_back({"probe", probe, ""});
-    out.push_back(warning("fleet_outlier", std::move(params),
-                          {{"values_beyond", "", static_cast<double>(t.beyond.size())},
-                           {"values", "", static_cast<double>(t.values)},
-                           {"runs", "", static_cast<double>(t.runs.size())},
-                           {"share", "%", 100 * share},
-                           {"median_deviation", "%", median_of(t.beyond)},
-                           {"max_share", "%", 100 * o.max_outlier_share}}));
+    const Who w = who_of(members[t.member], t.device);
+    out.push_back(kOutlier.make(kHost(w.host), kGpu(w.gpu), kDevice(w.device), kUuid(w.uuid),
+                                kFile(w.file), kProbe(probe), kValuesBeyond(t.beyond.size()),
+                                kValues(t.values), kRuns(t.runs.size()), kShare(100 * share),
+                                kMedianDeviation(median_of(t.beyond)),
+                                kMaxShare(100 * o.max_outlier_share)));
   }
   return out;
 }
@@ -238,9 +240,8 @@ ProbeResult judge_probe(const std::string& probe,
   const auto with = part.gpus_per_probe.find(probe);
   const std::size_t results = with == part.gpus_per_probe.end() ? 0 : with->second.size();
   if (results < part.gpus.size())
-    r.findings.push_back(note("fleet_incomplete", {{"probe", probe, ""}, {"gpu", model, ""}},
-                              {{"results", "", static_cast<double>(results)},
-                               {"gpus", "", static_cast<double>(part.gpus.size())}}));
+    r.findings.push_back(
+        kIncomplete.make(kProbe(probe), kGpu(model), kResults(results), kGpus(part.gpus.size())));
   return r;
 }
 
@@ -260,27 +261,20 @@ RunReport fleet_report(const std::vector<FleetMember>& members, const FleetOptio
       rows += r.rows.size();
       outliers += static_cast<std::size_t>(
           std::count_if(r.findings.begin(), r.findings.end(),
-                        [](const Finding& f) { return f.id == "fleet_outlier"; }));
+                        [](const Finding& f) { return f.id == kOutlier.id(); }));
     }
     if (first < out.results.size())
-      out.results[first].findings.insert(out.results[first].findings.begin(),
-                                         note("fleet_model", {{"gpu", model, ""}},
-                                              {{"gpus", "", static_cast<double>(part.gpus.size())},
-                                               {"runs", "", static_cast<double>(part.runs)}}));
+      out.results[first].findings.insert(
+          out.results[first].findings.begin(),
+          kModel.make(kGpu(model), kGpus(part.gpus.size()), kRuns(part.runs)));
   }
   if (!out.results.empty()) {
     out.results.front().findings.insert(
         out.results.front().findings.begin(),
-        verdict("fleet_summary", {},
-                {{"files", "", static_cast<double>(members.size())},
-                 {"gpus", "", static_cast<double>(gpus)},
-                 {"models", "", static_cast<double>(models.size())},
-                 {"runs", "", static_cast<double>(runs)},
-                 {"rows", "", static_cast<double>(rows)},
-                 {"outliers", "", static_cast<double>(outliers)},
-                 {"k", "", options.k},
-                 {"min_deviation", "%", 100 * options.min_deviation},
-                 {"max_share", "%", 100 * options.max_outlier_share}}));
+        kSummary.make(kFiles(members.size()), kGpus(gpus), kModels(models.size()), kRuns(runs),
+                      kRows(rows), kOutliers(outliers), kK(options.k),
+                      kMinDeviation(100 * options.min_deviation),
+                      kMaxShare(100 * options.max_outlier_share)));
   }
   const Glossary words = fleet_glossary();
   for (auto& r : out.results)

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "gpuprobe/core/compare.hpp"
+#include "gpuprobe/core/runner_findings.hpp"
 #include "gpuprobe/core/units.hpp"
 
 namespace gpuprobe {
@@ -23,27 +24,13 @@ Finding make(FindingKind kind, std::string id, std::vector<Param> params,
   return f;
 }
 
-std::string quantity_words(const Quantity& q) {
-  if (!q.value) return "n/a";
-  if (q.unit == "B") return format_bytes(*q.value);
-  if (q.unit == "s") return format_seconds(*q.value);
-  if (q.unit == "x") return format_number(*q.value, 3) + "x";
-  if (q.unit == "%") return format_number(*q.value, 3) + "%";
-  if (q.unit.empty()) return format_number(*q.value, 4);
-  return fmt::format("{} {}", format_number(*q.value, 4), q.unit);
-}
-
 // For ids this build has no phrasing for: every param and value, in order.
 std::string generic_text(const Finding& f) {
   std::vector<std::string> parts;
   std::vector<Param> shown = f.params;
   shown.insert(shown.end(), f.outcome.begin(), f.outcome.end());
   for (const auto& p : shown)
-    parts.push_back(
-        fmt::format("{} {}", p.key,
-                    p.unit == "B" && std::holds_alternative<std::int64_t>(p.value)
-                        ? format_bytes(static_cast<double>(std::get<std::int64_t>(p.value)))
-                        : scalar_text(p.value)));
+    parts.push_back(fmt::format("{} {}", p.key, param_words(p)));
   for (const auto& q : f.values)
     parts.push_back(fmt::format("{} {}", q.name, quantity_words(q)));
   if (parts.empty()) return f.id;
@@ -55,6 +42,13 @@ std::string generic_text(const Finding& f) {
 void Glossary::add_phrasing(const std::string& id, Phrasing phrasing) {
   if (!phrasings_.emplace(id, std::move(phrasing)).second)
     throw std::logic_error(fmt::format("finding id '{}' has two phrasings", id));
+}
+
+void Glossary::add_findings(const FindingList& findings) {
+  for (const FindingSpec& spec : findings.specs()) {
+    add_phrasing(spec.id, spec.phrase);
+    definitions_.push_back(spec);
+  }
 }
 
 void Glossary::add_term(const std::string& probe, const std::string& name, Term term) {
@@ -69,12 +63,20 @@ void Glossary::add_terms(const std::string& probe, std::span<const TermEntry> en
 void Glossary::merge(const Glossary& other) {
   for (const auto& [id, phrasing] : other.phrasings_)
     add_phrasing(id, phrasing);
+  definitions_.insert(definitions_.end(), other.definitions_.begin(), other.definitions_.end());
   for (const auto& [key, term] : other.terms_)
     terms_[key] = term;
 }
 
 bool Glossary::has_phrasing(const std::string& id) const {
   return phrasings_.count(id) != 0;
+}
+
+std::vector<std::string> Glossary::ids() const {
+  std::vector<std::string> out;
+  for (const auto& [id, phrasing] : phrasings_)
+    out.push_back(id);
+  return out;
 }
 
 std::string Glossary::text(const Finding& finding) const {
@@ -133,14 +135,7 @@ double value_of(const Finding& finding, const std::string& name) {
 }
 
 std::string param_text_of(const Finding& finding, const std::string& key) {
-  const Param* p = find_param(finding.params, key);
-  if (!p) p = find_param(finding.outcome, key);
-  if (!p) throw std::out_of_range(fmt::format("finding '{}' has no param '{}'", finding.id, key));
-  if (p->unit == "B") {
-    if (const auto* i = std::get_if<std::int64_t>(&p->value))
-      return format_bytes(static_cast<double>(*i));
-  }
-  return scalar_text(p->value);
+  return param_words(finding_field::param_in(finding, key));
 }
 
 std::string value_text(const Finding& finding, const std::string& name) {
@@ -151,44 +146,7 @@ std::string value_text(const Finding& finding, const std::string& name) {
 
 Glossary core_glossary() {
   Glossary g;
-  g.add_phrasing("sm_clock_low", [](const Finding& f) {
-    return fmt::format(
-        "SM clock measured at {}/{} (before/after), under 80% of the {} maximum: the GPU may be "
-        "throttled or idle-clocked; compare results with care",
-        value_text(f, "sm_clock_before"), value_text(f, "sm_clock_after"),
-        value_text(f, "sm_clock_max"));
-  });
-  g.add_phrasing("persisting_l2_default", [](const Finding& f) {
-    return fmt::format(
-        "the first probe on this GPU found a persisting-L2 set-aside of {} that nothing in "
-        "gpuprobe had set (the driver's default for a new context); it was reset to 0 for the "
-        "probe, as at every probe boundary",
-        value_text(f, "limit"));
-  });
-  g.add_phrasing("persisting_l2_left_before", [](const Finding& f) {
-    return fmt::format(
-        "a persisting-L2 set-aside of {} was in force before this probe (left by earlier work "
-        "in this process); it was reset to 0 for the probe",
-        value_text(f, "limit"));
-  });
-  g.add_phrasing("persisting_l2_left_after", [](const Finding& f) {
-    return fmt::format(
-        "this probe left persisting-L2 state behind (set-aside {}, window {} on the harness's "
-        "stream); the runner reset it",
-        value_text(f, "limit"), value_text(f, "window_bytes"));
-  });
-  g.add_phrasing("counters_unavailable", [](const Finding& f) {
-    const std::string hint = param_text_of(f, "hint");
-    const bool says_timing = hint.find("timing") != std::string::npos;
-    return fmt::format("hardware counters not collected{}: {}{}{}",
-                       find_param(f.params, "during_run") ? " for the remaining points" : "",
-                       param_text_of(f, "reason"), hint.empty() ? "" : " (" + hint + ")",
-                       says_timing ? "" : "; timing is unaffected");
-  });
-  g.add_phrasing("counters_missing", [](const Finding& f) {
-    return fmt::format("{} counter(s) came back without a value: {} ({})", value_text(f, "count"),
-                       param_text_of(f, "metrics"), param_text_of(f, "reasons"));
-  });
+  g.add_findings(runner_findings::kFindings);
   // Columns most probes have. Labels equal to the name get no legend line.
   g.add_term("", "bandwidth", {"GB/s", "bandwidth, median of the samples; GB/s = 1e9 B/s"});
   g.add_term("", "model.bandwidth", {"GB/s", "model: bandwidth predicted for this point"});

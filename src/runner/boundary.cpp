@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "gpuprobe/core/glossary.hpp"
+#include "gpuprobe/core/runner_findings.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/clock.hpp"
 #include "gpuprobe/runtime/device.hpp"
@@ -50,9 +51,9 @@ std::string named(const std::string& name, const Boundary& b, bool harness) {
 }
 
 // The scope of another GPU's findings: its index.
-std::vector<Param> scope_of(const Boundary& b, bool harness) {
-  if (harness) return {};
-  return {{"device", static_cast<std::int64_t>(b.device->index), ""}};
+std::optional<std::int64_t> scope_of(const Boundary& b, bool harness) {
+  if (harness) return std::nullopt;
+  return b.device->index;
 }
 
 void add_guard(ProbeResult& result, const Boundary& b, bool harness) {
@@ -61,16 +62,15 @@ void add_guard(ProbeResult& result, const Boundary& b, bool harness) {
       {named("persisting_l2_limit_before", b, harness), "B", static_cast<double>(b.limit_before)});
   result.conditions.push_back(
       {named("persisting_l2_limit_after", b, harness), "B", static_cast<double>(b.limit_after)});
-  const Quantity limit{"limit", "B", static_cast<double>(b.limit_before)};
+  using namespace runner_findings;
+  const auto device = kDevice(scope_of(b, harness));
   if (b.limit_before > 0 && b.first)
-    result.findings.push_back(note("persisting_l2_default", scope_of(b, harness), {limit}));
+    result.findings.push_back(kPersistingL2Default.make(device, kLimit(b.limit_before)));
   if (b.limit_before > 0 && !b.first)
-    result.findings.push_back(warning("persisting_l2_left_before", scope_of(b, harness), {limit}));
+    result.findings.push_back(kPersistingL2LeftBefore.make(device, kLimit(b.limit_before)));
   if (b.limit_after > 0 || b.window_after > 0)
     result.findings.push_back(
-        warning("persisting_l2_left_after", scope_of(b, harness),
-                {{"limit", "B", static_cast<double>(b.limit_after)},
-                 {"window_bytes", "B", static_cast<double>(b.window_after)}}));
+        kPersistingL2LeftAfter.make(device, kLimit(b.limit_after), kWindowBytes(b.window_after)));
 }
 
 void add_clocks(ProbeResult& result, const Boundary& b, bool harness) {
@@ -82,10 +82,10 @@ void add_clocks(ProbeResult& result, const Boundary& b, bool harness) {
   result.conditions.insert(harness ? result.conditions.begin() : result.conditions.end(),
                            clocks.begin(), clocks.end());
   if (max_mhz > 0 && std::min(b.clock_before, b.clock_after) < 0.8 * max_mhz) {
-    result.findings.push_back(warning("sm_clock_low", scope_of(b, harness),
-                                      {{"sm_clock_before", "MHz", b.clock_before},
-                                       {"sm_clock_after", "MHz", b.clock_after},
-                                       {"sm_clock_max", "MHz", max_mhz}}));
+    using namespace runner_findings;
+    result.findings.push_back(kSmClockLow.make(kDevice(scope_of(b, harness)),
+                                               kSmClockBefore(b.clock_before),
+                                               kSmClockAfter(b.clock_after), kSmClockMax(max_mhz)));
   }
 }
 

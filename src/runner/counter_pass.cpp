@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "gpuprobe/core/runner_findings.hpp"
 #include "gpuprobe/counters/default_sets.hpp"
 #include "gpuprobe/counters/errors.hpp"
 #include "gpuprobe/counters/names.hpp"
@@ -230,9 +231,10 @@ void CounterPassDriver::collect_chunk(const std::vector<runtime::CounterPoint>& 
 std::vector<Finding> CounterPassDriver::findings() const {
   std::vector<Finding> out;
   if (status_.state == CounterState::kRefused) {
-    std::vector<Param> params{{"reason", status_.reason, ""}, {"hint", status_.hint, ""}};
-    if (refused_during_run_) params.push_back({"during_run", true, ""});
-    out.push_back(warning("counters_unavailable", std::move(params), {}));
+    out.push_back(runner_findings::kCountersUnavailable.make(
+        runner_findings::kReason(status_.reason), runner_findings::kHint(status_.hint),
+        runner_findings::kDuringRun(refused_during_run_ ? std::optional<bool>(true)
+                                                        : std::nullopt)));
   }
   if (!missing_.empty()) {
     std::vector<std::string> names, reasons;
@@ -241,10 +243,10 @@ std::vector<Finding> CounterPassDriver::findings() const {
       if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end())
         reasons.push_back(reason);
     }
-    out.push_back(warning("counters_missing",
-                          {{"metrics", fmt::format("{}", fmt::join(names, ", ")), ""},
-                           {"reasons", fmt::format("{}", fmt::join(reasons, "; ")), ""}},
-                          {{"count", "", static_cast<double>(names.size())}}));
+    out.push_back(runner_findings::kCountersMissing.make(
+        runner_findings::kMetrics(fmt::format("{}", fmt::join(names, ", "))),
+        runner_findings::kReasons(fmt::format("{}", fmt::join(reasons, "; "))),
+        runner_findings::kCount(names.size())));
   }
   return out;
 }

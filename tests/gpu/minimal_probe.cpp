@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "gpuprobe/core/analysis_guard.hpp"
+#include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/probe.hpp"
@@ -26,6 +27,16 @@ std::vector<Param> row_params(std::uint64_t bytes) {
   return {{"bytes", static_cast<std::int64_t>(bytes), "B"}};
 }
 
+// The finding, declared once: its id, kind, fields (with units) and sentence.
+constexpr Value<"bandwidth", "GB/s"> kBandwidth;
+constexpr Size<"at"> kAt;
+FindingList findings;
+const auto kPeak =
+    findings.verdict("d2d_peak", params(), values(kBandwidth), outcome(kAt), [](const auto& f) {
+      return fmt::format("device-to-device copies peak at {} at {} (measured)", f[kBandwidth],
+                         f[kAt]);
+    });
+
 // The analysis (host-only): the size with the highest median bandwidth, as data.
 void analyse(ProbeResult& result) {
   const Row* best = nullptr;
@@ -33,9 +44,8 @@ void analyse(ProbeResult& result) {
     if (!best || metric_median(row, "bandwidth") > metric_median(*best, "bandwidth")) best = &row;
   }
   if (!best) return;
-  result.findings.push_back(verdict("d2d_peak", {},
-                                    {{"bandwidth", "GB/s", metric_median(*best, "bandwidth")}},
-                                    {{"at", *int_param_of(*best, "bytes"), "B"}}));
+  result.findings.push_back(kPeak.make(kBandwidth(metric_median(*best, "bandwidth")),
+                                       kAt(*int_param_of(*best, "bytes"))));
 }
 
 class DeviceCopyProbe final : public Probe {
@@ -49,12 +59,7 @@ class DeviceCopyProbe final : public Probe {
     };
     return {sizes};
   }
-  void add_words(Glossary& g) const override {
-    g.add_phrasing("d2d_peak", [](const Finding& f) {
-      return fmt::format("device-to-device copies peak at {} at {} (measured)",
-                         value_text(f, "bandwidth"), param_text_of(f, "at"));
-    });
-  }
+  void add_words(Glossary& g) const override { g.add_findings(findings); }
   ProbeResult plan(const AxisValues& values) const override {
     ProbeResult r = new_result(kMethod);
     for (const auto bytes : values.list("sizes"))

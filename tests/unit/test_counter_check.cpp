@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace gpuprobe {
 namespace {
@@ -16,11 +17,18 @@ Row row_with(std::int64_t stride, std::optional<std::vector<Quantity>> counters)
   return row;
 }
 
+constexpr Int<"stride"> kStride;
+FindingList test_findings;
+const CounterCheckMaker kSectors =
+    define_counter_check(test_findings, "x_counter_sectors", "sectors per request", point(kStride),
+                         [](const auto& f) { return "stride " + f[kStride]; });
+const CounterCheckMaker kLines =
+    define_counter_check(test_findings, "x_counter_lines", "lines per request", point(kStride),
+                         [](const auto& f) { return "stride " + f[kStride]; });
+
 Glossary words() {
   Glossary g;
-  CounterCheck::add_phrasings(g, "x_counter_sectors", "sectors per request", [](const Finding& f) {
-    return "stride " + param_text_of(f, "stride");
-  });
+  g.add_findings(test_findings);
   return g;
 }
 
@@ -53,7 +61,7 @@ TEST(CounterCheck, AModelValueShownBesideItsCounterIsSetOnce) {
 }
 
 TEST(CounterCheck, AgreementIsAVerdictWithTheLargestDeviation) {
-  CounterCheck check("x_counter_sectors", "sectors");
+  CounterCheck check(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
   Row b = row_with(32, std::vector<Quantity>{});
   check.add(a, "sectors_counter", 4.0, 4.0);
@@ -81,14 +89,14 @@ TEST(CounterCheck, AgreementIsAVerdictWithTheLargestDeviation) {
 }
 
 TEST(CounterCheck, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
-  CounterCheck check("x_counter_sectors", "sectors");
+  CounterCheck check(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
   Row b = row_with(2, std::vector<Quantity>{});
   Row c = row_with(4, std::vector<Quantity>{});
   check.add(a, "sectors_counter", 4.18, 4.0);   // +4.5%: within 5%
   check.add(b, "sectors_counter", 7.2, 8.0);    // -10%
   check.add(c, "sectors_counter", 17.3, 16.0);  // +8.1%: off, less than b
-  CounterCheck other("x_counter_lines", "lines");
+  CounterCheck other(kLines, "lines");
   other.add(c, "lines_counter", 6.0, 4.0);  // a second quantity off on c: still one flag
   EXPECT_FALSE(flagged(a));
   EXPECT_TRUE(flagged(b));
@@ -110,7 +118,7 @@ TEST(CounterCheck, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
 }
 
 TEST(CounterCheck, ABoundedModelAgreesInsideItsBoundsAndMeasuresOutsideFromTheNearerOne) {
-  CounterCheck check("x_counter_sectors", "sectors");
+  CounterCheck check(kSectors, "sectors");
   Row inside = row_with(1, std::vector<Quantity>{});
   Row above = row_with(2, std::vector<Quantity>{});
   Row below = row_with(4, std::vector<Quantity>{});
@@ -133,7 +141,7 @@ TEST(CounterCheck, ABoundedModelAgreesInsideItsBoundsAndMeasuresOutsideFromTheNe
 }
 
 TEST(CounterCheck, UnknownSidesGiveNullValuesAndNoFinding) {
-  CounterCheck check("x_counter_sectors", "sectors");
+  CounterCheck check(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
   check.add(a, "sectors_counter", std::nullopt, 4.0);
   check.add(a, "lines_counter", 3.0, std::nullopt);
@@ -153,7 +161,7 @@ TEST(CounterCheck, UnknownSidesGiveNullValuesAndNoFinding) {
 TEST(CounterCheck, TheWorstRowIsTheOutcomeNotTheIdentity) {
   // Worst row 4.3 vs 4.0 (beyond 5%: differ) or 4.1 vs 4.0 (within: agree), at stride `worst`.
   const auto finding_with_worst_at = [](std::int64_t worst, double worst_counter) {
-    CounterCheck check("x_counter_sectors", "sectors");
+    CounterCheck check(kSectors, "sectors");
     for (std::int64_t stride : {1, 2, 4}) {
       Row row = row_with(stride, std::nullopt);
       check.add(row, "sectors", stride == worst ? worst_counter : 4.01, 4.0);
@@ -171,6 +179,14 @@ TEST(CounterCheck, TheWorstRowIsTheOutcomeNotTheIdentity) {
     EXPECT_EQ(param_text_of(b, "stride"), "4");
     EXPECT_NE(words().text(a).find("stride 2"), std::string::npos) << words().text(a);
   }
+}
+
+TEST(CounterCheck, ARowWithAParamItsDefinitionDoesNotDeclareIsAProgrammingError) {
+  CounterCheck check(kSectors, "sectors");
+  Row a = row_with(1, std::vector<Quantity>{});
+  a.params.push_back({"width", std::int64_t{4}, "B"});
+  check.add(a, "sectors_counter", 4.0, 4.0);
+  EXPECT_THROW(check.finding(), std::logic_error);
 }
 
 }  // namespace

@@ -9,6 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 
@@ -32,6 +35,74 @@ std::optional<double> sum_of(std::optional<double> a, std::optional<double> b);
 // that is shown only beside its counter (rows without counters do not get it).
 void set_model_value(Row& row, Quantity value);
 
+// How a counter check came out: what its definition makes the finding from.
+struct CounterCheckOutcome {
+  bool agree = true;
+  std::size_t rows_off = 0;
+  std::size_t rows_compared = 0;
+  double tolerance = 0;  // %
+  double deviation = 0;  // the worst row's, signed, %
+  std::string unit;
+  std::optional<double> counter;
+  std::optional<double> model;
+  std::vector<Param> point;  // the worst row's params
+};
+using CounterCheckMaker = std::function<Finding(const CounterCheckOutcome&)>;
+
+// The fields every counter check's finding has; its point (the worst row's params) is the probe's.
+namespace counter_check_fields {
+constexpr Text<"agreement"> kAgreement;  // agree, differ
+constexpr Value<"rows_off"> kRowsOff;
+constexpr Value<"rows_compared"> kRowsCompared;
+constexpr Value<"tolerance", "%"> kTolerance;
+constexpr Value<"deviation", "%"> kDeviation;
+constexpr ValueIn<"counter"> kCounter;
+constexpr ValueIn<"model"> kModel;
+}  // namespace counter_check_fields
+
+// The sentence of every counter check: `what` names the quantity in running text ("load sectors
+// per request (l1tex)"), `point` the row the outcome names ("stride 32, 4 B").
+template <class View>
+std::string counter_check_text(const View& f, std::string_view what, const std::string& point) {
+  using namespace counter_check_fields;
+  const double n = f.value(kRowsCompared);
+  const std::string rows = fmt::format("{:g} row{}", n, n == 1 ? "" : "s");
+  if (f[kAgreement] == "agree")
+    return fmt::format(
+        "counters: {} agree with the model within {:g}% on {} {} with counters (largest "
+        "deviation {:+.1f}%, at {}: {} measured vs {} model)",
+        what, f.value(kTolerance), n == 1 ? "the" : "all", rows, f.value(kDeviation), point,
+        f[kCounter], f[kModel]);
+  return fmt::format(
+      "counters: {} differ from the model by more than {:g}% on {:g} of {} (flag {}); worst at "
+      "{}: {} measured vs {} model ({:+.1f}%)",
+      what, f.value(kTolerance), f.value(kRowsOff), rows, kCounterModelFlag, point, f[kCounter],
+      f[kModel], f.value(kDeviation));
+}
+
+// Declares the finding `id` of one counter check in `list`: the quantity in running text, the
+// params of the rows it compares (`point`: their handles) and how a sentence names such a row
+// (`point_text`, reading those handles). Gives what CounterCheck makes its finding with: a
+// verdict when every compared row agrees, else the same finding as a warning.
+template <class... H, class PointText>
+CounterCheckMaker define_counter_check(FindingList& list, std::string_view id,
+                                       std::string_view what, Point<H...> point,
+                                       PointText point_text) {
+  using namespace counter_check_fields;
+  const auto def = list.verdict_or_warning(
+      id, params(), values(kRowsOff, kRowsCompared, kTolerance, kDeviation, kCounter, kModel),
+      outcome(point, kAgreement),
+      [what, point_text](const auto& f) { return counter_check_text(f, what, point_text(f)); });
+  return [def, point](const CounterCheckOutcome& o) {
+    const auto make = [&](const auto&... given) {
+      return o.agree ? def.make(given...) : def.make_warning(given...);
+    };
+    return make(kRowsOff(o.rows_off), kRowsCompared(o.rows_compared), kTolerance(o.tolerance),
+                kDeviation(o.deviation), kCounter(o.unit, o.counter), kModel(o.unit, o.model),
+                point(o.point), kAgreement(o.agree ? "agree" : "differ"));
+  };
+}
+
 // One quantity measured from counters (sectors per request, ...) against the model's value of
 // the same quantity, over the rows of one probe result.
 //
@@ -40,7 +111,8 @@ void set_model_value(Row& row, Quantity value);
 // collected, no model for the row). Where both are known the row is compared, and flagged
 // kCounterModelFlag when they differ by more than kCounterModelTolerance.
 //
-// finding() gives, once rows were compared, one finding "<id>" whatever the decision, so a
+// finding() gives, once rows were compared, one finding (its definition: define_counter_check)
+// whatever the decision, so a
 // quantity near the tolerance keeps its identity from run to run: outcome `agreement` "agree"
 // (a verdict: every compared row within the tolerance) or "differ" (a warning: the model columns
 // of those rows, and what is computed from them, rest on a count the hardware contradicts), with
@@ -49,8 +121,8 @@ void set_model_value(Row& row, Quantity value);
 // (no counters, or none usable): then nothing is said.
 class CounterCheck {
  public:
-  // id: the finding id ("coalescing_counter_load_sectors"); unit: the quantity's unit.
-  CounterCheck(std::string id, std::string unit);
+  // make: the finding's definition (define_counter_check); unit: the quantity's unit.
+  CounterCheck(CounterCheckMaker make, std::string unit);
 
   void add(Row& row, const std::string& name, std::optional<double> counter,
            std::optional<double> model);
@@ -65,14 +137,8 @@ class CounterCheck {
   std::size_t rows_compared() const { return compared_; }
   std::size_t rows_off() const { return off_; }
 
-  // Registers the sentence of "<id>" (one for each agreement). `what` names the quantity in
-  // running text ("load sectors per request (l1tex)"); `point` says which row the outcome names
-  // ("stride 32, 4 B").
-  static void add_phrasings(Glossary& glossary, const std::string& id, const std::string& what,
-                            std::function<std::string(const Finding&)> point);
-
  private:
-  std::string id_;
+  CounterCheckMaker make_;
   std::string unit_;
   std::size_t compared_ = 0;
   std::size_t off_ = 0;

@@ -5,7 +5,9 @@
 #include <map>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe {
@@ -28,13 +30,16 @@ struct TermEntry {
 };
 
 // The one place where each finding id gets its sentence and each column its short header.
-// Probes register theirs in their analysis (probes/<name>/analysis.cpp, host-only), core its
-// own (runner warnings, compare); renderers and the runner look them up.
+// Each component hands it the findings it declared (finding_def.hpp: a probe in its add_words,
+// core its own: the runner's, compare's, fleet's); renderers and the runner look them up.
 class Glossary {
  public:
   // Registers the sentence of a finding id. Throws std::logic_error when the id is taken: ids
   // are unique across the tool, so one id always means one thing.
   void add_phrasing(const std::string& id, Phrasing phrasing);
+  // Registers every finding a component defines (finding_def.hpp), with its sentence; throws as
+  // add_phrasing does on an id taken.
+  void add_findings(const FindingList& findings);
   // Registers the short header of a column: `probe` "" for every probe, else only for that
   // probe's results ("compare <probe>" results use the probe's terms too).
   void add_term(const std::string& probe, const std::string& name, Term term);
@@ -44,6 +49,10 @@ class Glossary {
   void merge(const Glossary& other);
 
   bool has_phrasing(const std::string& id) const;
+  // Every finding registered through its definition, in the order registered.
+  const std::vector<FindingSpec>& definitions() const { return definitions_; }
+  // Every finding id with a sentence, defined or registered by add_phrasing alone.
+  std::vector<std::string> ids() const;
   // The sentence of a finding: its text when set, else its phrasing, else a generic one
   // ("id: name value unit, ...") for ids this build does not know (files from other versions).
   std::string text(const Finding& finding) const;
@@ -52,14 +61,16 @@ class Glossary {
 
  private:
   std::map<std::string, Phrasing> phrasings_;
+  std::vector<FindingSpec> definitions_;
   std::map<std::pair<std::string, std::string>, Term> terms_;
 };
 
 // Sets the text of every finding of the result that has none, from the glossary.
 void phrase_findings(ProbeResult& result, const Glossary& glossary);
 
-// Builders for findings (the kind in the name); `outcome` holds what the measurement decided
-// (Finding says why it is kept apart from the params).
+// A finding of any shape, the kind in the name, for tests and hand-made data: the tool's own
+// findings are built only through their definitions (finding_def.hpp). `outcome` holds what the
+// measurement decided (Finding says why it is kept apart from the params).
 Finding verdict(std::string id, std::vector<Param> params, std::vector<Quantity> values,
                 std::vector<Param> outcome = {});
 Finding note(std::string id, std::vector<Param> params, std::vector<Quantity> values,
@@ -67,9 +78,10 @@ Finding note(std::string id, std::vector<Param> params, std::vector<Quantity> va
 Finding warning(std::string id, std::vector<Param> params, std::vector<Quantity> values,
                 std::vector<Param> outcome = {});
 
-// Accessors for phrasings. value_of throws std::out_of_range naming the id when the value is
-// absent or null; param_text_of returns the param (or, failing that, the outcome entry) as people
-// read it ("pinned", "64 MiB").
+// Reading a finding of any shape by key (tests, sentences registered by add_phrasing); a
+// definition's sentence reads its typed view instead. value_of throws std::out_of_range naming the
+// id when the value is absent or null; param_text_of returns the param (or, failing that, the
+// outcome entry) as people read it ("pinned", "64 MiB").
 double value_of(const Finding& finding, const std::string& name);
 std::optional<double> optional_value_of(const Finding& finding, const std::string& name);
 std::string param_text_of(const Finding& finding, const std::string& key);
