@@ -34,7 +34,7 @@ test: build
 # exactly as in `make test`'s build, and ccache (scripts/ccache-env.sh) hands them over.
 sanitize-test:
 	scripts/fetch-nvml-header.sh
-	. scripts/ccache-env.sh && cmake -S . -B $(SANITIZE_DIR) -DGPUPROBE_SANITIZE=ON -DGPUPROBE_UNITY_BUILD=ON \
+	. scripts/ccache-env.sh && cmake -S . -B $(SANITIZE_DIR) -DGPUPROBE_SANITIZE=ON \
 	  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-g1 -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) \
 	  $(LAUNCHERS) >/dev/null
 	. scripts/ccache-env.sh && cmake --build $(SANITIZE_DIR) -j $(JOBS) --target gpuprobe \
@@ -48,7 +48,7 @@ sanitize-test:
 # test. scripts/fuzz.sh runs them for longer.
 fuzz-regression:
 	scripts/fetch-nvml-header.sh
-	. scripts/ccache-env.sh && CXX=$${CXX:-clang++} cmake -S . -B $(FUZZ_DIR) -DGPUPROBE_FUZZ=ON -DGPUPROBE_UNITY_BUILD=ON \
+	. scripts/ccache-env.sh && CXX=$${CXX:-clang++} cmake -S . -B $(FUZZ_DIR) -DGPUPROBE_FUZZ=ON \
 	  -DGPUPROBE_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) $(LAUNCHERS) >/dev/null
 	. scripts/ccache-env.sh && cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_units fuzz_axes \
