@@ -22,7 +22,7 @@ using namespace fleet_findings;
 constexpr double kMadToSigma = 1.4826;
 
 // One member's value of one row's metric.
-struct Value {
+struct MemberValue {
   double value;
   std::size_t member;
   int device;
@@ -33,7 +33,7 @@ struct Value {
 struct Group {
   std::vector<Param> params;  // the row's params and `metric`
   std::string unit;
-  std::vector<Value> values;
+  std::vector<MemberValue> values;
 };
 
 double median_of(std::vector<double> v) {
