@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds gpuprobe in ./build, installing missing Debian/Ubuntu packages if needed.
 # Environment: BUILD_DIR (default build), CUDA_ARCH (default: "native" when a GPU is visible,
-# else 90; "portable": the list in CMakeLists.txt), JOBS (default: all cores), UNITY (default OFF).
+# else 90; "portable": the list in CMakeLists.txt), JOBS (default: all cores), UNITY (default ON).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
@@ -57,10 +57,10 @@ fi
 # NVIDIA's nvidia-nvml-dev wheel unpacked into .deps/nvml/include.
 scripts/fetch-nvml-header.sh
 
-# UNITY=ON compiles the libraries' host sources in batches (CMakeLists.txt, GPUPROBE_UNITY_BUILD);
-# off by default until every library compiles that way.
+# UNITY=ON (the default) compiles the libraries' host sources in batches (CMakeLists.txt,
+# GPUPROBE_UNITY_BUILD); UNITY=OFF file by file, for a developer's one-file rebuilds.
 configure() {
-  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DGPUPROBE_UNITY_BUILD="${UNITY:-OFF}" \
+  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DGPUPROBE_UNITY_BUILD="${UNITY:-ON}" \
     "${arch_args[@]}" "${launcher_args[@]}" "$@"
 }
 
