@@ -52,7 +52,8 @@ class Probe {
   virtual ProbeScope scope() const { return ProbeScope::kDevice; }
 
   // The sweep points (params and model, no metrics) this probe would run; no GPU used. The
-  // number of rows is what the progress line counts.
+  // number of rows is what the progress line counts. A probe on SweepProbe (sweep_probe.hpp) gets
+  // plan, plan_across, run and measure_keys from its points, so they name the same rows.
   virtual ProbeResult plan(const AxisValues& values) const = 0;
   // The plan of a host-scoped probe across a device selection known without a GPU
   // (`--device 0,1`; harness first). By default plan(values): a device-scoped probe's sweep does
@@ -63,10 +64,12 @@ class Probe {
   }
   // Runs the sweep on the context's device. Throws on failure; the runner records it.
   virtual ProbeResult run(runtime::ProbeContext& context, const AxisValues& values) = 0;
-  // Measures again the points run() named by `keys` when it measured them with
-  // ProbeContext::measure_all_in_processes: called in the round process (`gpuprobe __round`),
-  // whose context measures one round. Returns one sample set per key, in order.
+  // Measures again the points of the sweep of `values` that run() named by `keys` when it
+  // measured them with ProbeContext::measure_all_in_processes: called in the round process
+  // (`gpuprobe __round`), whose context measures one round. Returns one sample set per key, in
+  // order.
   virtual std::vector<SampleSet> measure_keys(runtime::ProbeContext& /*context*/,
+                                              const AxisValues& /*values*/,
                                               const std::vector<std::string>& /*keys*/) {
     throw std::logic_error(name() + " measures no rounds in processes");
   }

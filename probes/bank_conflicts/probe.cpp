@@ -7,14 +7,13 @@
 #include <vector>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
-#include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/clock.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
+#include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
 #include "registry.hpp"
 
@@ -54,24 +53,46 @@ Parts parts_of(const AxisValues& v) {
   return {};
 }
 
-// A row's params and model, without metrics (what --plan shows).
-Row ladder_row(const char* kernel, std::uint64_t n) {
+// A point: a ladder kernel at the matrix size, or a stride sweep's (op, width, stride).
+struct Point {
+  const char* kernel = nullptr;  // the ladder's (bank::kLadderKernels); null: the stride sweep
+  std::uint64_t size = 0;
+  std::string op;
+  std::uint64_t width = 0;
+  std::uint64_t stride = 0;
+};
+
+// The ladder's kernels, then per op and width the strides.
+std::vector<Point> sweep_points(const AxisValues& v) {
+  const Parts parts = parts_of(v);
+  std::vector<Point> out;
+  for (std::size_t i = 0; parts.ladder && i < std::size(bank::kLadderKernels); ++i)
+    out.push_back({bank::kLadderKernels[i], v.number("size"), "", 0, 0});
+  if (!parts.strides) return out;
+  for (const auto& op : v.choices("ops"))
+    for (auto w : v.list("widths"))
+      for (auto s : v.list("strides"))
+        out.push_back({nullptr, 0, op, w, s});
+  return out;
+}
+
+// A point's params and model, without metrics (what --plan shows).
+Row planned_row(const Point& p) {
   Row row;
-  row.params = {{"kernel", std::string(kernel), ""}, {"size", static_cast<std::int64_t>(n), ""}};
-  row.model = bank::ladder_model(kernel);
+  if (p.kernel) {
+    row.params = {{"kernel", std::string(p.kernel), ""},
+                  {"size", static_cast<std::int64_t>(p.size), ""}};
+    row.model = bank::ladder_model(p.kernel);
+    return row;
+  }
+  row.params = {{"op", p.op, ""},
+                {"element_bytes", static_cast<std::int64_t>(p.width), "B"},
+                {"stride", static_cast<std::int64_t>(p.stride), ""}};
+  row.model = bank::stride_model(p.op, p.stride, static_cast<int>(p.width));
   return row;
 }
 
-Row stride_row(const std::string& op, std::uint64_t width, std::uint64_t stride) {
-  Row row;
-  row.params = {{"op", op, ""},
-                {"element_bytes", static_cast<std::int64_t>(width), "B"},
-                {"stride", static_cast<std::int64_t>(stride), ""}};
-  row.model = bank::stride_model(op, stride, static_cast<int>(width));
-  return row;
-}
-
-class BankConflictsProbe final : public Probe {
+class BankConflictsProbe final : public SweepProbe<Point> {
  public:
   std::string name() const override { return "bank-conflicts"; }
   std::string description() const override {
@@ -142,26 +163,12 @@ class BankConflictsProbe final : public Probe {
     return metric_names(bank::kCounterMetrics);
   }
 
-  ProbeResult plan(const AxisValues& v) const override {
+  std::vector<Point> points(const AxisValues& v) const override { return sweep_points(v); }
+  Row row(const Point& p) const override { return planned_row(p); }
+  Analysis measure(Sweep<Point>& s) override;
+
+  std::string method(const AxisValues& v) const override {
     const Parts parts = parts_of(v);
-    ProbeResult r = skeleton(parts);
-    if (parts.ladder) {
-      for (const char* k : bank::kLadderKernels)
-        r.rows.push_back(ladder_row(k, v.number("size")));
-    }
-    if (parts.strides) {
-      for (const auto& op : v.choices("ops"))
-        for (auto w : v.list("widths"))
-          for (auto s : v.list("strides"))
-            r.rows.push_back(stride_row(op, w, s));
-    }
-    return r;
-  }
-
-  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
-
- private:
-  ProbeResult skeleton(const Parts& parts) const {
     std::vector<std::string> method;
     if (parts.ladder)
       method.emplace_back(
@@ -174,17 +181,18 @@ class BankConflictsProbe final : public Probe {
           "stores, time_per_instruction = kernel time / warp shared instructions per SM, "
           "bandwidth = 32 lanes x element bytes per instruction / time");
     method.emplace_back("GB/s = 1e9 B/s");
-    return new_result(fmt::format("{}", fmt::join(method, "; ")));
+    return fmt::format("{}", fmt::join(method, "; "));
   }
 
-  static void run_ladder(runtime::ProbeContext& ctx, std::uint64_t size, ProbeResult& result,
-                         bank::Inputs& in);
-  static void run_strides(runtime::ProbeContext& ctx, const AxisValues& v, ProbeResult& result,
-                          bank::Inputs& in);
+ private:
+  static void run_ladder(Sweep<Point>& s, bank::Inputs& in);
+  static void run_strides(Sweep<Point>& s, bank::Inputs& in);
 };
 
-void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, std::uint64_t size,
-                                    ProbeResult& result, bank::Inputs& in) {
+// The ladder's points (the sweep's first), then copy once more: see below.
+void BankConflictsProbe::run_ladder(Sweep<Point>& sw, bank::Inputs& in) {
+  runtime::ProbeContext& ctx = sw.ctx();
+  const std::uint64_t size = sw.values().number("size");
   const int n = static_cast<int>(size);
   const std::size_t elements = static_cast<std::size_t>(size) * static_cast<std::size_t>(size);
   const std::size_t bytes = elements * sizeof(float);
@@ -223,18 +231,16 @@ void BankConflictsProbe::run_ladder(runtime::ProbeContext& ctx, std::uint64_t si
   // this shows whether it moved while the ladder ran (a transient or an order effect) or not.
   ops.push_back(make_operation(0, fmt::format("copy {}x{} (again)", n, n)));
   const std::vector<SampleSet> measured = ctx.measure_all(ops);
-  for (std::size_t i = 0; i < std::size(kLadder); ++i) {
-    const SampleSet& samples = measured[i];
-    const Row planned = ladder_row(bank::kLadderKernels[i], size);
-    Row row = measured_row(planned.params, samples);
-    row.model = planned.model;
-    result.rows.push_back(std::move(row));
-  }
+  for (std::size_t i = 0; i < std::size(kLadder); ++i)
+    sw.add(i, measured[i]);
   in.copy_repeat = bandwidth_metric(measured.back());
 }
 
-void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const AxisValues& v,
-                                     ProbeResult& result, bank::Inputs& in) {
+// The stride sweep's points (after the ladder's), one batch per (op, width).
+void BankConflictsProbe::run_strides(Sweep<Point>& sw, bank::Inputs& in) {
+  runtime::ProbeContext& ctx = sw.ctx();
+  const AxisValues& v = sw.values();
+  std::size_t point = parts_of(v).ladder ? std::size(kLadder) : 0;
   const int sms = std::max(ctx.device().sm_count, 1);
   const cudaStream_t check_stream = ctx.stream();
   in.sweep_clock_before_mhz = runtime::sample_sm_clock_mhz(ctx.stream());
@@ -276,33 +282,27 @@ void BankConflictsProbe::run_strides(runtime::ProbeContext& ctx, const AxisValue
         ops.push_back(std::move(operation));
       }
       const std::vector<SampleSet> measured = ctx.measure_all(ops);
-      for (std::size_t k = 0; k < measured.size(); ++k) {
-        const SampleSet& samples = measured[k];
-        const Row planned = stride_row(op_name, width, v.list("strides")[k]);
-        Row row = measured_row(planned.params, samples);
-        row.model = planned.model;
+      for (const SampleSet& samples : measured) {
+        Row& row = sw.add(point++, samples);
         // Per instruction instead of per repetition: replaces measured_row's "time".
         row.metrics.back() = mapped_metric(samples, samples.seconds, "time_per_instruction", "s",
                                            [=](double t) { return t / per_sm_instructions; });
-        result.rows.push_back(std::move(row));
       }
     }
   }
   in.sweep_clock_after_mhz = runtime::sample_sm_clock_mhz(ctx.stream());
 }
 
-ProbeResult BankConflictsProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
-  const Parts parts = parts_of(values);
-  ProbeResult result = skeleton(parts);
-  const DeviceInfo& dev = ctx.device();
+BankConflictsProbe::Analysis BankConflictsProbe::measure(Sweep<Point>& s) {
+  const Parts parts = parts_of(s.values());
+  const DeviceInfo& dev = s.ctx().device();
   bank::Inputs in;
   in.sm_count = std::max(dev.sm_count, 1);
   in.l2_bytes = static_cast<double>(dev.l2_bytes);
   in.sm_clock_max_mhz = static_cast<double>(dev.sm_clock_khz) / 1e3;
-  if (parts.ladder) run_ladder(ctx, values.number("size"), result, in);
-  if (parts.strides) run_strides(ctx, values, result, in);
-  analyse_keeping_rows(result, [&] { bank::analyse(result, in); });
-  return result;
+  if (parts.ladder) run_ladder(s, in);
+  if (parts.strides) run_strides(s, in);
+  return [in](ProbeResult& r) { bank::analyse(r, in); };
 }
 
 }  // namespace

@@ -12,15 +12,14 @@
 #include <vector>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
-#include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
+#include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
 #include "registry.hpp"
 
@@ -59,7 +58,7 @@ std::vector<int> widths_of(const AxisValues& v) {
 }
 
 // Offsets before strides; per width, the baseline first when the list lacks it.
-std::vector<Point> points(const AxisValues& v) {
+std::vector<Point> sweep_points(const AxisValues& v) {
   std::vector<Point> out;
   for (CopyPattern pattern : {CopyPattern::kOffset, CopyPattern::kStride}) {
     if (!v.has_choice("pattern", pattern_name(pattern))) continue;
@@ -84,13 +83,14 @@ Row planned_row(const Point& p) {
 // A point with its size, decided at run time.
 struct Sized {
   Point point;
+  std::size_t index = 0;       // of the point in the sweep
   std::uint64_t elements = 0;  // N
   std::uint64_t in_bytes = 0;  // input elements the launch reads from, in bytes
   double working_set_over_l2 = 0;
   bool clamped = false;  // N reduced below the width's default to fit the memory cap
 };
 
-class CoalescingProbe final : public Probe {
+class CoalescingProbe final : public SweepProbe<Point> {
  public:
   std::string name() const override { return "coalescing"; }
   std::string description() const override {
@@ -147,20 +147,16 @@ class CoalescingProbe final : public Probe {
     return metric_names(coalescing::kCounterMetrics);
   }
 
-  ProbeResult plan(const AxisValues& values) const override {
-    ProbeResult r = skeleton();
-    for (const auto& p : points(values))
-      r.rows.push_back(planned_row(p));
+  std::vector<Point> points(const AxisValues& v) const override { return sweep_points(v); }
+  Row row(const Point& p) const override { return planned_row(p); }
+  void finish_plan(ProbeResult& r, const AxisValues& v, const std::vector<int>*) const override {
     coalescing::add_model(r, models::kSectorBytes);
-    coalescing::add_plan_findings(r, values.number("l2-multiple"));
-    return r;
+    coalescing::add_plan_findings(r, v.number("l2-multiple"));
   }
+  Analysis measure(Sweep<Point>& s) override;
 
-  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
-
- private:
-  ProbeResult skeleton() const {
-    return new_result(fmt::format(
+  std::string method(const AxisValues& /*values*/) const override {
+    return fmt::format(
         "one grid-stride copy kernel per (pattern, element width): SMs x resident blocks of {} "
         "threads, lane l of a warp copies element 32k+l, {} independent elements in flight per "
         "thread, plain global loads/stores (not the read-only path); launches batched, gated "
@@ -168,7 +164,7 @@ class CoalescingProbe final : public Probe {
         "times the L2); bandwidth counts useful bytes only, 2 x N x element bytes per launch "
         "(read + written); GB/s = 1e9 B/s; every output element checked on the device after "
         "sampling",
-        coalescing::kCopyThreads, coalescing::kCopyUnroll));
+        coalescing::kCopyThreads, coalescing::kCopyUnroll);
   }
 };
 
@@ -263,9 +259,9 @@ std::uint64_t clamped_elements(const Point& p, const coalescing::Sizing& z, std:
 
 // Sizes one point: its width's default N, or a clamped N for a stride whose input span does not
 // fit `in_cap`; nullopt when it is dropped (recorded in `z`, as is a clamp).
-std::optional<Sized> size_point(const Point& p, coalescing::Sizing& z, std::uint64_t in_cap,
-                                const runtime::MemoryInfo& memory) {
-  Sized s{p};
+std::optional<Sized> size_point(const Point& p, std::size_t index, coalescing::Sizing& z,
+                                std::uint64_t in_cap, const runtime::MemoryInfo& memory) {
+  Sized s{p, index};
   const auto w = static_cast<std::uint64_t>(p.width);
   s.elements = default_elements(z, p.width);
   s.in_bytes = models::copy_input_elements(p.pattern, p.param, s.elements) * w;
@@ -292,8 +288,8 @@ std::vector<Sized> size_points(const std::vector<Point>& all, coalescing::Sizing
                                const runtime::MemoryInfo& memory) {
   const std::uint64_t in_cap = z.memory_cap > z.out_bytes ? z.memory_cap - z.out_bytes : 0;
   std::vector<Sized> sized;
-  for (const auto& p : all) {
-    if (auto s = size_point(p, z, in_cap, memory)) sized.push_back(*s);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (auto s = size_point(all[i], i, z, in_cap, memory)) sized.push_back(*s);
   }
   return sized;
 }
@@ -326,38 +322,35 @@ std::vector<runtime::Operation> make_operations(const std::vector<Sized>& sized,
   return ops;
 }
 
-// The row of a measured point: its planned params, model, derived and flags, its working set.
-Row row_of(const Sized& s, const SampleSet& samples) {
-  const Row planned = planned_row(s.point);
-  Row row = measured_row(planned.params, samples);
-  row.model = planned.model;
-  row.derived = planned.derived;
-  row.derived.push_back({"working_set_over_l2", "x", s.working_set_over_l2});
-  row.flags.insert(row.flags.end(), planned.flags.begin(), planned.flags.end());
-  if (s.clamped) row.flags.push_back("clamped");
-  return row;
-}
-
-ProbeResult CoalescingProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
-  ProbeResult result = skeleton();
-  const DeviceInfo& dev = ctx.device();
-  coalescing::RunFacts facts = run_facts(dev, values);
+// Sizes the points (a stride that does not fit is clamped or dropped), measures them in one batch
+// sharing one input and one output buffer; each row gets its working set.
+CoalescingProbe::Analysis CoalescingProbe::measure(Sweep<Point>& s) {
+  const DeviceInfo& dev = s.ctx().device();
+  coalescing::RunFacts facts = run_facts(dev, s.values());
   const runtime::MemoryInfo memory = runtime::device_memory();
-  size_defaults(facts.sizing, widths_of(values), memory);
-  const std::vector<Sized> sized = size_points(points(values), facts.sizing, memory);
+  size_defaults(facts.sizing, widths_of(s.values()), memory);
+  const std::vector<Sized> sized = size_points(s.points(), facts.sizing, memory);
+  for (std::size_t i = 0, k = 0; i < s.points().size(); ++i) {
+    if (k < sized.size() && sized[k].index == i)
+      ++k;
+    else
+      s.drop(i);
+  }
 
   const auto [in_bytes, out_bytes] = buffer_bytes(sized);
   runtime::DeviceBuffer in(in_bytes);
   runtime::DeviceBuffer out(out_bytes);
-  runtime::fill_pattern_device(in.get(), in_bytes, kSeed, ctx.stream());
-  GP_CUDA(cudaStreamSynchronize(ctx.stream()));
+  runtime::fill_pattern_device(in.get(), in_bytes, kSeed, s.ctx().stream());
+  GP_CUDA(cudaStreamSynchronize(s.ctx().stream()));
 
-  const std::vector<SampleSet> measured =
-      ctx.measure_all(make_operations(sized, out.get(), in.get(), dev.sm_count, ctx.stream()));
-  for (std::size_t i = 0; i < sized.size(); ++i)
-    result.rows.push_back(row_of(sized[i], measured[i]));
-  analyse_keeping_rows(result, [&] { coalescing::analyse(result, facts); });
-  return result;
+  const std::vector<SampleSet> measured = s.ctx().measure_all(
+      make_operations(sized, out.get(), in.get(), dev.sm_count, s.ctx().stream()));
+  for (std::size_t k = 0; k < sized.size(); ++k) {
+    Row& row = s.add(sized[k].index, measured[k]);
+    row.derived.push_back({"working_set_over_l2", "x", sized[k].working_set_over_l2});
+    if (sized[k].clamped) row.flags.push_back("clamped");
+  }
+  return [facts](ProbeResult& r) { coalescing::analyse(r, facts); };
 }
 
 }  // namespace

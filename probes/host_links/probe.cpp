@@ -8,10 +8,8 @@
 
 #include "analysis.hpp"
 #include "findings.hpp"
-#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/transfer_model.hpp"
-#include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
@@ -19,6 +17,7 @@
 #include "gpuprobe/runtime/host_numa.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
 #include "gpuprobe/runtime/stream.hpp"
+#include "gpuprobe/sweep_probe.hpp"
 #include "registry.hpp"
 
 namespace gpuprobe {
@@ -90,11 +89,16 @@ Side make_side(int device, std::size_t bytes) {
   return s;
 }
 
-// A sweep point: one GPU alone (gpu >= 0) or every GPU at once (gpu -1).
+constexpr int kAll = -1;   // the concurrent run's aggregate row
+constexpr int kEach = -2;  // a plan without a selection: the row every GPU gets
+
+// A row's point: one GPU alone (solo) or one GPU's share of every GPU at once (concurrent), or
+// the concurrent run's aggregate (gpu kAll).
 struct Point {
   std::string direction;
   std::uint64_t bytes = 0;
-  int gpu = -1;
+  int gpu = kAll;
+  std::string mode;  // solo, concurrent
 };
 
 bool moves_h2d(const std::string& direction) {
@@ -140,8 +144,8 @@ std::vector<runtime::PatternBuffer> outputs(const Side& s, const Point& p) {
 }
 
 std::string label_of(const Point& p) {
-  return fmt::format("{} {} {}", p.gpu < 0 ? "all GPUs" : fmt::format("GPU {}", p.gpu), p.direction,
-                     format_bytes(static_cast<double>(p.bytes)));
+  return fmt::format("{} {} {}", p.mode == "concurrent" ? "all GPUs" : fmt::format("GPU {}", p.gpu),
+                     p.direction, format_bytes(static_cast<double>(p.bytes)));
 }
 
 runtime::Operation make_operation(const std::vector<const Side*>& sides, const Point& p) {
@@ -169,11 +173,13 @@ runtime::Operation make_operation(const std::vector<const Side*>& sides, const P
   return op;
 }
 
-std::vector<Param> row_params(Scalar gpu, const Point& p, const char* mode) {
-  return {{"gpu", std::move(gpu), ""},
-          {"direction", p.direction, ""},
-          {"bytes", static_cast<std::int64_t>(p.bytes), "B"},
-          {"mode", std::string(mode), ""}};
+Row planned_row(const Point& p) {
+  const Scalar gpu = p.gpu >= 0 ? Scalar{std::int64_t{p.gpu}}
+                                : Scalar{std::string(p.gpu == kAll ? "all" : "each")};
+  return unmeasured_row({{"gpu", gpu, ""},
+                         {"direction", p.direction, ""},
+                         {"bytes", static_cast<std::int64_t>(p.bytes), "B"},
+                         {"mode", p.mode, ""}});
 }
 
 std::optional<double> raw_limit(double one_way, const std::string& direction) {
@@ -182,45 +188,67 @@ std::optional<double> raw_limit(double one_way, const std::string& direction) {
 }
 
 // A GPU's row from its share of an operation's samples, with its link's raw limit.
-Row gpu_row(const Side& s, const Point& p, const char* mode, const SampleSet& all) {
+void add_gpu_row(Sweep<Point>& sw, std::size_t i, const Side& s, const SampleSet& all) {
+  const Point& p = sw.points()[i];
   const SampleSet mine = host_links::gpu_samples(all, s.device);
-  Row row = measured_row(row_params(std::int64_t{s.device}, p, mode), mine);
+  Row& row = sw.add(i, mine);
   if (p.direction == "bidir") {
     for (std::size_t lane = 0; lane < mine.lanes.size(); ++lane)
       row.metrics.push_back(lane_bandwidth_metric(mine, lane));
   }
   row.model.push_back({"raw_limit", "GB/s", raw_limit(s.raw_gbps, p.direction)});
-  if (std::string(mode) == "solo") {
+  if (p.mode == "solo") {
     const auto node = [](std::optional<int> n) {
       return n ? std::optional<double>(*n) : std::nullopt;
     };
     row.derived.push_back({"gpu_node", "", node(s.gpu_node)});
     row.derived.push_back({"host_node", "", node(s.host_node)});
   }
-  return row;
 }
 
-// The GPUs of the run, each once, in the selection's order.
-std::vector<int> selected_gpus(const runtime::ProbeContext& ctx) {
-  std::vector<int> out;
-  for (const int d : ctx.devices())
-    if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
-  if (out.empty()) out.push_back(ctx.device().index);
-  return out;
+// The concurrent run's aggregate row: its raw limit the sum of every GPU's, where all are known.
+void add_total_row(Sweep<Point>& sw, std::size_t i, const std::vector<const Side*>& all,
+                   const SampleSet& samples) {
+  double raw_sum = 0;
+  for (const Side* s : all)
+    raw_sum += raw_limit(s->raw_gbps, sw.points()[i].direction).value_or(0.0);
+  const bool known =
+      std::all_of(all.begin(), all.end(), [](const Side* s) { return s->raw_gbps > 0; });
+  sw.add(i, samples)
+      .model.push_back({"raw_limit", "GB/s", known ? std::optional(raw_sum) : std::nullopt});
 }
 
-std::vector<Point> sweep(const AxisValues& v, const std::vector<int>& gpus) {
+// Per direction and size: each GPU alone, then (with two or more) each GPU's share of all at
+// once and the aggregate. `gpus` empty: the rows of a plan without a selection.
+std::vector<Point> sweep_points(const AxisValues& v, const std::vector<int>& gpus) {
   std::vector<Point> points;
   for (const auto& dir : v.choices("direction"))
     for (const auto bytes : v.list("sizes")) {
+      if (gpus.empty()) {
+        for (const char* mode : {"solo", "concurrent"})
+          points.push_back({dir, bytes, kEach, mode});
+        points.push_back({dir, bytes, kAll, "concurrent"});
+        continue;
+      }
       for (const int g : gpus)
-        points.push_back({dir, bytes, g});
-      if (gpus.size() > 1) points.push_back({dir, bytes, -1});
+        points.push_back({dir, bytes, g, "solo"});
+      if (gpus.size() < 2) continue;
+      for (const int g : gpus)
+        points.push_back({dir, bytes, g, "concurrent"});
+      points.push_back({dir, bytes, kAll, "concurrent"});
     }
   return points;
 }
 
-class HostLinksProbe final : public Probe {
+// The GPUs of a selection, each once, in its order.
+std::vector<int> distinct(const std::vector<int>& devices) {
+  std::vector<int> out;
+  for (const int d : devices)
+    if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  return out;
+}
+
+class HostLinksProbe final : public SweepProbe<Point> {
  public:
   std::string name() const override { return "host-links"; }
   std::string description() const override {
@@ -244,55 +272,47 @@ class HostLinksProbe final : public Probe {
   }
   void add_words(Glossary& g) const override { host_links::add_words(g); }
 
-  ProbeResult plan(const AxisValues& values) const override {
-    ProbeResult r = new_result(kMethod);
-    for (const auto& dir : values.choices("direction"))
-      for (const auto bytes : values.list("sizes")) {
-        const Point p{dir, bytes, -1};
-        r.rows.push_back(unmeasured_row(row_params(std::string("each"), p, "solo")));
-        r.rows.push_back(unmeasured_row(row_params(std::string("each"), p, "concurrent")));
-        r.rows.push_back(unmeasured_row(row_params(std::string("all"), p, "concurrent")));
-      }
-    r.findings.push_back(host_links::kPlanEachGpu.make());
-    return r;
+  std::string method(const AxisValues& /*values*/) const override { return kMethod; }
+  std::vector<Point> points(const AxisValues& v) const override { return sweep_points(v, {}); }
+  std::vector<Point> points_across(const AxisValues& v,
+                                   const std::vector<int>& devices) const override {
+    return sweep_points(v, distinct(devices));
   }
-
-  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
+  Row row(const Point& p) const override { return planned_row(p); }
+  void finish_plan(ProbeResult& r, const AxisValues&,
+                   const std::vector<int>* devices) const override {
+    if (!devices) r.findings.push_back(host_links::kPlanEachGpu.make());
+  }
+  Analysis measure(Sweep<Point>& s) override;
 };
 
-ProbeResult HostLinksProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
-  const std::vector<int> gpus = selected_gpus(ctx);
-  const auto& sizes = values.list("sizes");
+// One operation per solo point and one per concurrent run (every GPU's lanes), in one batch.
+HostLinksProbe::Analysis HostLinksProbe::measure(Sweep<Point>& sw) {
+  const auto& sizes = sw.values().list("sizes");
   const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
   std::map<int, Side> sides;  // nodes stay put: operations point into them
   std::vector<const Side*> all;
-  for (const int g : gpus)
+  for (const int g : distinct(sw.ctx().devices()))
     all.push_back(&sides.emplace(g, make_side(g, most)).first->second);
-  const std::vector<Point> points = sweep(values, gpus);
   std::vector<runtime::Operation> ops;
-  for (const Point& p : points)
-    ops.push_back(make_operation(p.gpu < 0 ? all : std::vector<const Side*>{&sides.at(p.gpu)}, p));
-  const std::vector<SampleSet> measured = ctx.measure_all(ops);
-  ProbeResult r = new_result(kMethod);
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const Point& p = points[i];
-    if (p.gpu >= 0) {
-      r.rows.push_back(gpu_row(sides.at(p.gpu), p, "solo", measured[i]));
-      continue;
-    }
-    double raw_sum = 0;
-    for (const Side* s : all) {
-      r.rows.push_back(gpu_row(*s, p, "concurrent", measured[i]));
-      raw_sum += raw_limit(s->raw_gbps, p.direction).value_or(0.0);
-    }
-    Row total = measured_row(row_params(std::string("all"), p, "concurrent"), measured[i]);
-    const bool known =
-        std::all_of(all.begin(), all.end(), [](const Side* s) { return s->raw_gbps > 0; });
-    total.model.push_back({"raw_limit", "GB/s", known ? std::optional(raw_sum) : std::nullopt});
-    r.rows.push_back(std::move(total));
+  std::vector<std::size_t> op_of(sw.points().size());
+  for (std::size_t i = 0; i < sw.points().size(); ++i) {
+    const Point& p = sw.points()[i];
+    const bool joins = p.mode == "concurrent" && i > 0 && sw.points()[i - 1].mode == "concurrent";
+    if (!joins)
+      ops.push_back(
+          make_operation(p.mode == "solo" ? std::vector<const Side*>{&sides.at(p.gpu)} : all, p));
+    op_of[i] = ops.size() - 1;
   }
-  analyse_keeping_rows(r, [&] { host_links::analyse(r); });
-  return r;
+  const std::vector<SampleSet> measured = sw.ctx().measure_all(ops);
+  for (std::size_t i = 0; i < sw.points().size(); ++i) {
+    const Point& p = sw.points()[i];
+    if (p.gpu == kAll)
+      add_total_row(sw, i, all, measured[op_of[i]]);
+    else
+      add_gpu_row(sw, i, sides.at(p.gpu), measured[op_of[i]]);
+  }
+  return [](ProbeResult& r) { host_links::analyse(r); };
 }
 
 }  // namespace

@@ -8,14 +8,13 @@
 #include <memory>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/models/l2_persist_model.hpp"
-#include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
+#include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
 #include "registry.hpp"
 #include "sweep.hpp"
@@ -142,7 +141,7 @@ runtime::Operation make_operation(const SweepPoint& p, const Sizes& z, Buffers& 
   return op;
 }
 
-class L2PersistProbe final : public Probe {
+class L2PersistProbe final : public SweepProbe<SweepPoint> {
  public:
   std::string name() const override { return "l2-persist"; }
   std::string description() const override {
@@ -188,20 +187,21 @@ class L2PersistProbe final : public Probe {
     return metric_names(l2_persist::kCounterMetrics);
   }
 
-  ProbeResult plan(const AxisValues& values) const override {
-    ProbeResult r = skeleton();
-    for (const SweepPoint& p : l2_persist::points(values))
-      r.rows.push_back(unmeasured_row(l2_persist::row_params(l2_persist::spec_of(p, nullptr)),
-                                      l2_persist::point_flags(p)));
-    l2_persist::add_model(r, 0);  // from the shares: the model depends on ratios only
-    return r;
+  std::vector<SweepPoint> points(const AxisValues& v) const override {
+    return l2_persist::points(v);
   }
+  // In a plan, the shares only; a run fills in the bytes (measure).
+  Row row(const SweepPoint& p) const override {
+    return unmeasured_row(l2_persist::row_params(l2_persist::spec_of(p, nullptr)),
+                          l2_persist::point_flags(p));
+  }
+  void finish_plan(ProbeResult& r, const AxisValues&, const std::vector<int>*) const override {
+    l2_persist::add_model(r, 0);  // from the shares: the model depends on ratios only
+  }
+  Analysis measure(Sweep<SweepPoint>& s) override;
 
-  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
-
- private:
-  ProbeResult skeleton() const {
-    return new_result(fmt::format(
+  std::string method(const AxisValues& /*values*/) const override {
+    return fmt::format(
         "phases: one repetition = {} x (grid-stride read of a streaming region of {} x L2, then "
         "a grid-stride read-modify-write of the hot region), hot time = (repetition - the same "
         "without the hot kernel, same set-aside) / {}; bpg: one kernel, thread t updates "
@@ -210,7 +210,7 @@ class L2PersistProbe final : public Probe {
         "launch (cudaLaunchAttributeAccessPolicyWindow); hitProp persisting, missProp "
         "streaming; batches gated and timed with CUDA events, no L2 flush (the streaming region "
         "evicts); every hot and streaming word checked after sampling",
-        l2_persist::kIterations, l2_persist::kStreamL2Multiple, l2_persist::kIterations));
+        l2_persist::kIterations, l2_persist::kStreamL2Multiple, l2_persist::kIterations);
   }
 };
 
@@ -238,48 +238,34 @@ void require_persisting(const DeviceInfo& dev) {
         set != cudaSuccess ? cudaGetErrorString(set) : "it reads back as 0"));
 }
 
-ProbeResult L2PersistProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
-  const DeviceInfo& dev = ctx.device();
+// Every point but the after-sweep baseline in one batch, then that baseline again, which no
+// persisting line may speed up now; each row with its sizes on this device.
+L2PersistProbe::Analysis L2PersistProbe::measure(Sweep<SweepPoint>& s) {
+  const DeviceInfo& dev = s.ctx().device();
   require_persisting(dev);
-  ProbeResult result = skeleton();
   const Sizes sizes = l2_persist::size_run(dev.l2_bytes, dev.persisting_l2_max_bytes,
                                            dev.access_policy_max_window_bytes);
-  const std::vector<SweepPoint> sweep = l2_persist::points(values);
-  Buffers buffers(sweep, sizes, dev.sm_count, ctx.stream());
-
-  std::vector<runtime::Operation> ops;
-  std::vector<SweepPoint> after;
-  std::vector<SweepPoint> measured_points;
-  for (const SweepPoint& p : sweep) {
-    if (p.window == l2_persist::kAfterSweep) {
-      after.push_back(p);
-    } else {
-      ops.push_back(make_operation(p, sizes, buffers, ctx.stream()));
-      measured_points.push_back(p);
+  const std::vector<SweepPoint>& sweep = s.points();
+  Buffers buffers(sweep, sizes, dev.sm_count, s.ctx().stream());
+  for (const bool after : {false, true}) {
+    std::vector<runtime::Operation> ops;
+    std::vector<std::size_t> at;
+    for (std::size_t i = 0; i < sweep.size(); ++i) {
+      if ((sweep[i].window == l2_persist::kAfterSweep) != after) continue;
+      ops.push_back(make_operation(sweep[i], sizes, buffers, s.ctx().stream()));
+      at.push_back(i);
     }
+    const std::vector<SampleSet> samples = s.ctx().measure_all(ops);
+    for (std::size_t k = 0; k < at.size(); ++k)
+      s.add(at[k], samples[k]).params =
+          l2_persist::row_params(l2_persist::spec_of(sweep[at[k]], &sizes));
   }
-  std::vector<SampleSet> samples = ctx.measure_all(ops);
-  // After the whole sweep: the baseline again, which no persisting line may speed up now.
-  ops.clear();
-  for (const SweepPoint& p : after)
-    ops.push_back(make_operation(p, sizes, buffers, ctx.stream()));
-  for (auto& s : ctx.measure_all(ops))
-    samples.push_back(std::move(s));
-  measured_points.insert(measured_points.end(), after.begin(), after.end());
-
-  for (std::size_t i = 0; i < measured_points.size(); ++i) {
-    const SweepPoint& p = measured_points[i];
-    Row row = measured_row(l2_persist::row_params(l2_persist::spec_of(p, &sizes)), samples[i]);
-    for (const auto& f : l2_persist::point_flags(p))
-      row.flags.push_back(f);
-    result.rows.push_back(std::move(row));
-  }
-  l2_persist::add_model(result, sizes.window_max);
-  analyse_keeping_rows(result, [&] { l2_persist::analyse(result, sizes.facts()); });
-  if (sizes.clamped_any(sweep))
-    result.findings.push_back(
-        l2_persist::window_clamped_note(static_cast<double>(sizes.window_max)));
-  return result;
+  return [sizes, clamped = sizes.clamped_any(sweep)](ProbeResult& r) {
+    l2_persist::add_model(r, sizes.window_max);
+    l2_persist::analyse(r, sizes.facts());
+    if (clamped)
+      r.findings.push_back(l2_persist::window_clamped_note(static_cast<double>(sizes.window_max)));
+  };
 }
 
 }  // namespace

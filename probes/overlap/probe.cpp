@@ -11,15 +11,14 @@
 #include <vector>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
-#include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
 #include "gpuprobe/runtime/stream.hpp"
+#include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
 #include "registry.hpp"
 
@@ -40,10 +39,6 @@ constexpr std::uint32_t kMaxIterations = 1u << 22;
 constexpr double kCopyBoundShare = 0.25;
 constexpr double kComputeBoundShare = 4.0;
 
-HostMemory kind_of(const std::string& token) {
-  return token == "pageable" ? HostMemory::kPageable : HostMemory::kPinned;
-}
-
 Order order_of(const std::string& token) {
   return token == "batched" ? Order::kBatched : Order::kDepthFirst;
 }
@@ -62,15 +57,6 @@ struct Point {
   std::size_t chunks = 1;
 };
 
-std::vector<Param> row_params(const Point& p) {
-  return {{"memory", p.memory, ""},
-          {"workload", p.workload, ""},
-          {"run", p.run, ""},
-          {"order", p.order, ""},
-          {"streams", static_cast<std::int64_t>(p.streams), ""},
-          {"chunks", static_cast<std::int64_t>(p.chunks), ""}};
-}
-
 std::vector<std::size_t> staged_counts(const AxisValues& v) {
   std::vector<std::size_t> out;
   for (const auto n : v.list("streams"))
@@ -84,7 +70,9 @@ std::size_t chunked_count(const AxisValues& v) {
   return counts.empty() ? 1 : *std::max_element(counts.begin(), counts.end());
 }
 
-std::vector<Point> points(const AxisValues& v) {
+// Per memory kind the solo copies (whole, chunked), per workload the kernel (whole, chunked), then
+// per memory kind and workload the sequential run and the staged runs.
+std::vector<Point> sweep_points(const AxisValues& v) {
   std::vector<Point> out;
   const std::size_t most = chunked_count(v);
   for (const auto& m : v.choices("memory")) {
@@ -394,22 +382,18 @@ std::vector<SummaryRow> record_timeline(const Point& p, const Setup& setup) {
   return rows;
 }
 
-Row make_row(const Point& p, const SampleSet& samples) {
-  Row row = measured_row(row_params(p), samples);
-  if (samples.lanes.size() > 1) {
-    for (std::size_t lane = 0; lane < samples.lanes.size(); ++lane) {
-      row.metrics.push_back(lane_bandwidth_metric(samples, lane));
-      row.metrics.push_back(mapped_metric(samples, samples.lanes[lane].seconds,
-                                          "time_" + samples.lanes[lane].name, "s",
-                                          [](double s) { return s; }));
-    }
+// Both copies at once: each lane's bandwidth and time beside the whole run's.
+void add_lane_metrics(Row& row, const SampleSet& samples) {
+  if (samples.lanes.size() < 2) return;
+  for (std::size_t lane = 0; lane < samples.lanes.size(); ++lane) {
+    row.metrics.push_back(lane_bandwidth_metric(samples, lane));
+    row.metrics.push_back(mapped_metric(samples, samples.lanes[lane].seconds,
+                                        "time_" + samples.lanes[lane].name, "s",
+                                        [](double s) { return s; }));
   }
-  return row;
 }
 
-}  // namespace
-
-class OverlapProbe final : public Probe {
+class OverlapProbe final : public SweepProbe<Point> {
  public:
   std::string name() const override { return "overlap"; }
   std::string description() const override {
@@ -429,23 +413,23 @@ class OverlapProbe final : public Probe {
   std::vector<std::string> counter_metrics() const override {
     return metric_names(overlap::kCounterMetrics);
   }
-  ProbeResult plan(const AxisValues& values) const override {
-    ProbeResult r = skeleton();
-    for (const auto& p : points(values))
-      r.rows.push_back(unmeasured_row(row_params(p)));
-    return r;
+  std::string method(const AxisValues& /*values*/) const override {
+    return "H2D cudaMemcpyAsync -> transform kernel (a chain of integer multiply-adds per 32-bit "
+           "word) -> D2H on non-blocking streams; staged = n equal chunks, chunk i on forked "
+           "stream i; pinned runs gated and timed with CUDA events, pageable with the host clock; "
+           "solo stage times, both copies at once, sequential and staged runs in one batch of "
+           "interleaved rounds; every run's output verified against the transformed input";
   }
-  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
-
- private:
-  ProbeResult skeleton() const {
-    return new_result(
-        "H2D cudaMemcpyAsync -> transform kernel (a chain of integer multiply-adds per 32-bit "
-        "word) -> D2H on non-blocking streams; staged = n equal chunks, chunk i on forked stream "
-        "i; pinned runs gated and timed with CUDA events, pageable with the host clock; solo "
-        "stage times, both copies at once, sequential and staged runs in one batch of "
-        "interleaved rounds; every run's output verified against the transformed input");
+  std::vector<Point> points(const AxisValues& v) const override { return sweep_points(v); }
+  Row row(const Point& p) const override {
+    return unmeasured_row({{"memory", p.memory, ""},
+                           {"workload", p.workload, ""},
+                           {"run", p.run, ""},
+                           {"order", p.order, ""},
+                           {"streams", static_cast<std::int64_t>(p.streams), ""},
+                           {"chunks", static_cast<std::int64_t>(p.chunks), ""}});
   }
+  Analysis measure(Sweep<Point>& s) override;
 };
 
 std::vector<Axis> OverlapProbe::axes() const {
@@ -479,26 +463,23 @@ std::vector<Axis> OverlapProbe::axes() const {
           switch_axis("timeline", "show the timeline of one staged run as text")};
 }
 
-ProbeResult OverlapProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
-  const int engines = ctx.device().async_engine_count;
+OverlapProbe::Analysis OverlapProbe::measure(Sweep<Point>& s) {
+  const AxisValues& values = s.values();
+  const int engines = s.ctx().device().async_engine_count;
   if (engines < 1)
     throw UnsupportedError(
         "overlap: the device has no asynchronous copy engine (asyncEngineCount 0): copies "
         "cannot overlap kernels");
-  ProbeResult result = skeleton();
   Setup setup(static_cast<std::size_t>(values.number("size")));
   for (const auto& m : values.choices("memory"))
-    setup.host[m] = std::make_unique<HostSide>(kind_of(m), setup.bytes);
-  set_workloads(setup, values, ctx.stream());
+    setup.host[m] = std::make_unique<HostSide>(runtime::host_memory_of(m), setup.bytes);
+  set_workloads(setup, values, s.ctx().stream());
 
-  const auto sweep = points(values);
-  std::vector<runtime::Operation> ops;
-  for (const auto& p : sweep)
-    ops.push_back(make_operation(p, setup));
-  const std::vector<SampleSet> measured = ctx.measure_all(ops);
-  for (std::size_t k = 0; k < sweep.size(); ++k)
-    result.rows.push_back(make_row(sweep[k], measured[k]));
-
+  const std::vector<SampleSet> measured = s.measure_each(
+      [&](const Point& p, runtime::Operation& op) { op = make_operation(p, setup); });
+  for (std::size_t i = 0; i < measured.size(); ++i)
+    add_lane_metrics(s.row(i), measured[i]);
+  ProbeResult& result = s.result();
   if (const auto p = timeline_point(values)) {
     for (auto& row : record_timeline(*p, setup))
       result.summary.push_back(std::move(row));
@@ -510,9 +491,10 @@ ProbeResult OverlapProbe::run(runtime::ProbeContext& ctx, const AxisValues& valu
     if (values.has_choice("workload", workload))
       result.conditions.push_back({workload + "_iterations", "", static_cast<double>(iterations)});
   }
-  analyse_keeping_rows(result, [&] { overlap::analyse(result, values.on("timeline")); });
-  return result;
+  return [timeline = values.on("timeline")](ProbeResult& r) { overlap::analyse(r, timeline); };
 }
+
+}  // namespace
 
 std::unique_ptr<Probe> make_overlap_probe() {
   return std::make_unique<OverlapProbe>();

@@ -13,12 +13,10 @@
 
 #include "analysis.hpp"
 #include "findings.hpp"
-#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/peer_model.hpp"
 #include "gpuprobe/models/transfer_model.hpp"
-#include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
@@ -26,6 +24,7 @@
 #include "gpuprobe/runtime/link_facts.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
 #include "gpuprobe/runtime/stream.hpp"
+#include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
 #include "registry.hpp"
 #include "sweep.hpp"
@@ -47,46 +46,45 @@ constexpr const char* kMethod =
     "1e9 B/s; every copy verified after sampling";
 
 using peer::Point;
+using runtime::DeviceGuard;
 
-std::vector<Param> row_params(const Point& p) {
-  return {{"src", static_cast<std::int64_t>(p.src), ""},
-          {"dst", static_cast<std::int64_t>(p.dst), ""},
-          {"mode", p.mode, ""},
-          {"direction", p.direction, ""},
-          {"bytes", static_cast<std::int64_t>(p.bytes), "B"}};
-}
-
-std::vector<Point> sweep(const std::vector<int>& devices, const AxisValues& v) {
-  if (!v.has_choice("pattern", "pairs")) return {};
-  return peer::pair_sweep(devices, v.choices("mode"), v.choices("direction"), v.list("sizes"));
-}
-
-std::vector<peer::PatternPoint> patterns(const std::vector<int>& devices, const AxisValues& v) {
-  return peer::pattern_sweep(devices, v.choices("pattern"), v.choices("mode"), v.list("sizes"));
-}
-
-std::vector<Param> pattern_params(const peer::PatternPoint& p, int gpu) {
-  return {{"pattern", p.pattern, ""},
-          {"gpu", static_cast<std::int64_t>(gpu), ""},
-          {"mode", p.mode, ""},
-          {"bytes", static_cast<std::int64_t>(p.bytes), "B"},
-          {"copies", static_cast<std::int64_t>(p.copies.size()), ""}};
-}
-
-// Makes `device` current for its lifetime, then restores the one before.
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) {
-    GP_CUDA(cudaGetDevice(&previous_));
-    GP_CUDA(cudaSetDevice(device));
-  }
-  ~DeviceGuard() { (void)cudaSetDevice(previous_); }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_ = 0;
+// A row's point: a pair point, or the row of one GPU of a pattern point (the pattern's copies run
+// once for all of its rows).
+struct RowPoint {
+  Point pair;
+  std::optional<peer::PatternPoint> pattern;
+  int gpu = -1;
 };
+
+// The pair sweep, then each pattern point's rows; none without two GPUs to pair.
+std::vector<RowPoint> sweep_points(const std::vector<int>& devices, const AxisValues& v) {
+  std::vector<RowPoint> out;
+  if (v.has_choice("pattern", "pairs")) {
+    for (const Point& p :
+         peer::pair_sweep(devices, v.choices("mode"), v.choices("direction"), v.list("sizes")))
+      out.push_back({p, std::nullopt, -1});
+  }
+  for (const auto& p :
+       peer::pattern_sweep(devices, v.choices("pattern"), v.choices("mode"), v.list("sizes")))
+    for (const int gpu : peer::reported_gpus(p, devices))
+      out.push_back({{}, p, gpu});
+  return out;
+}
+
+Row planned_row(const RowPoint& r) {
+  if (const auto& p = r.pattern)
+    return unmeasured_row({{"pattern", p->pattern, ""},
+                           {"gpu", static_cast<std::int64_t>(r.gpu), ""},
+                           {"mode", p->mode, ""},
+                           {"bytes", static_cast<std::int64_t>(p->bytes), "B"},
+                           {"copies", static_cast<std::int64_t>(p->copies.size()), ""}});
+  const Point& p = r.pair;
+  return unmeasured_row({{"src", static_cast<std::int64_t>(p.src), ""},
+                         {"dst", static_cast<std::int64_t>(p.dst), ""},
+                         {"mode", p.mode, ""},
+                         {"direction", p.direction, ""},
+                         {"bytes", static_cast<std::int64_t>(p.bytes), "B"}});
+}
 
 // Peer access between every pair that supports it, both ways; disabled again (where this probe
 // enabled it) when it goes out of scope. require() sets what a point needs before it runs: every
@@ -361,24 +359,17 @@ runtime::Operation make_pattern_operation(Shared& s, const peer::PatternPoint& p
   return op;
 }
 
-// A pattern point's rows, one per GPU it reports on: the aggregate bandwidth of every copy, and
-// the GPU's own (its copies' bytes over the longest of them, sample by sample).
-std::vector<Row> pattern_rows(const Shared& s, const peer::PatternPoint& p,
-                              const SampleSet& samples) {
-  std::vector<Row> rows;
-  for (const int gpu : peer::reported_gpus(p, s.devices)) {
-    const std::vector<std::size_t> mine = peer::copies_of(p, gpu);
-    std::vector<double> seconds(samples.seconds.size(), 0.0);
-    for (const std::size_t lane : mine)
-      for (std::size_t i = 0; i < seconds.size(); ++i)
-        seconds[i] = std::max(seconds[i], samples.lanes.at(lane).seconds.at(i));
-    Row row = measured_row(pattern_params(p, gpu), samples);
-    const double bytes = static_cast<double>(mine.size() * p.bytes);
-    row.metrics.push_back(mapped_metric(samples, seconds, "bandwidth_gpu", "GB/s",
-                                        [bytes](double t) { return bytes / t / kBytesPerGB; }));
-    rows.push_back(std::move(row));
-  }
-  return rows;
+// A pattern row: the aggregate bandwidth of every copy, and the GPU's own (its copies' bytes over
+// the longest of them, sample by sample).
+void add_gpu_bandwidth(Row& row, const peer::PatternPoint& p, int gpu, const SampleSet& samples) {
+  const std::vector<std::size_t> mine = peer::copies_of(p, gpu);
+  std::vector<double> seconds(samples.seconds.size(), 0.0);
+  for (const std::size_t lane : mine)
+    for (std::size_t i = 0; i < seconds.size(); ++i)
+      seconds[i] = std::max(seconds[i], samples.lanes.at(lane).seconds.at(i));
+  const double bytes = static_cast<double>(mine.size() * p.bytes);
+  row.metrics.push_back(mapped_metric(samples, seconds, "bandwidth_gpu", "GB/s",
+                                      [bytes](double t) { return bytes / t / kBytesPerGB; }));
 }
 
 Side make_side(int device, std::size_t most) {
@@ -408,22 +399,19 @@ models::PeerPath path_of(const std::string& mode) {
   return models::PeerPath::kP2p;
 }
 
-// The row of a measured point, with the link (NVML's NVLink or PCIe facts, else sysfs's PCIe) and
-// its raw limit; sm-latency, a chain of single loads, has no bandwidth limit but its ns per load.
-Row point_row(const Shared& s, const Point& p, const SampleSet& samples) {
+// A pair row: the link (NVML's NVLink or PCIe facts, else sysfs's PCIe) and its raw limit;
+// sm-latency, a chain of single loads, has no bandwidth limit but its ns per load.
+void add_link(Row& row, const Shared& s, const Point& p, const SampleSet& samples) {
   const models::PathLimit limit = models::peer_path_limit(
       s.sides.at(p.src).info, s.sides.at(p.dst).info, path_of(p.mode), p.direction == "bidir");
   const double raw = p.mode == "sm-latency" ? 0.0 : limit.raw_gbps;
-  std::vector<Param> params = row_params(p);
-  params.push_back({"link", models::link_text(limit.link.link), ""});
-  params.push_back({"link_source", limit.link.source.empty() ? "none" : limit.link.source, ""});
-  Row row = measured_row(std::move(params), samples);
+  row.params.push_back({"link", models::link_text(limit.link.link), ""});
+  row.params.push_back({"link_source", limit.link.source.empty() ? "none" : limit.link.source, ""});
   if (p.mode == "sm-latency")
     row.metrics.push_back(mapped_metric(
         samples, samples.seconds, "access_latency", "s",
         [](double seconds) { return seconds / static_cast<double>(peer::kChaseHops); }));
   row.model.push_back({"raw_limit", "GB/s", raw > 0 ? std::optional<double>(raw) : std::nullopt});
-  return row;
 }
 
 // The GPUs to pair: the run's device selection (the global --device), spanned by this
@@ -454,7 +442,7 @@ Shared make_shared_state(const std::vector<int>& devices, std::size_t most, bool
   return s;
 }
 
-class PeerProbe final : public Probe {
+class PeerProbe final : public SweepProbe<RowPoint> {
  public:
   std::string name() const override { return "peer"; }
   std::string description() const override {
@@ -488,127 +476,109 @@ class PeerProbe final : public Probe {
   // Host-scoped: one run across the selection, not one per GPU.
   ProbeScope scope() const override { return ProbeScope::kHost; }
   void add_words(Glossary& g) const override { peer::add_words(g); }
-  ProbeResult plan(const AxisValues& /*values*/) const override {
-    ProbeResult r = new_result(kMethod);  // --device all: the pairs of the GPUs found at run time
-    r.findings.push_back(peer::kPlanEveryGpu.make());
-    return r;
+  std::string method(const AxisValues& /*values*/) const override { return kMethod; }
+  // Without a selection (--device all): the pairs of the GPUs found at run time.
+  std::vector<RowPoint> points(const AxisValues& /*values*/) const override { return {}; }
+  std::vector<RowPoint> points_across(const AxisValues& v,
+                                      const std::vector<int>& devices) const override {
+    return sweep_points(devices, v);
   }
-  ProbeResult plan_across(const AxisValues& values,
-                          const std::vector<int>& devices) const override {
-    ProbeResult r = new_result(kMethod);
-    if (peer::ordered_pairs(devices).empty()) r.findings.push_back(peer::kPlanOneGpu.make());
-    for (const Point& p : sweep(devices, values))
-      r.rows.push_back(unmeasured_row(row_params(p)));
-    for (const auto& p : patterns(devices, values))
-      for (const int gpu : peer::reported_gpus(p, devices))
-        r.rows.push_back(unmeasured_row(pattern_params(p, gpu)));
-    return r;
+  Row row(const RowPoint& p) const override { return planned_row(p); }
+  void finish_plan(ProbeResult& r, const AxisValues&,
+                   const std::vector<int>* devices) const override {
+    if (!devices) r.findings.push_back(peer::kPlanEveryGpu.make());
+    if (devices && peer::ordered_pairs(*devices).empty())
+      r.findings.push_back(peer::kPlanOneGpu.make());
   }
-  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
-  std::vector<SampleSet> measure_keys(runtime::ProbeContext& ctx,
-                                      const std::vector<std::string>& keys) override;
+  Analysis measure(Sweep<RowPoint>& s) override;
 };
 
-// The pair points that can run (P2P access where they need it); a peer_no_p2p note per path
-// that cannot, at its first size.
-std::vector<Point> runnable_points(const std::vector<Point>& sweep, const PeerAccess& access,
-                                   std::uint64_t first_size, ProbeResult& r) {
-  std::vector<Point> points;
-  for (const Point& p : sweep) {
-    if (access.allows(p)) {
-      points.push_back(p);
-    } else if (p.bytes == first_size) {
-      r.findings.push_back(peer::kNoP2p.make(peer::kSrc(p.src), peer::kDst(p.dst),
-                                             peer::kMode(p.mode), peer::kDirection(p.direction)));
-    }
+// Drops the points that cannot run (P2P access where they need it): a peer_no_p2p note per pair
+// path that cannot, at its first size; one peer_pattern_no_p2p for the patterns. Which run.
+std::vector<bool> drop_unrunnable(Sweep<RowPoint>& s, const PeerAccess& access) {
+  const std::uint64_t first_size = s.values().list("sizes").front();
+  bool pattern_dropped = false;
+  std::vector<bool> runs;
+  for (std::size_t i = 0; i < s.points().size(); ++i) {
+    const RowPoint& r = s.points()[i];
+    runs.push_back(r.pattern ? access.allows(*r.pattern) : access.allows(r.pair));
+    if (runs.back()) continue;
+    s.drop(i);
+    pattern_dropped = pattern_dropped || r.pattern;
+    const Point& p = r.pair;
+    if (!r.pattern && p.bytes == first_size)
+      s.result().findings.push_back(peer::kNoP2p.make(peer::kSrc(p.src), peer::kDst(p.dst),
+                                                      peer::kMode(p.mode),
+                                                      peer::kDirection(p.direction)));
   }
-  return points;
+  if (pattern_dropped) s.result().findings.push_back(peer::kPatternNoP2p.make());
+  return runs;
 }
 
-// The pair points' samples, in order: small copies and chases (peer::process_level) with each
-// round in a process of its own, the rest here, beside the pattern points (`shapes`, whose
-// samples follow).
-std::vector<SampleSet> measure_points(runtime::ProbeContext& ctx, Shared& s,
-                                      const std::vector<Point>& points,
-                                      const std::vector<peer::PatternPoint>& shapes) {
+// Whether two rows are of one pattern point.
+bool same_point(const RowPoint& a, const RowPoint& b) {
+  return a.pattern && b.pattern && a.pattern->pattern == b.pattern->pattern &&
+         a.pattern->gpu == b.pattern->gpu && a.pattern->mode == b.pattern->mode &&
+         a.pattern->bytes == b.pattern->bytes;
+}
+
+// The runnable points' rows: small pair copies and chases (peer::process_level) with each round
+// in a process of its own; the other pair points and the patterns (one operation for all of a
+// pattern point's rows) in one batch here.
+void measure_rows(Sweep<RowPoint>& s, Shared& sh, const std::vector<bool>& runs) {
+  const auto& points = s.points();
   std::vector<runtime::Operation> small_ops, ops;
-  std::vector<std::string> keys;
-  std::vector<std::size_t> small, large;
+  std::vector<std::size_t> small;
+  std::vector<std::vector<std::size_t>> rows_of_op;  // per operation of `ops`, its points
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (peer::process_level(points[i])) {
+    if (!runs[i]) continue;
+    const RowPoint& r = points[i];
+    if (r.pattern && !rows_of_op.empty() && same_point(points[rows_of_op.back().front()], r)) {
+      rows_of_op.back().push_back(i);  // another GPU's row of the same pattern point
+    } else if (r.pattern) {
+      ops.push_back(make_pattern_operation(sh, *r.pattern));
+      rows_of_op.push_back({i});
+    } else if (peer::process_level(r.pair)) {
+      small_ops.push_back(make_operation(sh, r.pair));
       small.push_back(i);
-      small_ops.push_back(make_operation(s, points[i]));
-      keys.push_back(peer::point_key(points[i]));
     } else {
-      large.push_back(i);
-      ops.push_back(make_operation(s, points[i]));
+      ops.push_back(make_operation(sh, r.pair));
+      rows_of_op.push_back({i});
     }
   }
-  for (const auto& p : shapes)
-    ops.push_back(make_pattern_operation(s, p));
-  std::vector<SampleSet> out(points.size());
+  const auto add = [&](std::size_t i, const SampleSet& samples) {
+    const RowPoint& r = points[i];
+    Row& row = s.add(i, samples);
+    if (r.pattern) return add_gpu_bandwidth(row, *r.pattern, r.gpu, samples);
+    add_link(row, sh, r.pair, samples);
+  };
   if (!small_ops.empty()) {
-    std::vector<SampleSet> measured = ctx.measure_all_in_processes(small_ops, keys);
+    const std::vector<SampleSet> measured = s.measure_in_processes(small_ops, small);
     for (std::size_t k = 0; k < small.size(); ++k)
-      out[small[k]] = std::move(measured[k]);
+      add(small[k], measured[k]);
   }
-  if (!ops.empty()) {
-    std::vector<SampleSet> measured = ctx.measure_all(ops);
-    for (std::size_t k = 0; k < large.size(); ++k)
-      out[large[k]] = std::move(measured[k]);
-    for (std::size_t k = large.size(); k < measured.size(); ++k)
-      out.push_back(std::move(measured[k]));
-  }
-  return out;
+  if (ops.empty()) return;
+  const std::vector<SampleSet> measured = s.ctx().measure_all(ops);
+  for (std::size_t k = 0; k < ops.size(); ++k)
+    for (const std::size_t i : rows_of_op[k])
+      add(i, measured[k]);
 }
 
-ProbeResult PeerProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
-  const std::vector<int> devices = devices_to_pair(ctx.devices());
-  const auto& sizes = values.list("sizes");
-  const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
-  const std::vector<peer::PatternPoint> pattern_points = patterns(devices, values);
-  Shared s = make_shared_state(devices, most, values.has_choice("mode", "staged"),
-                               !pattern_points.empty());
-  PeerAccess access(devices);
-  s.access = &access;
-  ProbeResult r = new_result(kMethod);
-  const std::vector<Point> points =
-      runnable_points(sweep(devices, values), access, sizes.front(), r);
-  std::vector<peer::PatternPoint> shapes;
-  for (const auto& p : pattern_points) {
-    if (access.allows(p)) shapes.push_back(p);
-  }
-  if (shapes.size() < pattern_points.size()) r.findings.push_back(peer::kPatternNoP2p.make());
-  const std::vector<SampleSet> measured = measure_points(ctx, s, points, shapes);
-  for (std::size_t i = 0; i < points.size(); ++i)
-    r.rows.push_back(point_row(s, points[i], measured[i]));
-  for (std::size_t i = 0; i < shapes.size(); ++i)
-    for (Row& row : pattern_rows(s, shapes[i], measured[points.size() + i]))
-      r.rows.push_back(std::move(row));
-  analyse_keeping_rows(r, [&] { peer::analyse(r); });
-  return r;
-}
-
-// In a round process: the pair points the parent named, on the parent's GPUs.
-std::vector<SampleSet> PeerProbe::measure_keys(runtime::ProbeContext& ctx,
-                                               const std::vector<std::string>& keys) {
-  const std::vector<int> devices = ctx.devices();
-  std::vector<Point> points;
+PeerProbe::Analysis PeerProbe::measure(Sweep<RowPoint>& s) {
+  const std::vector<int> devices = devices_to_pair(s.ctx().devices());
   std::uint64_t most = 0;
-  bool staged = false;
-  for (const auto& key : keys) {
-    points.push_back(peer::parse_point_key(key, devices));
-    most = std::max(most, points.back().bytes);
-    staged = staged || points.back().mode == "staged";
+  bool staged = false, patterns = false;
+  for (const RowPoint& r : s.points()) {
+    most = std::max(most, r.pattern ? r.pattern->bytes : r.pair.bytes);
+    staged = staged || (!r.pattern && r.pair.mode == "staged");
+    patterns = patterns || r.pattern;
   }
-  if (points.empty()) throw UsageError("peer: a round process was given no points");
-  Shared s = make_shared_state(devices, most, staged, false);
+  if (s.points().empty()) return [](ProbeResult& r) { peer::analyse(r); };
+  Shared sh = make_shared_state(devices, most, staged, patterns);
   PeerAccess access(devices);
-  s.access = &access;
-  std::vector<runtime::Operation> ops;
-  for (const Point& p : points)
-    ops.push_back(make_operation(s, p));
-  return ctx.measure_all(ops);
+  sh.access = &access;
+  measure_rows(s, sh, drop_unrunnable(s, access));
+  return [](ProbeResult& r) { peer::analyse(r); };
 }
 
 }  // namespace

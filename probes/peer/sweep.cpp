@@ -1,15 +1,10 @@
-// peer's sweep (host-only): the pair sweep's points, their keys for round processes and the
-// latency chain's arithmetic.
+// peer's sweep (host-only): the pair sweep's points and the latency chain's arithmetic.
 #include "sweep.hpp"
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
-#include <sstream>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/errors.hpp"
 
 namespace gpuprobe::peer {
 
@@ -30,47 +25,6 @@ std::vector<Point> pair_sweep(const std::vector<int>& devices,
 
 bool process_level(const Point& p) {
   return p.mode == "sm-latency" || p.bytes <= kProcessLevelMaxBytes;
-}
-
-std::string point_key(const Point& p) {
-  return fmt::format("{} {} {} {} {}", p.mode, p.direction, p.src, p.dst, p.bytes);
-}
-
-namespace {
-
-bool is_number(const std::string& word, std::size_t most_digits) {
-  return !word.empty() && word.size() <= most_digits &&
-         std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-}  // namespace
-
-Point parse_point_key(const std::string& key, const std::vector<int>& devices) {
-  std::istringstream in(key);
-  Point p;
-  std::string src, dst, bytes, rest;
-  const auto bad = [&](const char* why) {
-    return UsageError(fmt::format("peer point '{}': {}", key, why));
-  };
-  if (!(in >> p.mode >> p.direction >> src >> dst >> bytes) || (in >> rest))
-    throw bad("expected 'mode direction src dst bytes'");
-  constexpr const char* kModes[] = {"ce",       "ce-write",   "ce-nop2p", "sm-read",
-                                    "sm-write", "sm-latency", "staged"};
-  if (std::find(std::begin(kModes), std::end(kModes), p.mode) == std::end(kModes) ||
-      (p.direction != "uni" && p.direction != "bidir"))
-    throw bad("unknown mode or direction");
-  if (!is_number(src, 4) || !is_number(dst, 4) || !is_number(bytes, 19))
-    throw bad("src, dst and bytes must be numbers");
-  p.src = std::stoi(src);
-  p.dst = std::stoi(dst);
-  p.bytes = std::stoull(bytes);
-  const auto known = [&](int d) {
-    return std::find(devices.begin(), devices.end(), d) != devices.end();
-  };
-  if (!known(p.src) || !known(p.dst) || p.src == p.dst)
-    throw bad("src and dst must be two different GPUs of the run");
-  if (p.bytes == 0) throw bad("zero bytes");
-  return p;
 }
 
 std::vector<PatternPoint> pattern_sweep(const std::vector<int>& devices,

@@ -1,6 +1,5 @@
 // peer's sweep (host-only, tested in CI): the points of the pair sweep, which of them run their
-// rounds in processes of their own and the keys that name them there, and the arithmetic of the
-// latency mode's pointer chain.
+// rounds in processes of their own, and the arithmetic of the latency mode's pointer chain.
 #pragma once
 
 #include <cstdint>
@@ -37,12 +36,6 @@ std::vector<Point> pair_sweep(const std::vector<int>& devices,
 // process of its own; larger copies move enough bytes that the level is lost in them.
 inline constexpr std::uint64_t kProcessLevelMaxBytes = std::uint64_t{1} << 20;
 bool process_level(const Point& p);
-
-// One point as a round process reads it back: "sm-read bidir 0 1 65536".
-std::string point_key(const Point& p);
-// Throws UsageError on a key point_key did not make: not five words, an unknown mode or
-// direction, a GPU outside `devices`, src = dst, or a byte count that is not a positive number.
-Point parse_point_key(const std::string& key, const std::vector<int>& devices);
 
 // A pattern point: every copy of `copies` at once, `bytes` each, by `mode` (ce or ce-write).
 // all-to-one: every other GPU into `gpu`; one-to-all: `gpu` into every other; all-to-all: every

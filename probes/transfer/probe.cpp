@@ -11,15 +11,14 @@
 #include <optional>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/trace.hpp"
 #include "gpuprobe/core/units.hpp"
-#include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
+#include "gpuprobe/sweep_probe.hpp"
 #include "registry.hpp"
 #include "sweep.hpp"
 
@@ -34,36 +33,17 @@ constexpr std::uint32_t kD2HSeed = 0x7654321u;
 // Largest --sizes value accepted: 1 TiB, more than any GPU holds (and far from int64 overflow).
 constexpr std::uint64_t kMaxTransferBytes = 1ull << 40;
 
-constexpr HostMemory kKinds[] = {HostMemory::kPageable, HostMemory::kPinned,
-                                 HostMemory::kWriteCombined, HostMemory::kRegistered};
-
-HostMemory kind_of(const std::string& token) {
-  for (auto k : kKinds) {
-    if (token == runtime::host_memory_name(k)) return k;
-  }
-  throw std::logic_error("unknown memory kind " + token);
-}
+constexpr const char* kMethod =
+    "cudaMemcpyAsync on non-blocking streams; pinned/wc/registered batches gated behind a spin "
+    "kernel and timed with CUDA events, pageable batches timed with the host clock (the copy "
+    "is staged synchronously); bytes counted once per direction, bidir = both directions "
+    "summed; GB/s = 1e9 B/s; data verified after sampling";
 
 struct Point {
   HostMemory kind;
   std::string direction;  // h2d, d2h, bidir
   std::uint64_t bytes;
 };
-
-std::vector<Point> points(const AxisValues& v) {
-  std::vector<Point> out;
-  for (const auto& memory : v.choices("memory"))
-    for (const auto& dir : v.choices("direction"))
-      for (auto bytes : v.list("sizes"))
-        out.push_back({kind_of(memory), dir, bytes});
-  return out;
-}
-
-std::vector<Param> row_params(const Point& p) {
-  return {{"memory", std::string(runtime::host_memory_name(p.kind)), ""},
-          {"direction", p.direction, ""},
-          {"bytes", static_cast<std::int64_t>(p.bytes), "B"}};
-}
 
 // Host buffers of one memory kind; device buffers are shared across kinds.
 struct HostBuffers {
@@ -193,41 +173,31 @@ std::map<HostMemory, HostBuffers> allocate_together(const std::vector<HostMemory
   return out;
 }
 
-std::string key_of(const Point& p) {
-  return transfer::point_key(
-      {std::string(runtime::host_memory_name(p.kind)), p.direction, p.bytes});
-}
-
-// One batch of points, with host buffers of `max_bytes` per memory kind: in this process, or
-// with each round in a process of its own.
-std::vector<SampleSet> measure_batch(runtime::ProbeContext& ctx, const std::vector<Point>& batch,
-                                     std::uint64_t max_bytes, DeviceBuffers& dev,
-                                     bool in_processes) {
+// One batch of points (indices into the sweep), with host buffers of `max_bytes` per memory kind:
+// in this process, or with each round in a process of its own. Adds their rows.
+void measure_batch(Sweep<Point>& s, const std::vector<std::size_t>& batch, std::uint64_t max_bytes,
+                   DeviceBuffers& dev, bool in_processes) {
   trace(fmt::format("transfer: host buffers of {} B for {} points", max_bytes, batch.size()));
   std::vector<HostMemory> kinds;
-  for (const Point& p : batch)
-    if (std::find(kinds.begin(), kinds.end(), p.kind) == kinds.end()) kinds.push_back(p.kind);
+  for (const std::size_t i : batch)
+    if (std::find(kinds.begin(), kinds.end(), s.points()[i].kind) == kinds.end())
+      kinds.push_back(s.points()[i].kind);
   std::map<HostMemory, HostBuffers> host = allocate_together(kinds, max_bytes);
   std::vector<runtime::Operation> ops;
-  std::vector<std::string> keys;
-  for (const Point& p : batch) {
-    ops.push_back(make_operation(p, host.at(p.kind), dev.src, dev.dst));
-    keys.push_back(key_of(p));
-  }
+  for (const std::size_t i : batch)
+    ops.push_back(make_operation(s.points()[i], host.at(s.points()[i].kind), dev.src, dev.dst));
   trace("transfer: host buffers ready");
-  return in_processes ? ctx.measure_all_in_processes(ops, keys) : ctx.measure_all(ops);
-}
-
-Row make_row(const Point& p, const SampleSet& samples) {
-  Row row = measured_row(row_params(p), samples);
-  if (p.direction == "bidir") {
-    for (std::size_t lane = 0; lane < samples.lanes.size(); ++lane)
-      row.metrics.push_back(lane_bandwidth_metric(samples, lane));
+  const auto measured =
+      in_processes ? s.measure_in_processes(ops, batch) : s.ctx().measure_all(ops);
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    Row& row = s.add(batch[k], measured[k]);
+    if (s.points()[batch[k]].direction != "bidir") continue;
+    for (std::size_t lane = 0; lane < measured[k].lanes.size(); ++lane)
+      row.metrics.push_back(lane_bandwidth_metric(measured[k], lane));
   }
-  return row;
 }
 
-class TransferProbe final : public Probe {
+class TransferProbe final : public SweepProbe<Point> {
  public:
   std::string name() const override { return "transfer"; }
   std::string description() const override {
@@ -266,72 +236,40 @@ class TransferProbe final : public Probe {
     return metric_names(transfer::kCounterMetrics);
   }
 
-  ProbeResult plan(const AxisValues& values) const override {
-    ProbeResult r = skeleton();
-    for (const auto& p : points(values))
-      r.rows.push_back(unmeasured_row(row_params(p)));
-    return r;
+  std::string method(const AxisValues& /*values*/) const override { return kMethod; }
+  std::vector<Point> points(const AxisValues& v) const override {
+    std::vector<Point> out;
+    for (const auto& memory : v.choices("memory"))
+      for (const auto& dir : v.choices("direction"))
+        for (auto bytes : v.list("sizes"))
+          out.push_back({runtime::host_memory_of(memory), dir, bytes});
+    return out;
   }
-
-  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
-  std::vector<SampleSet> measure_keys(runtime::ProbeContext& ctx,
-                                      const std::vector<std::string>& keys) override;
-
- private:
-  ProbeResult skeleton() const {
-    return new_result(
-        "cudaMemcpyAsync on non-blocking streams; pinned/wc/registered batches gated behind a spin "
-        "kernel and timed with CUDA events, pageable batches timed with the host clock (the copy "
-        "is staged synchronously); bytes counted once per direction, bidir = both directions "
-        "summed; GB/s = 1e9 B/s; data verified after sampling");
+  Row row(const Point& p) const override {
+    return unmeasured_row({{"memory", std::string(runtime::host_memory_name(p.kind)), ""},
+                           {"direction", p.direction, ""},
+                           {"bytes", static_cast<std::int64_t>(p.bytes), "B"}});
   }
+  Analysis measure(Sweep<Point>& s) override;
 };
 
-ProbeResult TransferProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
-  ProbeResult result = skeleton();
-  const auto sweep = points(values);
+// Copies up to 1 MiB with each round in a process of its own (transfer::kProcessLevelMaxBytes),
+// then the larger ones here.
+TransferProbe::Analysis TransferProbe::measure(Sweep<Point>& s) {
   std::vector<std::uint64_t> bytes;
-  for (const Point& p : sweep)
+  for (const Point& p : s.points())
     bytes.push_back(p.bytes);
   const transfer::SweepParts parts = transfer::split_by_process_level(bytes);
   trace("transfer: run");
-  DeviceBuffers dev(std::max(parts.round_processes_max, parts.one_process_max), ctx.stream());
+  DeviceBuffers dev(std::max(parts.round_processes_max, parts.one_process_max), s.ctx().stream());
   trace("transfer: device buffers ready");
-  std::vector<std::optional<Row>> rows(sweep.size());
-  const auto measure = [&](const std::vector<std::size_t>& part, std::uint64_t max_bytes,
-                           bool in_processes) {
-    for (const auto& batch : batches(sweep, part, max_bytes)) {
-      std::vector<Point> points;
-      for (const std::size_t i : batch)
-        points.push_back(sweep[i]);
-      const auto measured = measure_batch(ctx, points, max_bytes, dev, in_processes);
-      for (std::size_t k = 0; k < batch.size(); ++k)
-        rows[batch[k]] = make_row(points[k], measured[k]);
-    }
-  };
-  measure(parts.round_processes, parts.round_processes_max, true);
-  measure(parts.one_process, parts.one_process_max, false);
-  for (auto& row : rows)
-    result.rows.push_back(std::move(*row));
+  for (const auto& batch : batches(s.points(), parts.round_processes, parts.round_processes_max))
+    measure_batch(s, batch, parts.round_processes_max, dev, true);
+  for (const auto& batch : batches(s.points(), parts.one_process, parts.one_process_max))
+    measure_batch(s, batch, parts.one_process_max, dev, false);
   trace("transfer: measured; analysing");
-  analyse_keeping_rows(result, [&] {
-    transfer::analyse(result, {ctx.device().pcie_link_gts, ctx.device().pcie_link_width});
-  });
-  return result;
-}
-
-std::vector<SampleSet> TransferProbe::measure_keys(runtime::ProbeContext& ctx,
-                                                   const std::vector<std::string>& keys) {
-  std::vector<Point> batch;
-  std::uint64_t max_bytes = 0;
-  for (const auto& key : keys) {
-    const transfer::PointKey k = transfer::parse_point_key(key);
-    batch.push_back({kind_of(k.memory), k.direction, k.bytes});
-    max_bytes = std::max(max_bytes, k.bytes);
-  }
-  if (batch.empty()) throw UsageError("transfer: a round process was given no points");
-  DeviceBuffers dev(max_bytes, ctx.stream());
-  return measure_batch(ctx, batch, max_bytes, dev, false);
+  const transfer::Link link{s.ctx().device().pcie_link_gts, s.ctx().device().pcie_link_width};
+  return [link](ProbeResult& r) { transfer::analyse(r, link); };
 }
 
 }  // namespace

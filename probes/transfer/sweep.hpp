@@ -1,11 +1,9 @@
 // transfer's sweep split by where its rounds run (host-only, tested in CI): copies up to
-// kProcessLevelMaxBytes with each round in a child process of its own, larger ones in this one;
-// and the keys that name a point to the round process.
+// kProcessLevelMaxBytes with each round in a child process of its own, larger ones in this one.
 #pragma once
 
 #include <cstdint>
 #include <span>
-#include <string>
 #include <vector>
 
 namespace gpuprobe::transfer {
@@ -26,16 +24,5 @@ struct SweepParts {
   std::uint64_t one_process_max = 0;
 };
 SweepParts split_by_process_level(std::span<const std::uint64_t> bytes);
-
-// One point as the round process reads it back: "pinned d2h 4096".
-struct PointKey {
-  std::string memory;
-  std::string direction;
-  std::uint64_t bytes = 0;
-};
-std::string point_key(const PointKey& key);
-// Throws UsageError on a key point_key did not make: not three words, a byte count that is not a
-// positive number.
-PointKey parse_point_key(const std::string& key);
 
 }  // namespace gpuprobe::transfer

@@ -12,16 +12,15 @@
 #include <tuple>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/zerocopy_model.hpp"
-#include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
+#include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
 #include "registry.hpp"
 
@@ -39,12 +38,14 @@ constexpr std::uint64_t kMinSpan = 64 * 1024;
 constexpr std::uint64_t kMaxSpan = 16ull << 30;
 constexpr std::uint64_t kSpanQuantum = 4096;
 
+// The axis's words: both kinds mapped into the device's address space.
 HostMemory kind_of(const std::string& memory) {
   return memory == "registered" ? HostMemory::kRegisteredMapped : HostMemory::kMapped;
 }
 
-// One sweep point. blocks: an in-flight row (a given grid); else the full grid.
+// One sweep point. blocks: an in-flight row (a given grid); else the full grid. span: --bytes.
 struct Point {
+  std::uint64_t span = 0;
   std::string mode;
   std::string memory;
   std::string direction;
@@ -54,16 +55,16 @@ struct Point {
   std::optional<std::uint64_t> blocks;
 };
 
-std::uint64_t elements_of(const Point& p, std::uint64_t span) {
-  return p.width > 0 ? span / (p.stride * static_cast<std::uint64_t>(p.width)) : 0;
+std::uint64_t elements_of(const Point& p) {
+  return p.width > 0 ? p.span / (p.stride * static_cast<std::uint64_t>(p.width)) : 0;
 }
 
 // Payload bytes of a point: elements x width, or the copied span for memcpy.
-std::uint64_t payload_of(const Point& p, std::uint64_t span) {
-  return p.width > 0 ? elements_of(p, span) * static_cast<std::uint64_t>(p.width) : span;
+std::uint64_t payload_of(const Point& p) {
+  return p.width > 0 ? elements_of(p) * static_cast<std::uint64_t>(p.width) : p.span;
 }
 
-std::vector<Param> row_params(const Point& p, std::uint64_t span) {
+std::vector<Param> row_params(const Point& p) {
   std::vector<Param> params = {
       {"mode", p.mode, ""}, {"memory", p.memory, ""}, {"direction", p.direction, ""}};
   if (p.width > 0) {
@@ -71,7 +72,7 @@ std::vector<Param> row_params(const Point& p, std::uint64_t span) {
     params.push_back({"stride", static_cast<std::int64_t>(p.stride), ""});
     params.push_back({"element_bytes", static_cast<std::int64_t>(p.width), "B"});
   }
-  params.push_back({"bytes", static_cast<std::int64_t>(payload_of(p, span)), "B"});
+  params.push_back({"bytes", static_cast<std::int64_t>(payload_of(p)), "B"});
   if (p.blocks) params.push_back({"blocks", static_cast<std::int64_t>(*p.blocks), ""});
   return params;
 }
@@ -86,23 +87,25 @@ void add_in_flight(const AxisValues& v, std::vector<Point>& out) {
   if (!v.has_choice("mode", zerocopy::kZeroCopy) || !v.has_choice("direction", "read")) return;
   for (auto b : v.list("blocks")) {
     if (b > 0)
-      out.push_back({zerocopy::kZeroCopy, v.choices("memory").front(), "read", 1, 1, widest(v), b});
+      out.push_back({v.number("bytes"), zerocopy::kZeroCopy, v.choices("memory").front(), "read", 1,
+                     1, widest(v), b});
   }
 }
 
 // Per direction: the memcpy reference of each memory kind, then per memory, width, stride and
 // reuse the modes side by side; the in-flight rows last.
-std::vector<Point> points(const AxisValues& v) {
+std::vector<Point> sweep_points(const AxisValues& v) {
   std::vector<Point> out;
   for (const auto& dir : v.choices("direction")) {
     for (const auto& memory : v.choices("memory"))
-      out.push_back({zerocopy::kMemcpy, memory, dir, 1, 1, 0, std::nullopt});
+      out.push_back({v.number("bytes"), zerocopy::kMemcpy, memory, dir, 1, 1, 0, std::nullopt});
     for (const auto& memory : v.choices("memory"))
       for (auto w : v.list("widths"))
         for (auto s : v.list("strides"))
           for (auto k : v.list("reuse"))
             for (const auto& mode : v.choices("mode"))
-              out.push_back({mode, memory, dir, k, s, static_cast<int>(w), std::nullopt});
+              out.push_back(
+                  {v.number("bytes"), mode, memory, dir, k, s, static_cast<int>(w), std::nullopt});
   }
   add_in_flight(v, out);
   return out;
@@ -155,7 +158,7 @@ std::string check_sums(const std::vector<std::uint32_t>& elements, std::uint64_t
 // A read point: zero-copy (the kernel reads the mapped buffer) or copy (H2D of the span, then
 // the kernel on device memory). Sums poisoned before each round; the copy's target too.
 runtime::Operation read_operation(const Point& p, Shared& sh, int grid) {
-  const std::uint64_t n = elements_of(p, sh.span);
+  const std::uint64_t n = elements_of(p);
   const std::uint64_t span = models::span_bytes({true, p.stride, p.width, n, 1});
   const bool zero_copy = p.mode == zerocopy::kZeroCopy;
   HostSide& h = sh.host.at(p.memory);
@@ -188,7 +191,7 @@ runtime::Operation read_operation(const Point& p, Shared& sh, int grid) {
 // device memory, then D2H of the span). The host buffer (and the device one) poisoned before
 // each round: the pattern never has a 0 word.
 runtime::Operation write_operation(const Point& p, Shared& sh, int grid) {
-  const std::uint64_t n = elements_of(p, sh.span);
+  const std::uint64_t n = elements_of(p);
   const std::uint64_t span = models::span_bytes({true, p.stride, p.width, n, 1});
   const bool zero_copy = p.mode == zerocopy::kZeroCopy;
   HostSide& h = sh.host.at(p.memory);
@@ -264,16 +267,14 @@ runtime::Operation make_operation(const Point& p, Shared& sh, int sm_count) {
   return op;
 }
 
-Row make_row(const Point& p, std::uint64_t span, const SampleSet& samples, int grid) {
-  Row row = measured_row(row_params(p, span), samples);
-  if (p.blocks) {
-    const std::uint64_t threads = static_cast<std::uint64_t>(grid) * zerocopy::kThreads;
-    const std::uint64_t n = elements_of(p, span);
-    const std::uint64_t in_flight = std::min<std::uint64_t>(threads * zerocopy::kUnroll, n);
-    row.derived.push_back({"bytes_in_flight", "B",
-                           static_cast<double>(in_flight * static_cast<std::uint64_t>(p.width))});
-  }
-  return row;
+// An in-flight row's bytes in flight: the grid's loads, at most the elements.
+void add_bytes_in_flight(Row& row, const Point& p, int grid) {
+  if (!p.blocks) return;
+  const std::uint64_t threads = static_cast<std::uint64_t>(grid) * zerocopy::kThreads;
+  const std::uint64_t in_flight =
+      std::min<std::uint64_t>(threads * zerocopy::kUnroll, elements_of(p));
+  row.derived.push_back({"bytes_in_flight", "B",
+                         static_cast<double>(in_flight * static_cast<std::uint64_t>(p.width))});
 }
 
 // What the analysis needs from the device; `span` from --bytes.
@@ -292,7 +293,7 @@ zerocopy::RunFacts run_facts(const DeviceInfo& dev, std::uint64_t span, bool que
   return facts;
 }
 
-class ZeroCopyProbe final : public Probe {
+class ZeroCopyProbe final : public SweepProbe<Point> {
  public:
   std::string name() const override { return "zerocopy"; }
   std::string description() const override {
@@ -372,20 +373,15 @@ class ZeroCopyProbe final : public Probe {
     return metric_names(zerocopy::kCounterMetrics);
   }
 
-  ProbeResult plan(const AxisValues& values) const override {
-    ProbeResult r = skeleton();
-    const std::uint64_t span = values.number("bytes");
-    for (const auto& p : points(values))
-      r.rows.push_back(unmeasured_row(row_params(p, span)));
+  std::vector<Point> points(const AxisValues& v) const override { return sweep_points(v); }
+  Row row(const Point& p) const override { return unmeasured_row(row_params(p)); }
+  void finish_plan(ProbeResult& r, const AxisValues&, const std::vector<int>*) const override {
     zerocopy::add_model(r);
-    return r;
   }
+  Analysis measure(Sweep<Point>& s) override;
 
-  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
-
- private:
-  ProbeResult skeleton() const {
-    return new_result(fmt::format(
+  std::string method(const AxisValues& /*values*/) const override {
+    return fmt::format(
         "read: a grid-stride kernel (SMs x resident blocks of {} threads, {} independent loads in "
         "flight per thread, volatile ld.global.cg) sums every element `reuse` times, reading "
         "mapped "
@@ -396,7 +392,7 @@ class ZeroCopyProbe final : public Probe {
         "counted once whatever the reuse) / time; GB/s = 1e9 B/s; every row's result checked after "
         "sampling (read sums and written host memory on the host, the memcpy H2D copy on the "
         "device)",
-        zerocopy::kThreads, zerocopy::kUnroll));
+        zerocopy::kThreads, zerocopy::kUnroll);
   }
 };
 
@@ -409,33 +405,29 @@ void require_mapping(const DeviceInfo& dev) {
         "zero-copy against)");
 }
 
-ProbeResult ZeroCopyProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
-  const DeviceInfo& dev = ctx.device();
+ZeroCopyProbe::Analysis ZeroCopyProbe::measure(Sweep<Point>& s) {
+  const DeviceInfo& dev = s.ctx().device();
   require_mapping(dev);
-  ProbeResult result = skeleton();
   Shared sh;
-  sh.span = values.number("bytes");
-  sh.check_stream = ctx.stream();
-  for (const auto& memory : values.choices("memory"))
+  sh.span = s.values().number("bytes");
+  sh.check_stream = s.ctx().stream();
+  for (const auto& memory : s.values().choices("memory"))
     sh.host.try_emplace(memory, kind_of(memory), sh.span);
   sh.dev_in = runtime::DeviceBuffer(sh.span);
   sh.dev_out = runtime::DeviceBuffer(sh.span);
-  const auto sweep = points(values);
   std::vector<int> grids;
   std::uint64_t max_threads = 1;
-  for (const auto& p : sweep) {
+  for (const auto& p : s.points()) {
     grids.push_back(p.width ? grid_of(p, sh, dev.sm_count) : 0);
     max_threads = std::max<std::uint64_t>(max_threads, grids.back() * zerocopy::kThreads);
   }
   sh.sums = runtime::DeviceBuffer(max_threads * 4);
-  std::vector<runtime::Operation> ops;
-  for (const auto& p : sweep)
-    ops.push_back(make_operation(p, sh, dev.sm_count));
-  const std::vector<SampleSet> measured = ctx.measure_all(ops);
-  for (std::size_t i = 0; i < sweep.size(); ++i)
-    result.rows.push_back(make_row(sweep[i], sh.span, measured[i], grids[i]));
-  analyse_keeping_rows(result, [&] { zerocopy::analyse(result, run_facts(dev, sh.span, true)); });
-  return result;
+  s.measure_each(
+      [&](const Point& p, runtime::Operation& op) { op = make_operation(p, sh, dev.sm_count); });
+  for (std::size_t i = 0; i < grids.size(); ++i)
+    add_bytes_in_flight(s.row(i), s.points()[i], grids[i]);
+  const zerocopy::RunFacts facts = run_facts(dev, sh.span, true);
+  return [facts](ProbeResult& r) { zerocopy::analyse(r, facts); };
 }
 
 }  // namespace

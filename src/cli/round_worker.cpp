@@ -53,7 +53,7 @@ int run_round_worker(const std::string& request_path, const std::string& answer_
   int code = 0;
   context.carry_on_from(q.earlier);
   try {
-    for (const SampleSet& set : probe->measure_keys(context, q.keys))
+    for (const SampleSet& set : probe->measure_keys(context, q.values, q.keys))
       answer.sets.push_back(samples_of_round(set, q.round));
   } catch (const runtime::VerificationError& e) {
     answer.wrong_result = e.what();

@@ -59,6 +59,34 @@ SampleSet set_from_json(const nlohmann::ordered_json& j, Fits fits) {
   return s;
 }
 
+nlohmann::json values_to_json(const AxisValues& values) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [name, v] : values.values)
+    out[name] = {{"kind", static_cast<int>(v.kind)},
+                 {"text", v.text},
+                 {"given", v.given},
+                 {"numbers", v.numbers},
+                 {"tokens", v.tokens},
+                 {"on", v.on}};
+  return out;
+}
+
+AxisValues values_from_json(const nlohmann::ordered_json& j) {
+  AxisValues out;
+  for (const auto& [name, v] : j.items()) {
+    const int kind = v.at("kind").get<int>();
+    if (kind < static_cast<int>(AxisKind::kList) || kind > static_cast<int>(AxisKind::kSwitch))
+      throw std::invalid_argument(fmt::format("axis '{}' of unknown kind {}", name, kind));
+    out.values[name] = {static_cast<AxisKind>(kind),
+                        v.at("text").get<std::string>(),
+                        v.at("given").get<bool>(),
+                        v.at("numbers").get<std::vector<std::uint64_t>>(),
+                        v.at("tokens").get<std::vector<std::string>>(),
+                        v.at("on").get<bool>()};
+  }
+  return out;
+}
+
 nlohmann::json sets_to_json(const std::vector<SampleSet>& sets) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& s : sets)
@@ -92,7 +120,8 @@ nlohmann::json to_json(const RoundRequest& q) {
                    {"warmup_batches", q.warmup_batches},
                    {"target_batch_seconds", q.target_batch_seconds},
                    {"max_batch", q.max_batch},
-                   {"earlier", sets_to_json(q.earlier)}};
+                   {"earlier", sets_to_json(q.earlier)},
+                   {"values", values_to_json(q.values)}};
   if (!q.devices.empty()) j["devices"] = q.devices;
   return j;
 }
@@ -112,6 +141,7 @@ RoundRequest round_request_from_json(const nlohmann::ordered_json& j, const std:
     q.warmup_batches = j.at("warmup_batches").get<std::size_t>();
     q.target_batch_seconds = j.at("target_batch_seconds").get<double>();
     q.max_batch = j.at("max_batch").get<std::size_t>();
+    q.values = values_from_json(j.at("values"));
     if (q.rounds == 0 || q.round >= q.rounds)
       throw std::invalid_argument(fmt::format("round {} of {}", q.round, q.rounds));
     for (const auto& s : j.at("earlier"))

@@ -215,6 +215,62 @@ class RangeProfiler {
   CUpti_RangeProfiler_Object* object_ = nullptr;
 };
 
+// One replay pass: cuptiRangeProfilerStart now, Stop by stop() (checked) or, when the pass is
+// left by an error, quietly here, so the profiler can still be disabled.
+class ProfilerPass {
+ public:
+  explicit ProfilerPass(CUpti_RangeProfiler_Object* object) {
+    auto start = GP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
+    start.pRangeProfilerObject = object;
+    GP_CUPTI(cuptiRangeProfilerStart, start);
+    stop_ = GP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    stop_.pRangeProfilerObject = object;
+  }
+  ~ProfilerPass() {
+    if (open_) cuptiRangeProfilerStop(&stop_);
+  }
+  ProfilerPass(const ProfilerPass&) = delete;
+  ProfilerPass& operator=(const ProfilerPass&) = delete;
+
+  // Ends the pass; whether CUPTI has every pass it needs.
+  bool stop() {
+    open_ = false;
+    GP_CUPTI(cuptiRangeProfilerStop, stop_);
+    return stop_.isAllPassSubmitted != 0;
+  }
+
+ private:
+  CUpti_RangeProfiler_Stop_Params stop_{};
+  bool open_ = true;
+};
+
+// One range of a pass: pushed now, popped by pop() (checked) or quietly when left by an error.
+class ProfilerRange {
+ public:
+  ProfilerRange(CUpti_RangeProfiler_Object* object, const std::string& name) {
+    auto push = GP_CUPTI_PARAMS(CUpti_RangeProfiler_PushRange_Params);
+    push.pRangeProfilerObject = object;
+    push.pRangeName = name.c_str();
+    GP_CUPTI(cuptiRangeProfilerPushRange, push);
+    pop_ = GP_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+    pop_.pRangeProfilerObject = object;
+  }
+  ~ProfilerRange() {
+    if (open_) cuptiRangeProfilerPopRange(&pop_);
+  }
+  ProfilerRange(const ProfilerRange&) = delete;
+  ProfilerRange& operator=(const ProfilerRange&) = delete;
+
+  void pop() {
+    open_ = false;
+    GP_CUPTI(cuptiRangeProfilerPopRange, pop_);
+  }
+
+ private:
+  CUpti_RangeProfiler_PopRange_Params pop_{};
+  bool open_ = true;
+};
+
 std::atomic<unsigned> capture_counter{0};
 
 }  // namespace
@@ -260,18 +316,21 @@ struct CounterSession::Impl {
 
   std::vector<RangeCounters> run_config(std::size_t index, const std::vector<std::string>& names,
                                         const RangeWork& work);
+  std::vector<std::uint8_t> set_config(const CounterConfig& config,
+                                       CUpti_RangeProfiler_Object* profiler) const;
+  void run_passes(const CounterConfig& config, CUpti_RangeProfiler_Object* profiler,
+                  const std::vector<std::string>& names, const RangeWork& work) const;
+  void capture(std::size_t index, const CounterConfig& config,
+               const std::vector<std::string>& names, const std::vector<std::uint8_t>& data,
+               const std::vector<RangeCounters>& values) const;
 };
 
-std::vector<RangeCounters> CounterSession::Impl::run_config(std::size_t index,
-                                                            const std::vector<std::string>& names,
-                                                            const RangeWork& work) {
-  const CounterConfig& config = grouping.configs[index];
-  check_cuda(cudaSetDevice(device), "cudaSetDevice");
-  RangeProfiler profiler(ctx);
-
+// The configuration's counter data image, made and set for user ranges and user replay.
+std::vector<std::uint8_t> CounterSession::Impl::set_config(
+    const CounterConfig& config, CUpti_RangeProfiler_Object* profiler) const {
   std::vector<const char*> c_names = detail::c_names(config.metrics);
   auto size = GP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-  size.pRangeProfilerObject = profiler.get();
+  size.pRangeProfilerObject = profiler;
   size.pMetricNames = c_names.data();
   size.numMetrics = c_names.size();
   size.maxNumOfRanges = max_ranges;
@@ -279,13 +338,13 @@ std::vector<RangeCounters> CounterSession::Impl::run_config(std::size_t index,
   GP_CUPTI(cuptiRangeProfilerGetCounterDataSize, size);
   std::vector<std::uint8_t> counter_data(size.counterDataSize);
   auto init = GP_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-  init.pRangeProfilerObject = profiler.get();
+  init.pRangeProfilerObject = profiler;
   init.counterDataSize = counter_data.size();
   init.pCounterData = counter_data.data();
   GP_CUPTI(cuptiRangeProfilerCounterDataImageInitialize, init);
 
   auto set = GP_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
-  set.pRangeProfilerObject = profiler.get();
+  set.pRangeProfilerObject = profiler;
   set.configSize = config.image.size();
   set.pConfig = config.image.data();
   set.counterDataImageSize = counter_data.size();
@@ -298,7 +357,15 @@ std::vector<RangeCounters> CounterSession::Impl::run_config(std::size_t index,
   set.passIndex = 0;
   set.targetNestingLevel = 1;
   GP_CUPTI(cuptiRangeProfilerSetConfig, set);
+  return counter_data;
+}
 
+// Every replay pass CUPTI asks for: each range's work in a range of its own (before and after it
+// outside). An error closes the range and the pass (ProfilerRange, ProfilerPass) on its way out.
+void CounterSession::Impl::run_passes(const CounterConfig& config,
+                                      CUpti_RangeProfiler_Object* profiler,
+                                      const std::vector<std::string>& names,
+                                      const RangeWork& work) const {
   bool all_submitted = false;
   for (std::size_t pass = 0; !all_submitted; ++pass) {
     if (pass > config.passes)
@@ -306,70 +373,55 @@ std::vector<RangeCounters> CounterSession::Impl::run_config(std::size_t index,
           "GPUPROBE_PASS_LOOP",
           "CUPTI asked for more than the " + std::to_string(config.passes) + " planned passes",
           "report this with the metric list");
-    auto start = GP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
-    start.pRangeProfilerObject = profiler.get();
-    GP_CUPTI(cuptiRangeProfilerStart, start);
-    auto stop = GP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
-    stop.pRangeProfilerObject = profiler.get();
+    ProfilerPass replay(profiler);
     for (std::size_t r = 0; r < names.size(); ++r) {
-      try {  // close the pass so the profiler can be disabled
-        if (work.before) work.before(r);
-      } catch (...) {
-        cuptiRangeProfilerStop(&stop);
-        throw;
-      }
-      auto push = GP_CUPTI_PARAMS(CUpti_RangeProfiler_PushRange_Params);
-      push.pRangeProfilerObject = profiler.get();
-      push.pRangeName = names[r].c_str();
-      GP_CUPTI(cuptiRangeProfilerPushRange, push);
-      auto pop = GP_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);
-      pop.pRangeProfilerObject = profiler.get();
-      try {
-        work.work(r);
-      } catch (...) {  // close the range and the pass so the profiler can be disabled
-        cuptiRangeProfilerPopRange(&pop);
-        cuptiRangeProfilerStop(&stop);
-        throw;
-      }
-      GP_CUPTI(cuptiRangeProfilerPopRange, pop);
-      try {
-        if (work.after) work.after(r);
-      } catch (...) {
-        cuptiRangeProfilerStop(&stop);
-        throw;
-      }
+      if (work.before) work.before(r);
+      ProfilerRange range(profiler, names[r]);
+      work.work(r);
+      range.pop();
+      if (work.after) work.after(r);
     }
-    const cudaError_t synced = cudaDeviceSynchronize();
-    if (synced != cudaSuccess) {
-      cuptiRangeProfilerStop(&stop);
-      check_cuda(synced, "cudaDeviceSynchronize (after a counter pass)");
-    }
-    GP_CUPTI(cuptiRangeProfilerStop, stop);
-    all_submitted = stop.isAllPassSubmitted != 0;
+    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after a counter pass)");
+    all_submitted = replay.stop();
   }
+}
 
+// With GPUPROBE_COUNTER_CAPTURE set: the configuration's counter data and values, written there.
+void CounterSession::Impl::capture(std::size_t index, const CounterConfig& config,
+                                   const std::vector<std::string>& names,
+                                   const std::vector<std::uint8_t>& data,
+                                   const std::vector<RangeCounters>& values) const {
+  CounterCapture out;
+  const std::string stem = capture_stem.empty()
+                               ? "counters-" + std::to_string(capture_counter.fetch_add(1))
+                               : capture_stem;
+  out.name = stem + "-config" + std::to_string(index);
+  out.chip = chip;
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, device) == cudaSuccess) out.device = prop.name;
+  out.metrics = config.metrics;
+  out.ranges = names;
+  out.counter_data = data;
+  out.counter_availability = catalog->counter_availability();
+  out.values = values;
+  write_capture(capture_dir, out);
+}
+
+std::vector<RangeCounters> CounterSession::Impl::run_config(std::size_t index,
+                                                            const std::vector<std::string>& names,
+                                                            const RangeWork& work) {
+  const CounterConfig& config = grouping.configs[index];
+  check_cuda(cudaSetDevice(device), "cudaSetDevice");
+  RangeProfiler profiler(ctx);
+  const std::vector<std::uint8_t> counter_data = set_config(config, profiler.get());
+  run_passes(config, profiler.get(), names, work);
   auto decode = GP_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
   decode.pRangeProfilerObject = profiler.get();
   GP_CUPTI(cuptiRangeProfilerDecodeData, decode);
   profiler.disable();
 
   std::vector<RangeCounters> values = evaluate_counter_data(*catalog, config.metrics, counter_data);
-  if (!capture_dir.empty()) {
-    CounterCapture capture;
-    const std::string stem = capture_stem.empty()
-                                 ? "counters-" + std::to_string(capture_counter.fetch_add(1))
-                                 : capture_stem;
-    capture.name = stem + "-config" + std::to_string(index);
-    capture.chip = chip;
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, device) == cudaSuccess) capture.device = prop.name;
-    capture.metrics = config.metrics;
-    capture.ranges = names;
-    capture.counter_data = counter_data;
-    capture.counter_availability = catalog->counter_availability();
-    capture.values = values;
-    write_capture(capture_dir, capture);
-  }
+  if (!capture_dir.empty()) capture(index, config, names, counter_data, values);
   return values;
 }
 

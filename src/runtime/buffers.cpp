@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <utility>
 
 #include "gpuprobe/core/errors.hpp"
@@ -98,6 +99,15 @@ const char* host_memory_name(HostMemory kind) noexcept {
       return "registered-mapped";
   }
   return "unknown";
+}
+
+HostMemory host_memory_of(std::string_view name) {
+  for (const HostMemory kind :
+       {HostMemory::kPageable, HostMemory::kPinned, HostMemory::kWriteCombined,
+        HostMemory::kRegistered, HostMemory::kMapped, HostMemory::kRegisteredMapped}) {
+    if (name == host_memory_name(kind)) return kind;
+  }
+  throw std::logic_error(fmt::format("unknown host memory kind '{}'", name));
 }
 
 HostBuffer::HostBuffer(HostMemory kind, std::size_t bytes) : bytes_(bytes), kind_(kind) {

@@ -68,14 +68,15 @@ std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& o
   return out;
 }
 
-std::vector<SampleSet> ProbeContext::measure_all_in_processes(
-    const std::vector<Operation>& ops, const std::vector<std::string>& keys) {
+std::vector<SampleSet> ProbeContext::measure_all_in_processes(const std::vector<Operation>& ops,
+                                                              const std::vector<std::string>& keys,
+                                                              const AxisValues& values) {
   const MeasureOptions& options = measurer_.options();
   const std::size_t rounds = effective_rounds(options.rounds, options.rule);
   if (!round_process_ || rounds < 2 || options.only_round) return measure_all(ops);
   if (keys.size() != ops.size()) throw std::logic_error("one key per operation");
   const TeardownAll teardown{ops};
-  std::vector<SampleSet> out = time_in_processes(ops, keys, rounds);
+  std::vector<SampleSet> out = time_in_processes(ops, keys, values, rounds);
   add_counters(ops, out);
   return out;
 }
@@ -137,6 +138,7 @@ std::vector<SampleSet> ProbeContext::time_in_rounds(const std::vector<Operation>
 
 std::vector<SampleSet> ProbeContext::time_in_processes(const std::vector<Operation>& ops,
                                                        const std::vector<std::string>& keys,
+                                                       const AxisValues& values,
                                                        std::size_t rounds) {
   const MeasureOptions& options = measurer_.options();
   RoundRequest request{probe_name_,
@@ -151,7 +153,8 @@ std::vector<SampleSet> ProbeContext::time_in_processes(const std::vector<Operati
                        options.target_batch_seconds,
                        options.max_batch,
                        {},
-                       devices_.size() > 1 ? devices_ : std::vector<int>{}};
+                       devices_.size() > 1 ? devices_ : std::vector<int>{},
+                       values};
   std::vector<SampleSet> merged(ops.size());
   for (std::size_t round = 0; round < rounds; ++round) {
     throw_if_interrupted();

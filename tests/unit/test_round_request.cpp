@@ -61,6 +61,27 @@ TEST(RoundRequest, RoundTripsEveryField) {
   EXPECT_TRUE(back.devices.empty());
 }
 
+// The run's axis values travel as resolved, so the round process makes the same sweep.
+TEST(RoundRequest, CarriesTheAxisValuesAsResolved) {
+  const std::vector<Axis> axes = {
+      choice_axis("memory", "kinds", {"pageable", "pinned", "wc"}, "all"),
+      size_list_axis("sizes", "sizes", "4KiB:64KiB:x4"), switch_axis("timeline", "a switch")};
+  AxisInput input;
+  input.text["memory"] = "wc,pinned";
+  input.switches.insert("timeline");
+  RoundRequest q = request("transfer", {"memory=pinned bytes=4096"}, 0, 2);
+  q.values = resolve_axes(axes, input, /*quick=*/false);
+  const RoundRequest back = round_request_from_json(reparsed(to_json(q)), "test");
+  EXPECT_EQ(back.values.choices("memory"), q.values.choices("memory"));
+  EXPECT_TRUE(back.values.given("memory"));
+  EXPECT_EQ(back.values.list("sizes"), (std::vector<std::uint64_t>{4096, 16384, 65536}));
+  EXPECT_EQ(back.values.text("sizes"), "4KiB:64KiB:x4");
+  EXPECT_TRUE(back.values.on("timeline"));
+  auto j = to_json(q);
+  j["values"]["sizes"]["kind"] = 9;
+  EXPECT_THROW(round_request_from_json(reparsed(j), "req"), UsageError);
+}
+
 // A host-scoped probe's round carries the GPUs it spans; a device-scoped one's has no "devices".
 TEST(RoundRequest, CarriesAHostScopedProbesDevices) {
   RoundRequest q = request("peer", {"0 1 ce uni 4096"}, 0, 2);

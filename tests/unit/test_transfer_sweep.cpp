@@ -1,11 +1,10 @@
-// transfer's sweep split (which copies take their rounds in processes of their own, in sweep
-// order, with each part's largest size) and the point keys a round process reads back.
+// transfer's sweep split: which copies take their rounds in processes of their own, in sweep
+// order, with each part's largest size.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "gpuprobe/core/errors.hpp"
 #include "transfer/sweep.hpp"
 
 namespace gpuprobe::transfer {
@@ -33,22 +32,6 @@ TEST(TransferSweep, APartWithNoPointsIsEmptyWithSizeZero) {
   EXPECT_TRUE(only_large.round_processes.empty());
   EXPECT_EQ(only_large.round_processes_max, 0u);
   EXPECT_EQ(only_large.one_process, (Indices{0}));
-}
-
-TEST(TransferPointKey, ReadsBackWhatItWrote) {
-  const PointKey key{"registered", "bidir", 1048576};
-  EXPECT_EQ(point_key(key), "registered bidir 1048576");
-  const PointKey back = parse_point_key(point_key(key));
-  EXPECT_EQ(back.memory, "registered");
-  EXPECT_EQ(back.direction, "bidir");
-  EXPECT_EQ(back.bytes, 1048576u);
-}
-
-TEST(TransferPointKey, RefusesWhatItCannotHaveWritten) {
-  for (const char* bad :
-       {"", "pinned d2h", "pinned d2h 4096 extra", "pinned d2h -4", "pinned d2h 4k", "pinned d2h 0",
-        "pinned sideways 4096", "managed d2h 4096", "pinned d2h 99999999999999999999"})
-    EXPECT_THROW(parse_point_key(bad), UsageError) << bad;
 }
 
 }  // namespace

@@ -8,13 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "gpuprobe/core/axes.hpp"
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/core/stats.hpp"
 
 namespace gpuprobe {
 
 // One round of a batch of points, measured by a child process (`gpuprobe __round`): which probe,
-// which device, the points (keys the probe made and reads back) and how to sample them.
+// which device, the points (the keys of sweep_rows.hpp, found again in the sweep of `values`) and
+// how to sample them.
 struct RoundRequest {
   std::string probe;
   int device = 0;
@@ -32,6 +34,8 @@ struct RoundRequest {
   std::vector<SampleSet> earlier;
   // A host-scoped probe's GPUs (ProbeContext::devices()), `device` first; empty: just `device`.
   std::vector<int> devices;
+  // The run's axis values, as resolved in the parent: the child makes the same sweep from them.
+  AxisValues values;
 };
 
 nlohmann::json to_json(const RoundRequest& request);

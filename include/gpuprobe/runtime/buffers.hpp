@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace gpuprobe::runtime {
 
@@ -46,6 +47,8 @@ enum class HostMemory {
 };
 
 const char* host_memory_name(HostMemory kind) noexcept;  // "pageable", "pinned", "wc", ...
+// The kind host_memory_name names; throws std::logic_error on another name.
+HostMemory host_memory_of(std::string_view name);
 
 // Host memory of one kind. The bytes are touched (written) once at allocation, so no
 // first-touch page fault lands in a measurement.

@@ -66,12 +66,14 @@ class ProbeContext {
   // measure_all, but each round in a child process of its own (a fresh CUDA context, driver
   // state and host memory): for points whose speed holds one level per process, which rounds
   // within one process cannot see (docs/method.md, "Rounds in processes"). `keys[i]` names
-  // ops[i] so that the probe's measure_keys() makes it again in the child. The counter pass and
+  // ops[i] in the sweep of `values` so that the probe's measure_keys() makes it again in the
+  // child (SweepProbe does both). The counter pass and
   // verification stay here as in measure_all. Falls back to measure_all with one round, in a
   // round process, or without a RoundProcess. Throws VerificationError when a child found
   // wrong data, RunError when one failed.
   std::vector<SampleSet> measure_all_in_processes(const std::vector<Operation>& ops,
-                                                  const std::vector<std::string>& keys);
+                                                  const std::vector<std::string>& keys,
+                                                  const AxisValues& values);
   // In a round process: the samples of the earlier rounds, per operation of the next batch in
   // order, so that this round's stopping rule judges them too, as in one process.
   void carry_on_from(std::vector<SampleSet> earlier) { earlier_ = std::move(earlier); }
@@ -85,7 +87,7 @@ class ProbeContext {
   std::vector<SampleSet> time_in_rounds(const std::vector<Operation>& ops);
   std::vector<SampleSet> time_in_processes(const std::vector<Operation>& ops,
                                            const std::vector<std::string>& keys,
-                                           std::size_t rounds);
+                                           const AxisValues& values, std::size_t rounds);
   void add_counters(const std::vector<Operation>& ops, std::vector<SampleSet>& out);
 
   const DeviceInfo& device_;
