@@ -30,11 +30,11 @@ class ThrowingAnalysisProbe final : public SweepProbe<std::uint64_t> {
     const std::uint64_t most = *std::max_element(s.points().begin(), s.points().end());
     runtime::DeviceBuffer src(most), dst(most);
     s.measure_each([&](std::uint64_t bytes, runtime::Operation& op) {
-      op.lanes.push_back({"copy", 2.0 * static_cast<double>(bytes),
-                          [bytes, in = src.get(), out = dst.get()](auto& l) {
-                            GP_CUDA(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice,
-                                                    l.stream()));
-                          }});
+      op.lanes.push_back(
+          {"copy", 2.0 * static_cast<double>(bytes),
+           [bytes, in = src.get(), out = dst.get()](auto& l) {
+             GP_CUDA(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, l.stream()));
+           }});
     });
     return [](ProbeResult&) { throw std::runtime_error("the analysis broke on purpose"); };
   }
