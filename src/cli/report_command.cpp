@@ -138,6 +138,11 @@ void add_report_options(CLI::App& command, ReportArgs& args) {
 }
 
 int report_runs(const ReportArgs& args) {
+  if (args.format != "html" && !(args.title.empty() && args.note.empty()))
+    throw UsageError(fmt::format(
+        "report: {} belongs to the HTML page, and --format {} writes plot files, no page: "
+        "give one of them",
+        args.title.empty() ? "--note" : "--title", args.format));
   const ReportStage stage;
   const StagedRuns in = stage_runs(args.files, stage);  // bad input: exit 2 before drawing
   check_output(args);
