@@ -30,9 +30,11 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit codes:\n"
     "  0    success\n"
-    "  1    a probe failed at run time (CUDA error, out of memory, wrong result)\n"
+    "  1    a probe failed at run time (CUDA error, out of memory, wrong result); report's drawing "
+    "failed\n"
     "  2    usage error: unknown command or option, a global option the command does not use, a "
-    "bad value, an unwritable output, an unreadable or malformed input file\n"
+    "bad value, contradicting options, an unwritable output, an unreadable or malformed input file "
+    "(report: another command's output, nothing ok to draw)\n"
     "  3    no usable GPU, or the probe is unsupported on this GPU (and was asked for); report's "
     "matplotlib is missing\n"
     "  4    a check failed: an --expect or reference bound failed, check checked nothing or left a "
