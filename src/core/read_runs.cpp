@@ -37,16 +37,21 @@ void read_each(const std::vector<std::string>& paths, const std::function<void(s
                const std::function<void(std::size_t, std::size_t)>& copy) {
   const std::vector<std::size_t> first = first_of_each(paths);
   std::vector<std::exception_ptr> errors(paths.size());
-  const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
-                                                      std::clamp<std::size_t>(paths.size(), 1, 8));
+  // Threads only where there are files enough to share: a pair is read faster without them.
+  constexpr std::size_t kFilesPerThread = 4;
+  const std::size_t threads = std::clamp<std::size_t>(
+      std::min<std::size_t>(std::thread::hardware_concurrency(), paths.size() / kFilesPerThread), 1,
+      8);
   auto work = [&](std::size_t from) {
-    for (std::size_t i = from; i < paths.size(); i += threads) {
+    bool stop = false;  // read in order by one thread: nothing after the first error
+    for (std::size_t i = from; i < paths.size() && !stop; i += threads) {
       if (first[i] != i) continue;
       try {
         throw_if_interrupted();
         read(i);
       } catch (...) {
         errors[i] = std::current_exception();
+        stop = threads == 1;
       }
     }
   };
