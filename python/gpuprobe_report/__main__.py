@@ -2,6 +2,7 @@
 # writes one self-contained HTML page, or one SVG/PNG file per plot. Run by `gpuprobe report`.
 import argparse
 import os
+import signal
 import sys
 
 # Exit code that tells `gpuprobe report` matplotlib is missing (it then says what to install).
@@ -47,6 +48,11 @@ def parse_args(argv):
     p.add_argument("--margin", type=float, default=2.0, help="compare's 'same' margin, percent")
     p.add_argument("--note", default="", help="a note printed above the headline figures")
     p.add_argument("--title", default="")
+    p.add_argument("--name", action="append", default=[],
+                   help="the name shown for each file, in order (gpuprobe passes the paths given)")
+    p.add_argument("--out-name", default="", help="the output's name in the closing line")
+    p.add_argument("--error-file", default="",
+                   help="where a failure's one line goes (gpuprobe prints it as its own error)")
     return p.parse_args(argv)
 
 
@@ -59,10 +65,12 @@ def all_probes(runs):
     return [p for p in order if any(run.results(p) for run in runs)]
 
 
-def main(argv):
-    args = parse_args(argv)
+def main(args):
     plt.rcParams.update({"svg.hashsalt": "gpuprobe", "font.size": 8, "figure.dpi": 100})
-    runs = rd.load_runs(args.files)
+    if "text.parse_math" in plt.rcParams:
+        plt.rcParams["text.parse_math"] = False  # a '$' in a GPU name or file is text, not TeX
+    runs = rd.load_runs(args.files, args.name)
+    shown_out = args.out_name or args.out
     comparison = None
     if args.compare:
         import json
@@ -89,10 +97,10 @@ def main(argv):
                 path = os.path.join(args.out, f"{pic.name}.{args.format}")
                 pic.figure.savefig(path, format=args.format, dpi=150)
                 written.append(path)
-        print(f"report: {len(written)} {args.format} file(s) in {args.out}")
+        print(f"report: {len(written)} {args.format} file(s) in {shown_out}")
         return 0
     title = args.title or "gpuprobe report: " + " vs ".join(r.label for r in runs)
-    parts = [f"<h1>{page.escape(title)}</h1>", _inputs(runs)]
+    parts = [f"<h1>{page.escape(title)}</h1>", _inputs(runs), page.failed_section(runs)]
     if comparison is not None and len(args.files) == 2:
         parts.append(page.comparison_section(_pair(runs, args.files), comparison, args.margin,
                                              args.note))
@@ -101,24 +109,58 @@ def main(argv):
     parts += sections + [page.environment_section(runs), page.tables_section(runs)]
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(page.document(title, parts))
-    print(f"report: {args.out}: {count} plot(s) of {len(sections)} probe(s) from {len(runs)} run(s)")
+    print(f"report: {shown_out}: {count} plot(s) of {len(sections)} probe(s) from {len(runs)} run(s)")
     return 0
 
 
 def _pair(runs, files):
     """compare pairs GPU i with GPU i; the headline shows the first GPU of each file."""
-    return [next(r for r in runs if r.path == path) for path in files]
+    return [next(r for r in runs if r.source == path) for path in files]
 
 
 def _inputs(runs):
     items = "".join(
         f"<li>{page.escape(r.label)}: {page.escape(r.path)} (schema {page.escape(str(r.schema))}, "
-        f"build {page.escape(r.build)}; probes: {page.escape(', '.join(p for p in r.probes()))})</li>"
+        f"build {page.escape(r.build)}; probes: {page.escape(', '.join(_probe_state(r)))})</li>"
         for r in runs)
     return (f"<p>{len(runs)} run(s); error bars show the spread of each point's rounds (lowest to "
             "highest round median; the samples' min to max in files without samples), dashed "
             f"lines the models.</p><ul>{items}</ul>")
 
 
+def _probe_state(run):
+    """Each probe of a run, with its status where it is not ok ("transfer (failed)")."""
+    out = []
+    for probe in run.probes():
+        states = {r.get("status") for r in run.all_results() if r.get("probe") == probe}
+        bad = sorted(str(s) for s in states if s != "ok")
+        out.append(str(probe) + (f" ({', '.join(bad)})" if bad else ""))
+    return out
+
+
+def _fail(args, code, line):
+    """One line for gpuprobe to print as its own error (its --error-file), and the exit code."""
+    if args.error_file:
+        with open(args.error_file, "w", encoding="utf-8") as f:
+            f.write(line + "\n")
+    else:
+        print("gpuprobe: error: " + line, file=sys.stderr)
+    return code
+
+
+def run(argv):
+    # Ctrl-C reaches the whole process group: end quietly (gpuprobe says it stopped), never with
+    # a KeyboardInterrupt traceback.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    args = parse_args(argv)
+    try:
+        return main(args)
+    except OSError as e:
+        return _fail(args, 2, f"report: cannot write '{args.out_name or args.out}': "
+                              f"{e.strerror or e}")
+    except Exception as e:  # a bug or input the drawing did not expect: one line, no traceback
+        return _fail(args, 1, f"report: could not draw the report: {type(e).__name__}: {e}")
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(sys.argv[1:]))

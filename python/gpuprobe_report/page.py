@@ -2,7 +2,7 @@
 # well-formed XML so that tests can parse it; sections: comparison, probes, environment, tables.
 import io
 import re
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax import saxutils
 
 import headline
 import runs as rd
@@ -20,7 +20,28 @@ figcaption, .note { font-size: 0.85em; color: #444; }
 .note { background: #f6f6f6; padding: 0.4em 0.8em; border-left: 3px solid #999; }
 .scroll { overflow-x: auto; } details { margin: 0.3em 0; }
 li.warning { color: #a04000; }
+#failed, .failed { color: #a01010; }
 """
+
+
+# C0 controls but tab and newline, DEL and C1 controls: shown as \x1b, \u009b, never obeyed (and
+# never in the page: XML forbids most of them). gpuprobe escapes them in the result files it
+# hands over already; this covers the names, notes and titles given on its command line.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _shown(m):
+    c = ord(m.group(0))
+    return f"\\x{c:02x}" if c < 0x80 else f"\\u{c:04x}"
+
+
+def escape(text):
+    """Text for the page: control characters shown escaped, then &, < and > as entities."""
+    return saxutils.escape(_CONTROL.sub(_shown, str(text)))
+
+
+def quoteattr(text):
+    return saxutils.quoteattr(_CONTROL.sub(_shown, str(text)))
 
 
 def fmt(v, unit=""):
@@ -105,7 +126,11 @@ def _compare_findings(comparison):
 def probe_section(probe, pictures, runs, first_index):
     out = [f'<section class="probe" id="probe-{escape(probe)}" data-probe={quoteattr(probe)}>'
            f"<h2>{escape(probe)}</h2>"]
-    missing = [r.label for r in runs if not r.results(probe)]
+    failed = [f"{r.label}: {why}" for r in runs for why in not_ok(r, probe)]
+    missing = [r.label for r in runs if not r.results(probe) and not not_ok(r, probe)]
+    if failed:
+        out.append(f'<p class="note failed">{escape(probe)} did not run to the end in: '
+                   f'{escape("; ".join(failed))}.</p>')
     if missing:
         out.append(f'<p class="note">No {escape(probe)} data in: {escape("; ".join(missing))}.</p>')
     for i, pic in enumerate(pictures):
@@ -115,6 +140,22 @@ def probe_section(probe, pictures, runs, first_index):
     out.append(_findings(probe, runs))
     out.append("</section>")
     return "\n".join(out)
+
+
+def not_ok(run, probe):
+    """Each result of the probe in the run that is not ok: "failed: out of memory"."""
+    return [f"{r.get('status')}: {r.get('reason') or 'no reason given'}"
+            for r in run.all_results() if r.get("probe") == probe and r.get("status") != "ok"]
+
+
+def failed_section(runs):
+    """The probes that failed or were skipped, near the top: a failed run is never a quiet gap."""
+    items = [f"<li>{escape(r.label)}: {escape(str(probe))} {escape(why)}</li>"
+             for r in runs for probe in r.probes() for why in not_ok(r, probe)]
+    if not items:
+        return ""
+    return (f'<section id="failed"><h2>Not measured: {len(items)} probe result(s) failed or were '
+            f'skipped</h2><ul class="failed">{"".join(items)}</ul></section>')
 
 
 def _findings(probe, runs):

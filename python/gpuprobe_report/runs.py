@@ -10,15 +10,16 @@ class Run:
     A file of several GPUs (--device all) gives one Run per GPU; a host-scoped result (peer,
     "devices": [0, 1]) belongs to the run of its first GPU, its "device"."""
 
-    def __init__(self, path, data, index, device=None):
-        self.path = path
+    def __init__(self, path, data, index, device=None, name=None):
+        self.source = path  # the file read (gpuprobe's copy of the input)
+        self.path = name or path  # the name shown: the path the user gave
         self.data = data
         self.index = index
         self.device = device  # None: the file has one GPU (or none), every result is this run's
         devices = data.get("devices") or []
         info = next((d for d in devices if d.get("index") == device), devices[0] if devices else {})
         self.gpu = short_gpu(info.get("name", "no GPU"))
-        self.file = short_path(path)
+        self.file = short_path(self.path)
         where = "" if device is None else f" (GPU {device})"
         self.label = f"{self.gpu}{where} · {self.file}"
         self.schema = data.get("schema_version")
@@ -69,15 +70,17 @@ def read_result(path):
     return json.loads(raw.decode("utf-8"))
 
 
-def load_runs(paths):
-    """One Run per file, or per GPU of a file that holds results of several GPUs."""
+def load_runs(paths, names=()):
+    """One Run per file, or per GPU of a file that holds results of several GPUs; names[i], where
+    given, is the name shown for paths[i]."""
     runs = []
-    for path in paths:
+    for i, path in enumerate(paths):
+        name = names[i] if i < len(names) else None
         data = read_result(path)
         devices = sorted({r.get("device") for r in data.get("results", [])
                           if r.get("device") is not None})
         for device in (devices if len(devices) > 1 else [None]):
-            runs.append(Run(path, data, len(runs), device))
+            runs.append(Run(path, data, len(runs), device, name))
     return runs
 
 

@@ -30,9 +30,11 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit codes:\n"
     "  0    success\n"
-    "  1    a probe failed at run time (CUDA error, out of memory, wrong result)\n"
+    "  1    a probe failed at run time (CUDA error, out of memory, wrong result); report's drawing "
+    "failed\n"
     "  2    usage error: unknown command or option, a global option the command does not use, a "
-    "bad value, an unwritable output, an unreadable or malformed input file\n"
+    "bad value, contradicting options, an unwritable output, an unreadable or malformed input file "
+    "(report: another command's output, nothing ok to draw)\n"
     "  3    no usable GPU, or the probe is unsupported on this GPU (and was asked for); report's "
     "matplotlib is missing\n"
     "  4    a check failed: an --expect or reference bound failed, check checked nothing or left a "
@@ -228,7 +230,7 @@ std::vector<ProbeCommand> add_probe_commands(CLI::App& app,
 }
 
 // The tool commands' unused global options and contradicting ones, refused before anything runs.
-void refuse_unused_options(const CLI::App& app, const ToolCommands& t) {
+void refuse_unused_options(const CLI::App& app, const GlobalOptions& o, const ToolCommands& t) {
   const auto given = [&app](const std::string& name) {
     const CLI::Option* option = app.get_option_no_throw(name);
     return option != nullptr && option->count() > 0;
@@ -242,7 +244,8 @@ void refuse_unused_options(const CLI::App& app, const ToolCommands& t) {
   if (counters != nullptr)
     for (const std::string& r : counters->results())
       (r == "false" ? off : on) = true;
-  refuse_contradictions(given, on && off);
+  const char* on_stdout = o.json_path == "-" ? "--json" : o.csv_path == "-" ? "--csv" : "";
+  refuse_contradictions(given, on && off, on_stdout);
 }
 
 // Runs what the parsed command line asks for.
@@ -254,7 +257,7 @@ int dispatch(const CLI::App& app, GlobalOptions& options, const ToolCommands& t,
       throw UsageError("--list-metrics takes no command: gpuprobe --list-metrics [FILTER]");
     return list_metrics(options, options.list_metrics.value_or(""));
   }
-  refuse_unused_options(app, t);
+  refuse_unused_options(app, options, t);
   if (t.list->parsed()) return list_probes(probes);
   if (t.info->parsed()) return show_info(options, command);
   const Glossary glossary = make_glossary(probes);

@@ -66,8 +66,8 @@ void print_outcomes(const std::string& path, const std::vector<ExpectationResult
 
 // Checks one file; its exit code (0 or 4).
 int check_file(const GlobalOptions& options, const std::string& path,
-               const std::vector<Expectation>& named, bool write_files, const Glossary& glossary) {
-  const nlohmann::ordered_json json = read_json_file(path);
+               const nlohmann::ordered_json& json, const std::vector<Expectation>& named,
+               bool write_files, const Glossary& glossary) {
   if (const std::string why = not_a_result_file(json); !why.empty())
     return check_failure(path, "nothing checked: not a gpuprobe run's results (" + why + ")");
   RunReport report = report_from_json(json, path);
@@ -106,9 +106,12 @@ int check_files(const GlobalOptions& options, const std::vector<std::string>& fi
     throw UsageError("check: --json, --csv and --md take one result file");
   check_outputs(options, files);
   const std::vector<Expectation> named = named_expectations(options);
+  // Every file read first, each distinct one once (a named pipe given twice too).
+  const std::vector<nlohmann::ordered_json> json = read_json_files(files);
   int code = 0;
-  for (const auto& path : files)
-    code = std::max(code, check_file(options, path, named, files.size() == 1, glossary));
+  for (std::size_t i = 0; i < files.size(); ++i)
+    code =
+        std::max(code, check_file(options, files[i], json[i], named, files.size() == 1, glossary));
   return code;
 }
 

@@ -113,16 +113,20 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
   const SideFiles files = split_sides(args.files);
   check_outputs(options, args.files);
 
-  auto read_side = [](const std::vector<std::string>& paths) {
+  // Every file read once (a named pipe given on both sides too), on several threads.
+  std::vector<std::string> all = files.a;
+  all.insert(all.end(), files.b.begin(), files.b.end());
+  std::vector<RunReport> runs = read_report_files(all);
+  auto take_side = [&runs](const std::vector<std::string>& paths, std::size_t from) {
     CompareSide side;
-    for (const auto& path : paths) {
-      side.files.push_back(printable(path));  // shown in the header: no terminal escapes
-      side.runs.push_back(read_report_file(path));
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      side.files.push_back(printable(paths[i]));  // shown in the header: no terminal escapes
+      side.runs.push_back(std::move(runs[from + i]));
     }
     return side;
   };
-  const CompareSide a = read_side(files.a);
-  const CompareSide b = read_side(files.b);
+  const CompareSide a = take_side(files.a, 0);
+  const CompareSide b = take_side(files.b, files.a.size());
   CompareOutcome outcome = compare_sides(a, b, compare);
   outcome.report.tool.version = kToolVersion;
   outcome.report.tool.git = kToolGit;

@@ -70,28 +70,12 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
   return files;
 }
 
-// Reads the files on several threads; the first error in file order is the one reported.
+// Reads the files (each distinct file once, on several threads).
 std::vector<FleetMember> read_members(const std::vector<std::string>& files) {
+  std::vector<RunReport> runs = read_report_files(files);
   std::vector<FleetMember> members(files.size());
-  std::vector<std::exception_ptr> errors(files.size());
-  const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
-  auto work = [&](std::size_t first) {
-    for (std::size_t i = first; i < files.size(); i += threads) {
-      try {
-        members[i] = {printable(files[i]), read_report_file(files[i])};  // a name to show
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t)
-    pool.emplace_back(work, t);
-  work(0);
-  for (auto& t : pool)
-    t.join();
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  for (std::size_t i = 0; i < files.size(); ++i)
+    members[i] = {printable(files[i]), std::move(runs[i])};  // a name to show
   return members;
 }
 

@@ -96,6 +96,16 @@ void check_outputs(const GlobalOptions& o, const std::vector<std::string>& input
   }
 }
 
+void check_output_file(const char* flag, const std::string& path,
+                       const std::vector<std::string>& inputs) {
+  for (const auto& input : inputs)
+    if (same_file(path, input))
+      throw UsageError(fmt::format(
+          "{} {}: that is also an input file, which writing would destroy: give another name", flag,
+          printable(path)));
+  check_path(flag, path);
+}
+
 void write_outputs(const GlobalOptions& o, const RunReport& report, const Glossary& glossary,
                    const std::string& lead) {
   throw_if_interrupted();  // a run stopped by SIGINT/SIGTERM writes nothing

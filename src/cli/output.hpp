@@ -15,6 +15,10 @@ namespace gpuprobe::cli {
 // command reads: writing it would destroy what is being read). Throws UsageError naming the flag.
 void check_outputs(const GlobalOptions& options, const std::vector<std::string>& inputs = {});
 
+// The same checks for one output file that is not a global option's (report's -o).
+void check_output_file(const char* flag, const std::string& path,
+                       const std::vector<std::string>& inputs);
+
 // Renders and writes every requested output; the table goes to stdout unless --quiet or
 // another format was sent to stdout ("-"). The glossary gives tables and Markdown their short
 // column labels (pass core's merged with every probe's terms); the overload without one uses

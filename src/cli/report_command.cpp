@@ -15,11 +15,13 @@
 #include "commands.hpp"
 #include "gpuprobe/core/compare.hpp"
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/input_file.hpp"
 #include "gpuprobe/core/json_io.hpp"
 #include "gpuprobe/core/render.hpp"
 #include "gpuprobe/version.hpp"
 #include "output.hpp"
 #include "report_python.hpp"
+#include "report_stage.hpp"
 
 namespace gpuprobe::cli {
 namespace {
@@ -39,10 +41,10 @@ constexpr const char* kReportFooter =
     "  gpuprobe report h100.json h200.json -o h100-vs-h200.html\n"
     "  gpuprobe report run.json --format png -o plots/";
 
-// compare's output for the two runs, in a temporary file; empty when nothing matched.
-std::string write_comparison(const std::vector<std::string>& files, std::string& temp_path) {
-  CompareSide a{{files[0]}, {read_report_file(files[0])}};
-  CompareSide b{{files[1]}, {read_report_file(files[1])}};
+// compare's output for the two runs, in the stage; empty when nothing matched.
+std::string write_comparison(const StagedRuns& in, const ReportStage& stage) {
+  CompareSide a{{in.names[0]}, {in.runs[0]}};
+  CompareSide b{{in.names[1]}, {in.runs[1]}};
   CompareOutcome outcome;
   try {
     outcome = compare_sides(a, b, CompareOptions{});
@@ -52,20 +54,13 @@ std::string write_comparison(const std::vector<std::string>& files, std::string&
   }
   outcome.report.tool.version = kToolVersion;
   outcome.report.tool.git = kToolGit;
-  const auto dir = std::filesystem::temp_directory_path();
-  std::string pattern = (dir / "gpuprobe-report-XXXXXX").string();
-  const int fd = mkstemp(pattern.data());
-  if (fd < 0) throw RunError("report: cannot create a temporary file in " + dir.string());
-  close(fd);
-  temp_path = pattern;
-  std::ofstream out(temp_path);
-  out << render_json(outcome.report);
-  if (!out) throw RunError("report: cannot write the comparison to " + temp_path);
-  return temp_path;
+  const std::string path = stage.path("compare.json");
+  write_output(path, render_json(outcome.report));
+  return path;
 }
 
-// The output's folder must exist (HTML) or be creatable (one file per plot): else exit 2 before
-// anything is drawn.
+// The output: for HTML a file whose folder exists and takes files, never one of the inputs;
+// for one file per plot a folder, made when missing. Else exit 2 before anything is drawn.
 void check_output(const ReportArgs& args) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -78,6 +73,42 @@ void check_output(const ReportArgs& args) {
   const fs::path parent = fs::absolute(args.output, ec).parent_path();
   if (ec || !fs::is_directory(parent))
     throw UsageError(fmt::format("report: -o: the folder of '{}' does not exist", args.output));
+  check_output_file("report: -o", args.output, args.files);
+}
+
+// The script's error: the one line it wrote into its error file, as gpuprobe's own error.
+[[noreturn]] void script_failed(int rc, const std::string& error_file) {
+  std::string line;
+  try {
+    line = read_input_file(error_file, 1u << 16, "an error line");
+  } catch (const UsageError&) {
+  }
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
+    line.pop_back();
+  if (line.empty())
+    line = fmt::format("report: the drawing script {} failed (exit {}); its message is above",
+                       report_script_dir(), rc);
+  if (rc == kScriptUsageStatus) throw UsageError(line);
+  throw RunError(line);
+}
+
+// What the script drew, moved from the stage to where -o names: the page written atomically,
+// or each plot file copied into the folder.
+void deliver(const ReportArgs& args, const std::string& drawn) {
+  namespace fs = std::filesystem;
+  if (args.format == "html") {
+    write_output(args.output, read_input_file(drawn, std::uint64_t{1} << 30, "a report page"));
+    return;
+  }
+  for (const auto& entry : fs::directory_iterator(drawn)) {
+    std::error_code ec;
+    fs::copy_file(entry.path(), fs::path(args.output) / entry.path().filename(),
+                  fs::copy_options::overwrite_existing, ec);
+    if (ec)
+      throw UsageError(fmt::format("report: -o: cannot write '{}': {}",
+                                   (fs::path(args.output) / entry.path().filename()).string(),
+                                   ec.message()));
+  }
 }
 
 }  // namespace
@@ -107,28 +138,34 @@ void add_report_options(CLI::App& command, ReportArgs& args) {
 }
 
 int report_runs(const ReportArgs& args) {
-  for (const auto& file : args.files)
-    (void)read_report_file(file);  // a bad file is a usage error before anything is drawn
+  if (args.format != "html" && !(args.title.empty() && args.note.empty()))
+    throw UsageError(fmt::format(
+        "report: {} belongs to the HTML page, and --format {} writes plot files, no page: "
+        "give one of them",
+        args.title.empty() ? "--note" : "--title", args.format));
+  const ReportStage stage;
+  const StagedRuns in = stage_runs(args.files, stage);  // bad input: exit 2 before drawing
   check_output(args);
   const std::string python = find_report_python();
-  std::vector<std::string> call = {"-B",        report_script_dir(), "--out",
-                                   args.output, "--format",          args.format};
-  std::string temp;
+  const std::string drawn = stage.path(args.format == "html" ? "report.html" : "plots");
+  if (args.format != "html") std::filesystem::create_directory(drawn);
+  const std::string error_file = stage.path("error.txt");
+  std::vector<std::string> call = {"-B",           report_script_dir(), "--out",      drawn,
+                                   "--format",     args.format,         "--out-name", args.output,
+                                   "--error-file", error_file};
   if (args.files.size() == 2) {
-    const std::string cmp = write_comparison(args.files, temp);
+    const std::string cmp = write_comparison(in, stage);
     if (!cmp.empty()) call.insert(call.end(), {"--compare", cmp});
   }
   if (!args.note.empty()) call.insert(call.end(), {"--note", args.note});
   if (!args.title.empty()) call.insert(call.end(), {"--title", args.title});
-  call.insert(call.end(), args.files.begin(), args.files.end());
+  for (std::size_t i = 0; i < in.staged.size(); ++i)
+    call.insert(call.end(), {"--name", in.names[i]});
+  call.insert(call.end(), in.staged.begin(), in.staged.end());
   const int rc = run_program(python, call);
-  if (!temp.empty()) std::remove(temp.c_str());
   if (rc == kNoMatplotlibStatus) (void)find_report_python();  // throws with the install hint
-  if (rc != 0)
-    throw RunError(
-        fmt::format("report: the drawing script {} failed (exit {}); its message is "
-                    "above",
-                    report_script_dir(), rc));
+  if (rc != 0) script_failed(rc, error_file);
+  deliver(args, drawn);
   return 0;
 }
 

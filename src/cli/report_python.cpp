@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <filesystem>
 
 #include "gpuprobe/core/errors.hpp"
+#include "gpuprobe/core/interrupt.hpp"
 #include "install_paths.hpp"
 
 extern char** environ;
@@ -54,6 +56,13 @@ int run_program(const std::string& program, const std::vector<std::string>& args
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) return 127;
+    if (interrupt_signal() == 0) continue;
+    // SIGINT/SIGTERM (at gpuprobe alone, or at the terminal's whole group): the child is ended
+    // too, waited for, and the run stops as any other (130 or 143, nothing written).
+    ::kill(pid, SIGTERM);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    throw_if_interrupted();
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);

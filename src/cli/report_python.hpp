@@ -17,11 +17,15 @@ std::string report_script_dir();
 std::string find_report_python();
 
 // Runs program with args (no shell), stdout and stderr inherited; returns its exit status,
-// 127 when it could not be started.
+// 127 when it could not be started. SIGINT/SIGTERM while it runs end it (SIGTERM) and throw
+// InterruptedError once it has ended.
 int run_program(const std::string& program, const std::vector<std::string>& args,
                 bool silent = false);
 
 // The script's exit status when matplotlib is missing (python/gpuprobe_report/__main__.py).
 inline constexpr int kNoMatplotlibStatus = 20;
+// The script's exit status for an error it wrote as one line into its --error-file: 2 a usage
+// error (exit 2), 1 anything else (exit 1).
+inline constexpr int kScriptUsageStatus = 2;
 
 }  // namespace gpuprobe::cli

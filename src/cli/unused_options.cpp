@@ -69,7 +69,7 @@ void refuse_unused(const std::function<bool(const std::string&)>& given, const s
 namespace gpuprobe::cli {
 
 void refuse_contradictions(const std::function<bool(const std::string&)>& given,
-                           bool counters_both_ways) {
+                           bool counters_both_ways, std::string_view on_stdout) {
   if (counters_both_ways)
     throw UsageError("--counters and --no-counters contradict each other: give one of them");
   if (given("--samples")) {
@@ -83,6 +83,11 @@ void refuse_contradictions(const std::function<bool(const std::string&)>& given,
   }
   if (given("--quiet") && given("--wide"))
     throw UsageError("--wide shapes the table that -q/--quiet leaves out: give one of them");
+  if (given("--wide") && !on_stdout.empty() && !given("--md"))
+    throw UsageError(fmt::format(
+        "--wide shapes the table (and Markdown), and {} - writes its file to standard output "
+        "instead of the table: give one of them",
+        on_stdout));
 }
 
 }  // namespace gpuprobe::cli

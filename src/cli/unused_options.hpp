@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace gpuprobe::cli {
 
@@ -33,8 +34,10 @@ void refuse_unused(const std::function<bool(const std::string&)>& given, const s
 // Throws UsageError when given options contradict each other: --counters with --no-counters
 // (`counters_both_ways`: CLI11 keeps the last), --samples with --min-time or --max-time (bounds of
 // the adaptive rule a fixed count replaces), -q/--quiet with --wide (the table it widens is left
-// out). `given` takes a long name ("--samples").
+// out), --wide with --json - or --csv - and no --md (the table it widens gives way to the file
+// on stdout). `given` takes a long name ("--samples"); `on_stdout` the flag writing its file to
+// stdout ("--json", "--csv"; empty: none).
 void refuse_contradictions(const std::function<bool(const std::string&)>& given,
-                           bool counters_both_ways);
+                           bool counters_both_ways, std::string_view on_stdout = {});
 
 }  // namespace gpuprobe::cli

@@ -3,8 +3,11 @@
 // intervals for row metrics with samples, all pairs at once), noting what is not compared.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -258,24 +261,36 @@ void note_run_params(const ProbeResult& ra, const ProbeResult& rb, PairCompariso
   if (!differ.empty()) out.notes.push_back(cf::run_params_differ(ra.probe, differ));
 }
 
-// How many of a side's files hold this row's metric with samples (the runs pooled into it): the
-// same probe on the same device, a row with the same params, the metric with samples.
-std::size_t runs_holding(const std::vector<SideFile>& files, const ProbeResult& result,
-                         const Row& row, const std::string& metric) {
-  const std::string key = params_key(row.params);
-  std::size_t n = 0;
+// How many of a side's files hold a row's metric with samples (the runs pooled into it): the
+// same probe on the same device, a row with the same params, the metric with samples. Counted
+// once for every file of the side, so that pooling many files stays linear in their size.
+using HoldingKey = std::tuple<std::string, std::optional<int>, std::string, std::string>;
+using Holding = std::map<HoldingKey, std::size_t>;
+
+Holding runs_holding(const std::vector<SideFile>& files) {
+  Holding out;
   for (const auto& f : files) {
-    bool found = false;
+    std::set<HoldingKey> in_file;
     for (const auto& r : f.run->results) {
-      if (found || r.probe != result.probe || r.device != result.device) continue;
-      for (const auto& other : r.rows) {
-        const Metric* m = find_metric(other, metric);
-        if (m && !m->samples.empty() && params_key(other.params) == key) found = true;
+      for (const auto& row : r.rows) {
+        std::string key;  // made once for a row, and only when one of its metrics has samples
+        for (const auto& m : row.metrics) {
+          if (m.samples.empty()) continue;
+          if (key.empty()) key = params_key(row.params);
+          in_file.insert({r.probe, r.device, key, m.name});
+        }
       }
     }
-    n += found;
+    for (const auto& k : in_file)
+      ++out[k];
   }
-  return std::max<std::size_t>(n, 1);
+  return out;
+}
+
+std::size_t runs_of(const Holding& holding, const ProbeResult& result, const Row& row,
+                    const std::string& metric) {
+  const auto it = holding.find({result.probe, result.device, params_key(row.params), metric});
+  return std::max<std::size_t>(it == holding.end() ? 0 : it->second, 1);
 }
 
 }  // namespace
@@ -303,6 +318,8 @@ Intervals bootstrap_all(const CompareInputs& in, const std::vector<ResultPairing
   };
   std::vector<std::pair<const Metric*, const Metric*>> keys;
   std::vector<RatioTask> tasks;
+  const Holding a_holding = runs_holding(in.a_files);
+  const Holding b_holding = runs_holding(in.b_files);
   for (const auto& p : pairings) {
     if (p.a->status != Status::kOk || p.b->status != Status::kOk) continue;
     for (const auto& [i, j] : match_rows(p.a->rows, p.b->rows).matched) {
@@ -312,9 +329,8 @@ Intervals bootstrap_all(const CompareInputs& in, const std::vector<ResultPairing
             mb->samples.empty())
           continue;
         keys.emplace_back(&ma, mb);
-        tasks.push_back({&ma.samples, &mb->samples,
-                         runs_holding(in.a_files, *p.a, p.a->rows[i], ma.name),
-                         runs_holding(in.b_files, *p.b, p.b->rows[j], ma.name)});
+        tasks.push_back({&ma.samples, &mb->samples, runs_of(a_holding, *p.a, p.a->rows[i], ma.name),
+                         runs_of(b_holding, *p.b, p.b->rows[j], ma.name)});
       }
     }
   }

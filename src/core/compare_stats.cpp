@@ -9,6 +9,8 @@
 #include <random>
 #include <thread>
 
+#include "gpuprobe/core/interrupt.hpp"
+
 namespace gpuprobe {
 namespace {
 
@@ -257,21 +259,55 @@ std::size_t runs_of(std::size_t task_runs, std::size_t option_runs) {
   return std::max<std::size_t>(task_runs > 0 ? task_runs : option_runs, 1);
 }
 
+// The rounds a side's resamples draw from: its own, or, for a pool of several runs with many
+// rounds (kRoundMediansFrom), one value a round, its median. Such a side's resample is then the
+// median of its rounds' medians drawn with replacement: it costs the rounds, not the samples (a
+// pool of 200 runs of 5 rounds resamples 1000 values, not the 20 000 samples behind them), its
+// spread still holds the rounds' levels and their own noise, and it is a little wider than the
+// samples' would be where the rounds agree.
+const SampleRounds& drawn_rounds(const SampleRounds& rounds, std::size_t runs,
+                                 SampleRounds& medians) {
+  const auto count = static_cast<std::size_t>(
+      std::count_if(rounds.begin(), rounds.end(), [](const auto& r) { return !r.empty(); }));
+  if (runs < 2 || count < kRoundMediansFrom) return rounds;
+  medians.clear();
+  for (const auto& r : rounds) {
+    if (r.empty()) continue;
+    std::vector<double> v = r;
+    const std::size_t n = v.size();
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n / 2), v.end());
+    double median = v[n / 2];
+    if (n % 2 == 0)
+      median =
+          (median + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n / 2))) /
+          2;
+    medians.push_back({median});
+  }
+  return medians;
+}
+
 std::optional<RatioInterval> bootstrap_one(const RatioTask& task, const BootstrapOptions& options,
                                            Plan& plan) {
   if (!task.a || !task.b || options.resamples == 0) return std::nullopt;
   const auto a = sort_values(*task.a, 0.0, /*strict=*/true);
   const auto b = sort_values(*task.b, 0.0, /*strict=*/false);
   if (!a || !b) return std::nullopt;
-  Shape shape{round_sizes(*task.a), round_sizes(*task.b), runs_of(task.a_runs, options.a_runs),
-              runs_of(task.b_runs, options.b_runs)};
+  const std::size_t a_runs = runs_of(task.a_runs, options.a_runs);
+  const std::size_t b_runs = runs_of(task.b_runs, options.b_runs);
+  SampleRounds a_medians, b_medians;
+  const SampleRounds& a_drawn = drawn_rounds(*task.a, a_runs, a_medians);
+  const SampleRounds& b_drawn = drawn_rounds(*task.b, b_runs, b_medians);
+  Shape shape{round_sizes(a_drawn), round_sizes(b_drawn), a_runs, b_runs};
   if (!plan.drawn || !(plan.shape == shape)) make_plan(shape, options, plan);
   RatioInterval out;
   out.a_median = sorted_median(*a);
   out.b_median = sorted_median(*b);
   out.ratio = out.b_median / out.a_median;
-  std::vector<double> ma = resampled_medians(plan.a, *a, options.resamples);
-  std::vector<double> mb = resampled_medians(plan.b, *b, options.resamples);
+  // The drawn values in order: the samples themselves, or the round medians.
+  const auto a_values = &a_drawn == task.a ? a : sort_values(a_drawn, 0.0, /*strict=*/true);
+  const auto b_values = &b_drawn == task.b ? b : sort_values(b_drawn, 0.0, /*strict=*/false);
+  std::vector<double> ma = resampled_medians(plan.a, *a_values, options.resamples);
+  std::vector<double> mb = resampled_medians(plan.b, *b_values, options.resamples);
   apply_run_levels(plan.a, round_levels(*task.a, out.a_median, options.centred), ma);
   apply_run_levels(plan.b, round_levels(*task.b, out.b_median, options.centred), mb);
   std::vector<double> ratios(options.resamples);
@@ -350,7 +386,9 @@ std::vector<std::optional<RatioInterval>> bootstrap_ratios(std::span<const Ratio
   auto work = [&](std::size_t t) {
     try {
       Plan plan;
-      for (std::size_t job = next++; job + 1 < starts.size(); job = next++) {
+      // SIGINT/SIGTERM: every thread stops at its next job; the caller's thread throws below.
+      for (std::size_t job = next++; job + 1 < starts.size() && interrupt_signal() == 0;
+           job = next++) {
         for (std::size_t i = starts[job]; i < starts[job + 1]; ++i)
           out[i] = bootstrap_one(tasks[i], options, plan);
       }
@@ -372,6 +410,7 @@ std::vector<std::optional<RatioInterval>> bootstrap_ratios(std::span<const Ratio
   for (const auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+  throw_if_interrupted();
   return out;
 }
 

@@ -2,6 +2,7 @@
 #include "gpuprobe/core/input_file.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -53,6 +54,18 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   return n;
 }
 
+// Waits until the pipe has data or its writer has gone (poll: POLLIN, POLLHUP), in steps of a
+// fifth of a second so that SIGINT/SIGTERM are seen between them. false on a poll error.
+bool wait_readable(int fd) {
+  while (true) {
+    throw_if_interrupted();
+    pollfd p{fd, POLLIN, 0};
+    const int n = ::poll(&p, 1, 200);
+    if (n > 0) return true;
+    if (n < 0 && errno != EINTR) return false;
+  }
+}
+
 }  // namespace
 
 std::string read_input_file(const std::string& path, std::uint64_t limit, std::string_view what,
@@ -82,30 +95,25 @@ std::string read_input_file(const std::string& path, std::uint64_t limit, std::s
                                   printable(path), limit_text(limit), what));
   };
   if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > limit) throw too_long();
-  if (S_ISFIFO(st.st_mode)) {
-    // A named pipe: open it again, blocking, to wait for its writer (SIGINT/SIGTERM end the
-    // wait); the first open, without blocking, only told what the path is. It stays open until
-    // then: a writer already there must never see the pipe without a reader.
-    Fd blocking;
-    while ((blocking.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC)) < 0) {
-      if (errno != EINTR)
-        throw UsageError(
-            fmt::format("{}cannot read '{}': {}", where, printable(path), std::strerror(errno)));
-      throw_if_interrupted();
-    }
-    std::swap(in.fd, blocking.fd);
-  } else {
-    ::fcntl(in.fd, F_SETFL, ::fcntl(in.fd, F_GETFL) & ~O_NONBLOCK);
-  }
-  // The next bytes into buffer (0 at the end); SIGINT/SIGTERM end a wait on a pipe.
+  // A named pipe stays open without blocking, as it was opened: no second open that a writer
+  // which came first and already left could leave waiting forever (nor a gap in which a writer
+  // sees no reader). Its reads wait in poll() for data or for the end, which Linux reports
+  // (POLLHUP) only once a writer has come and gone: until one comes, the wait goes on, and
+  // SIGINT/SIGTERM end it. A regular file is read blocking.
+  const bool pipe = S_ISFIFO(st.st_mode);
+  if (!pipe) ::fcntl(in.fd, F_SETFL, ::fcntl(in.fd, F_GETFL) & ~O_NONBLOCK);
+  const auto fail = [&](int err) {
+    return UsageError(
+        fmt::format("{}cannot read '{}': {}", where, printable(path), std::strerror(err)));
+  };
+  // The next bytes into buffer (0 at the end).
   char buffer[1 << 16];
   const auto read_some = [&](std::size_t from) -> std::size_t {
     while (true) {
+      if (pipe && !wait_readable(in.fd)) throw fail(errno);
       const ssize_t n = ::read(in.fd, buffer + from, sizeof buffer - from);
       if (n >= 0) return static_cast<std::size_t>(n);
-      if (errno != EINTR)
-        throw UsageError(
-            fmt::format("{}cannot read '{}': {}", where, printable(path), std::strerror(errno)));
+      if (errno != EINTR && errno != EAGAIN) throw fail(errno);
       throw_if_interrupted();
     }
   };

@@ -83,4 +83,19 @@ write("gz_bad_crc.json.gz", good_gz[:-8] + bytes([good_gz[-8] ^ 0x10]) + good_gz
 escape = "\u001b[31mRED\u001b]0;pwned\u0007\u0000\u009b2J"
 variant("escapes.json", lambda d: (d["host"].update(hostname="host" + escape),
                                    d["results"][0]["rows"][0]["params"].update(memory="pinned" + escape)))
+
+
+# For `report` (issue 35 part 4): escapes in the GPU name, a failed probe's reason and a param; a
+# run whose only probe failed (nothing to draw); a '$' that matplotlib would read as TeX.
+def report_escapes(d):
+    d["devices"][0]["name"] = "NVIDIA H100" + escape + " $\\frac{1"
+    d["results"][0]["rows"][0]["params"]["memory"] = "pinned" + escape
+    failed = json.loads(json.dumps(d["results"][0]))
+    failed.update(probe="coalescing", status="failed", reason="out of memory" + escape, rows=[])
+    d["results"].append(failed)
+
+
+variant("report_escapes.json", report_escapes)
+variant("report_failed.json", lambda d: d["results"][0].update(status="failed", rows=[],
+                                                               reason="CUDA error: out of memory"))
 print(f"hostile files written to {out}")

@@ -1,5 +1,6 @@
-// Unit tests of bank-conflicts' analysis on real H100 rows (tests/fixtures/schema1/h100-all.json.gz):
-// derived values, summary rows, findings and their sentences against the numbers of that run.
+// Unit tests of bank-conflicts' analysis on real H100 rows
+// (tests/fixtures/schema1/h100-all.json.gz): derived values, summary rows, findings and their
+// sentences against the numbers of that run.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 

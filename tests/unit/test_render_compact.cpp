@@ -36,7 +36,7 @@ std::string examples_file(const std::string& name) {
 // The real report, with the byte units of its params that schema 1 files do not carry (a live
 // run has them, and its tables show "64 MiB" where a file read back shows 67108864).
 RunReport h100_report() {
-  const std::string path = examples_file("all.json");
+  const std::string path = examples_file("all.json.gz");
   RunReport report = report_from_json(read_json_file(path), path);
   auto add_units = [](std::vector<Param>& params) {
     for (auto& p : params) {

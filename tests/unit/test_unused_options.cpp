@@ -63,10 +63,11 @@ TEST(UnusedOptions, EachCommandsRuleIsTheOneItsHelpListsFrom) {
   EXPECT_FALSE(refused_option("--quiet", kAllOptions));  // of no group: every command uses it
 }
 
-std::string contradiction(const std::set<std::string>& given, bool counters_both_ways = false) {
+std::string contradiction(const std::set<std::string>& given, bool counters_both_ways = false,
+                          std::string_view on_stdout = {}) {
   try {
     refuse_contradictions([&given](const std::string& name) { return given.count(name) > 0; },
-                          counters_both_ways);
+                          counters_both_ways, on_stdout);
   } catch (const UsageError& e) {
     return e.what();
   }
@@ -81,12 +82,18 @@ TEST(ContradictingOptions, AreRefusedWithWhatContradictsWhat) {
   EXPECT_NE(contradiction({"--samples", "--min-time"}).find("--min-time"), std::string::npos);
   EXPECT_EQ(contradiction({"--quiet", "--wide"}),
             "--wide shapes the table that -q/--quiet leaves out: give one of them");
+  EXPECT_EQ(contradiction({"--wide", "--json"}, false, "--json"),
+            "--wide shapes the table (and Markdown), and --json - writes its file to standard "
+            "output instead of the table: give one of them");
+  EXPECT_NE(contradiction({"--wide", "--csv"}, false, "--csv"), "");
 }
 
 TEST(ContradictingOptions, OptionsThatGoTogetherPass) {
   EXPECT_EQ(contradiction({"--samples", "--max-noise", "--rounds", "--seed"}), "");
   EXPECT_EQ(contradiction({"--min-time", "--max-time", "--wide"}), "");
   EXPECT_EQ(contradiction({"--quiet", "--json"}), "");
+  EXPECT_EQ(contradiction({"--wide", "--json"}), "");  // a JSON file beside the wide table
+  EXPECT_EQ(contradiction({"--wide", "--json", "--md"}, false, "--json"), "");  // wide Markdown
 }
 
 }  // namespace

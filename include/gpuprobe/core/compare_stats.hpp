@@ -20,6 +20,10 @@ using SampleRounds = std::vector<std::vector<double>>;
 inline constexpr std::uint64_t kBootstrapSeed = 0x67707072'6f626531ull;  // "gpprobe1"
 inline constexpr std::size_t kBootstrapResamples = 2000;
 inline constexpr double kIntervalLevel = 0.95;
+// A side that pools several runs and at least this many rounds (13 runs of 5 rounds) is
+// resampled by its rounds' medians, one value a round (see bootstrap_ratio): the cost of pooling
+// many runs grows with their rounds, not with their samples.
+inline constexpr std::size_t kRoundMediansFrom = 64;
 
 struct BootstrapOptions {
   std::size_t resamples = kBootstrapResamples;
@@ -51,23 +55,24 @@ struct RatioInterval {
 // the side has, with replacement, then within each drawn round as many samples as it holds, with
 // replacement, and takes the median of everything drawn; the resample's ratio is B's median over
 // A's. Rounds are drawn as units because slow episodes are correlated within a round; a side
-// with one round resamples its samples only. Empty rounds are ignored.
-// The run-level term: a run's rounds span a few seconds, but the machine's level moves over
-// seconds to minutes (docs/method.md: pageable copies 30% apart between runs minutes apart, each
-// run consistent with itself), so the rounds of one run underestimate how far another run of the
-// same build may land. Each resample therefore also moves each side's median by a level drawn
-// from that side's own rounds: the mean, over the side's runs, of the log-deviation of a round
-// median (drawn uniformly) from the pooled median (with options.centred: centred on the mean of
-// those deviations). A run
-// is thus taken as one more draw from the spread its rounds show, and pooling n runs shrinks the
-// term as the mean of n draws. Stable metrics (rounds within 1%) are barely widened; volatile ones
-// become inconclusive rather than falsely slower. A side with one round has no term. The interval
-// is taken from the sorted resampled ratios by linear interpolation between order statistics;
-// with options.centred, relative to their median and placed at the point ratio
-// (ratio x [q_low / q_50, q_high / q_50]), so that low <= ratio <= high always. Every call starts
-// from options.seed, so the same samples always give the same interval, whatever else is compared.
-// nullopt when a side has no samples, a sample is not finite, A has a sample <= 0 or B a sample < 0
-// (no ratio can be formed from every resample).
+// with one round resamples its samples only. Empty rounds are ignored. A side that pools several
+// runs and many rounds (kRoundMediansFrom) draws its rounds' medians instead, one value a round,
+// and takes the median of those drawn: as wide as its rounds disagree, at the cost of its rounds,
+// not its samples. The run-level term: a run's rounds span a few seconds, but the machine's level
+// moves over seconds to minutes (docs/method.md: pageable copies 30% apart between runs minutes
+// apart, each run consistent with itself), so the rounds of one run underestimate how far another
+// run of the same build may land. Each resample therefore also moves each side's median by a level
+// drawn from that side's own rounds: the mean, over the side's runs, of the log-deviation of a
+// round median (drawn uniformly) from the pooled median (with options.centred: centred on the mean
+// of those deviations). A run is thus taken as one more draw from the spread its rounds show, and
+// pooling n runs shrinks the term as the mean of n draws. Stable metrics (rounds within 1%) are
+// barely widened; volatile ones become inconclusive rather than falsely slower. A side with one
+// round has no term. The interval is taken from the sorted resampled ratios by linear interpolation
+// between order statistics; with options.centred, relative to their median and placed at the point
+// ratio (ratio x [q_low / q_50, q_high / q_50]), so that low <= ratio <= high always. Every call
+// starts from options.seed, so the same samples always give the same interval, whatever else is
+// compared. nullopt when a side has no samples, a sample is not finite, A has a sample <= 0 or B a
+// sample < 0 (no ratio can be formed from every resample).
 std::optional<RatioInterval> bootstrap_ratio(const SampleRounds& a, const SampleRounds& b,
                                              const BootstrapOptions& options = {});
 

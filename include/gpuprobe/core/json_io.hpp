@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpuprobe/core/result.hpp"
 
@@ -40,6 +41,13 @@ nlohmann::ordered_json read_json_file(const std::string& path);
 // Reads a gpuprobe JSON result file (read_json_file + report_from_json); throws UsageError when
 // it is unreadable or malformed.
 RunReport read_report_file(const std::string& path);
+
+// The files a command is given, as read_json_file and read_report_file would read them one by
+// one, but each distinct file (by device and inode: a link or a named pipe given twice is one
+// file) read once, on up to 8 threads; the first error in the paths' order is the one thrown,
+// and SIGINT/SIGTERM stop the reading (InterruptedError).
+std::vector<nlohmann::ordered_json> read_json_files(const std::vector<std::string>& paths);
+std::vector<RunReport> read_report_files(const std::vector<std::string>& paths);
 
 // Writes text to `path` atomically (temporary file in the same folder, then rename), or to
 // stdout when path is "-". Throws Error(kRunFailure) naming the path on I/O failure.
