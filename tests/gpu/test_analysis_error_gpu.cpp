@@ -21,6 +21,7 @@ class ThrowingAnalysisProbe final : public SweepProbe<std::uint64_t> {
   std::vector<Axis> axes() const override {
     return {size_list_axis("sizes", "copy sizes", "1MiB,4MiB", "1MiB,4MiB")};
   }
+  void add_words(Glossary&) const override {}
   std::string method(const AxisValues&) const override { return "cudaMemcpyAsync d2d"; }
   std::vector<std::uint64_t> points(const AxisValues& v) const override { return v.list("sizes"); }
   Row row(const std::uint64_t& bytes) const override {
