@@ -76,7 +76,7 @@ std::vector<Plateau> plateaus(const std::vector<CurvePoint>& points) {
     for (std::size_t i = lo; i < hi; ++i)
       if (std::abs(points[i].gbps / m - 1) <= kFlat) core.push_back(i);
     if (core.size() < kMinCore) continue;
-    Plateau p{core.front(), core.back(), 0, INFINITY, 0};
+    Plateau p{core.front(), core.back(), 0, INFINITY, 0, core.size()};
     std::vector<double> v;
     for (const std::size_t i : core) {
       v.push_back(points[i].gbps);
@@ -104,11 +104,13 @@ std::optional<double> knee_between(const std::vector<CurvePoint>& points, const 
   return std::nullopt;
 }
 
-std::string size_level(const std::string& scope, double from_bytes, double to_bytes,
-                       const RunFacts& facts) {
+std::string size_level(const std::string& scope, const std::string& op, double from_bytes,
+                       double to_bytes, const RunFacts& facts) {
+  const auto l2 = static_cast<double>(facts.l2_bytes);
   if (scope == kShared) return "shared";
+  if (scope == kSm && op == kWrite) return from_bytes * facts.sm_count < l2 ? "L2" : "DRAM";
   if (scope == kSm) return to_bytes <= static_cast<double>(facts.l1_bytes) ? "L1" : "L2";
-  return from_bytes < static_cast<double>(facts.l2_bytes) ? "L2" : "DRAM";
+  return from_bytes < l2 ? "L2" : "DRAM";
 }
 
 std::string counter_level(std::optional<double> l1_hit, std::optional<double> dram_per_byte) {
@@ -209,7 +211,7 @@ void derive(Curve& c, const RunFacts& facts) {
     l.plateau = p;
     l.from_bytes = c.points[p.first].bytes;
     l.to_bytes = c.points[p.last].bytes;
-    l.level = size_level(c.scope, l.from_bytes, l.to_bytes, facts);
+    l.level = size_level(c.scope, c.op, l.from_bytes, l.to_bytes, facts);
     if (const int n = ++seen[l.level]; n > 1) l.level += "#" + std::to_string(n);
     l.model_gbps = model_of(l.level, facts);
     if (c.scope != kShared) {

@@ -1,7 +1,6 @@
 // cache's analysis (host-only, tested in CI): the bandwidth-against-working-set curves -> plateaus
 // (found by segmenting each curve), knees between them, the model beside them, the level the
-// counters say served each plateau (analysis.cpp, curve.cpp's functions below); findings
-// (findings.cpp); words (words.cpp).
+// counters say served each plateau (analysis.cpp); findings (findings.cpp); words (words.cpp).
 #pragma once
 
 #include <array>
@@ -43,7 +42,7 @@ inline constexpr std::array<std::string_view, 6> kCounterMetrics = {
 // (its core) when within kFlat of the segment's median; a plateau needs kMinCore such sizes.
 inline constexpr double kStep = 0.15;
 inline constexpr double kFlat = 0.10;
-inline constexpr std::size_t kMinCore = 2;
+inline constexpr std::size_t kMinCore = 3;
 inline constexpr std::size_t kMaxSegments = 5;
 
 // One size of a curve: its median bandwidth and the 95% interval of that median (GB/s).
@@ -62,6 +61,7 @@ struct Plateau {
   double gbps = 0;
   double low = 0;
   double high = 0;
+  std::size_t sizes = 0;  // core sizes
 };
 
 // The segments of a curve sorted by size (half-open index ranges), by binary segmentation of

@@ -125,7 +125,7 @@ void level_findings(const Curve& c, std::vector<Finding>& out) {
     out.push_back(kPlateauFound.make(
         kScopeName(c.scope), kOpName(c.op), kLevel(l.level), kPlateau(p.gbps), kLow(p.low),
         kHigh(p.high), kFromBytes(l.from_bytes), kToBytes(l.to_bytes),
-        kSizes(static_cast<double>(p.last - p.first + 1)), kModel(l.model_gbps),
+        kSizes(static_cast<double>(p.sizes)), kModel(l.model_gbps),
         kOfModel(of_model)));
     if (l.counter_level.empty()) continue;
     const std::string base = l.level.substr(0, l.level.find('#'));

@@ -38,11 +38,12 @@ struct Curve {
   std::vector<Knee> knees;
 };
 
-// The level a plateau's sizes put it at: shared for shared memory; sm: L1 while its largest core
-// size fits the SM's L1 capacity, else L2; device: L2 while its smallest core size is below the
-// L2 size, else DRAM.
-std::string size_level(const std::string& scope, double from_bytes, double to_bytes,
-                       const RunFacts& facts);
+// The level a plateau's sizes put it at: shared for shared memory; sm reads and copies: L1 while
+// the largest core size fits the SM's L1 capacity, else L2; sm writes (write-through, each SM a
+// set of its own): L2 while SMs x the smallest core size is below the L2 size, else DRAM; device:
+// L2 while the smallest core size is below the L2 size, else DRAM.
+std::string size_level(const std::string& scope, const std::string& op, double from_bytes,
+                       double to_bytes, const RunFacts& facts);
 // The level the counters say served the bytes: DRAM when DRAM moved at least half the bytes the
 // kernel did, else L1 when at least half the global load sectors hit L1, else L2.
 std::string counter_level(std::optional<double> l1_hit, std::optional<double> dram_per_byte);

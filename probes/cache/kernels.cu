@@ -52,14 +52,29 @@ __device__ __forceinline__ void ring_loop(const uint4* __restrict__ src, uint4* 
   }
 }
 
-template <int kOp, bool kBlockRing>
+// The read sum of a warp into sink[global warp] (one word per 32 threads: no traffic to speak of).
+__device__ __forceinline__ void put_sum(std::uint32_t acc, std::uint32_t* sink) {
+  for (int d = 16; d > 0; d /= 2)
+    acc += __shfl_xor_sync(0xffffffffu, acc, d);
+  if (threadIdx.x % 32 == 0) sink[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = acc;
+}
+
+// sm (kPerSm): every block walks the same ring from its start (its reads are the SM's working
+// set) and writes a ring of its own at dst + block x elements. device: block b streams the
+// contiguous chunk of kThreads x iters elements that starts at b x chunk (modulo the ring), so the
+// grid's blocks, scheduled as SMs free up, walk the ring in order.
+template <int kOp, bool kPerSm>
 __global__ void __launch_bounds__(kThreads) global_ring(RingLaunch l) {
-  const std::uint32_t k = kBlockRing ? threadIdx.x : blockIdx.x * blockDim.x + threadIdx.x;
-  const std::uint32_t n = kBlockRing ? blockDim.x : gridDim.x * blockDim.x;
+  const std::uint32_t e = l.elements;
+  const std::uint64_t first =
+      kPerSm ? threadIdx.x
+             : static_cast<std::uint64_t>(blockIdx.x) * blockDim.x * l.iters + threadIdx.x;
+  auto* dst = static_cast<uint4*>(l.dst);
+  if (kPerSm && kOp != kRead) dst += static_cast<std::uint64_t>(blockIdx.x) * e;
   std::uint32_t acc = 0;
-  ring_loop<kOp>(static_cast<const uint4*>(l.src), static_cast<uint4*>(l.dst), l.elements,
-                 k % l.elements, n % l.elements, l.iters, l.seed, acc);
-  if constexpr (kOp == kRead) l.sink[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+  ring_loop<kOp>(static_cast<const uint4*>(l.src), dst, e, static_cast<std::uint32_t>(first % e),
+                 blockDim.x % e, l.iters, l.seed, acc);
+  if constexpr (kOp == kRead) put_sum(acc, l.sink);
 }
 
 template <int kOp>
@@ -75,7 +90,7 @@ __global__ void __launch_bounds__(kThreads) shared_ring(RingLaunch l) {
   std::uint32_t acc = 0;
   ring_loop<kOp>(ring, dst, e, threadIdx.x % e, blockDim.x % e, l.iters, l.seed, acc);
   if constexpr (kOp == kRead) {
-    l.sink[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+    put_sum(acc, l.sink);
   } else {
     __syncthreads();
     auto* out = static_cast<uint4*>(l.dst);
@@ -98,11 +113,11 @@ const void* kernel_of(Space space, Op op) {
   return kernel_of<kCopy>(space);
 }
 
-__global__ void check_written_kernel(const uint4* dst, std::uint32_t n, std::uint32_t seed,
-                                     runtime::MismatchTally tally) {
+__global__ void check_written_kernel(const uint4* dst, std::uint64_t n, std::uint32_t period,
+                                     std::uint32_t seed, runtime::MismatchTally tally) {
   runtime::ThreadMismatches t;
-  for (std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x) {
-    const uint4 v = dst[j], w = word4(j, seed);
+  for (std::uint64_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x) {
+    const uint4 v = dst[j], w = word4(static_cast<std::uint32_t>(j % period), seed);
     t.note(v.x != w.x || v.y != w.y || v.z != w.z || v.w != w.w, j);
   }
   tally.add(t);
@@ -140,11 +155,11 @@ void launch_ring(const RingLaunch& l, cudaStream_t stream) {
                            stream));
 }
 
-Mismatches check_written(const void* dst, std::uint32_t elements, std::uint32_t seed,
-                         cudaStream_t stream) {
+Mismatches check_written(const void* dst, std::uint64_t elements, std::uint32_t period,
+                         std::uint32_t seed, cudaStream_t stream) {
   runtime::MismatchCounter counter;
-  check_written_kernel<<<256, 256, 0, stream>>>(static_cast<const uint4*>(dst), elements, seed,
-                                                counter.tally());
+  check_written_kernel<<<256, 256, 0, stream>>>(static_cast<const uint4*>(dst), elements, period,
+                                                seed, counter.tally());
   GP_CHECK_LAUNCH("check_written_kernel");
   return counter.read(stream);
 }

@@ -17,15 +17,18 @@ inline constexpr std::uint32_t kElementBytes = 16;
 
 enum class Op { kReadOp, kWriteOp, kCopyOp };
 // shared: each block's ring in its shared memory; sm: every block walks the same global ring
-// (each SM's working set is the whole ring); device: the grid walks one global ring together.
+// (each SM's working set is the whole ring); device: the grid's blocks stream one global ring.
 enum class Space { kSharedSpace, kSmSpace, kDeviceSpace };
 
-// One launch of the ring kernel: thread k of n (block-local for shared and sm, grid-wide for
-// device) touches elements k, k + n, k + 2n, ... modulo `elements`, `iters` of them (a multiple
-// of kUnroll). read: adds the 32-bit words it loads into sink[global thread]; write: stores
-// written_word(j, c, seed) into word c of element j; copy: dst[j] = src[j]. shared: the ring is
-// in shared memory (copy: src half then dst half), loaded from `src` first (read, copy), and
-// block 0 writes its dst ring to `dst` at the end (write, copy).
+// One launch of the ring kernel. Each thread makes `iters` accesses (a multiple of kUnroll) to
+// 16-byte elements of a ring of `elements`, kThreads apart, wrapping at the end. shared: block
+// thread t starts at t, in its shared-memory ring (copy: src half then dst half), loaded from
+// `src` first (read, copy); block 0 writes its dst ring to `dst` at the end (write, copy). sm:
+// every block's thread t starts at t in the same global ring (so the ring is each SM's working
+// set); writes go to the block's own ring at dst + block x elements. device: block b's thread t
+// starts at b x kThreads x iters + t: consecutive blocks stream consecutive chunks of one ring.
+// read: each warp's sum of the 32-bit words it loaded goes to sink[global warp]; write: word c
+// of element j gets written_word(j, c, seed); copy: dst[j] = src[j].
 struct RingLaunch {
   Space space = Space::kDeviceSpace;
   Op op = Op::kReadOp;
@@ -54,10 +57,11 @@ __host__ __device__
   return ((j << 2) | c) ^ seed;
 }
 
-// Elements [0, elements) of dst against written_word; sink[0, threads) against `expected`.
-Mismatches check_written(const void* dst, std::uint32_t elements, std::uint32_t seed,
-                         cudaStream_t stream);
-Mismatches check_sums(const std::uint32_t* sink, std::uint32_t threads, std::uint32_t expected,
+// Elements [0, elements) of dst against written_word(j mod period); sink[0, warps) against
+// `expected`.
+Mismatches check_written(const void* dst, std::uint64_t elements, std::uint32_t period,
+                         std::uint32_t seed, cudaStream_t stream);
+Mismatches check_sums(const std::uint32_t* sink, std::uint32_t warps, std::uint32_t expected,
                       cudaStream_t stream);
 
 }  // namespace gpuprobe::cache

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <memory>
 
 #include "analysis.hpp"
@@ -27,10 +29,15 @@ constexpr std::uint32_t kCopySeed = 0xCAC4E5u;
 constexpr std::uint32_t kWriteSeed = 0x8000C0DEu;  // bit 31 set: written words are never 0
 constexpr std::uint64_t kGranule = 4096;           // sizes are multiples of this
 constexpr std::uint64_t kMaxShared = 224 * 1024;
-// Bytes one repetition moves, per scope: about 0.25 ms at the level's expected plateau (33 TB/s
-// L1 and shared, 8 TB/s L2), so launch gaps stay under 1% of a sample.
-constexpr double kPerSmTarget = 8.0 * (1ull << 30);
-constexpr double kDeviceTarget = 2.0 * (1ull << 30);
+// Bytes one repetition moves: about 1 ms at the level's expected plateau (33 TB/s shared and
+// L1; 4-8 TB/s L2 and DRAM), so launch gaps stay near 0.3% of a sample. sm writes go through to
+// the L2 (about 4 TB/s): a quarter of the reads' bytes.
+constexpr double kPerSmTarget = 32.0 * (1ull << 30);
+constexpr double kPerSmWriteTarget = 8.0 * (1ull << 30);
+constexpr double kDeviceTarget = 4.0 * (1ull << 30);
+// device: each block streams kChunkIters x kThreads elements (512 KiB of reads), so the grid is
+// thousands of blocks that the SMs take as they free up: a slower SM takes fewer.
+constexpr std::uint32_t kChunkIters = 32;
 // The unified L1/shared storage per SM (Volta to Hopper: 128 KiB on 7.5/8.6/8.9, 256 KiB on
 // 8.0/9.0, 192 KiB on 8.7 and otherwise assumed 128 KiB): where sm-scope plateaus stop being L1.
 std::uint64_t l1_bytes_of(const std::string& cc) {
@@ -67,11 +74,56 @@ Axis sizes_axis(const char* name, const char* help, const char* def, const char*
   return a;
 }
 
-// The device buffers every point shares: the source, the destination and the per-thread sums.
+// One point's launch and what it needs: bytes of source and destination, sink words.
+struct Sized {
+  cache::RingLaunch launch;
+  double moved = 0;  // bytes one repetition reads and writes
+  std::uint64_t src_bytes = 0, dst_bytes = 0, sink_words = 0;
+  bool ok = false;
+};
+
+std::uint32_t round_up(double v, std::uint32_t m) {
+  return std::max(m, static_cast<std::uint32_t>(std::ceil(v / m)) * m);
+}
+
+Sized size_point(const Point& p, const DeviceInfo& dev) {
+  Sized z;
+  cache::RingLaunch& l = z.launch;
+  l.space = space_of(p.scope);
+  l.op = op_of(p.op);
+  const std::uint32_t per_element = l.op == Op::kCopyOp ? 32 : 16;
+  l.elements = static_cast<std::uint32_t>(p.bytes / per_element);
+  l.seed = l.op == Op::kWriteOp ? kWriteSeed : kCopySeed;
+  const bool shared = l.space == Space::kSharedSpace;
+  if (shared && p.bytes > dev.shared_memory_per_block_optin_bytes) return z;
+  const int per_sm =
+      cache::resident_blocks(l.space, l.op, shared ? static_cast<std::uint32_t>(p.bytes) : 0u);
+  if (per_sm <= 0) return z;
+  const double t = cache::kThreads, e = l.elements;
+  if (l.space == Space::kDeviceSpace) {
+    l.iters = kChunkIters;
+    const double chunk = t * kChunkIters;
+    l.blocks = static_cast<int>(std::ceil(std::max(kDeviceTarget / per_element, e) / chunk));
+  } else {
+    l.blocks = dev.sm_count * (shared ? per_sm : 1);  // sm: one block per SM
+    const double target = l.space == Space::kSmSpace && l.op == Op::kWriteOp ? kPerSmWriteTarget
+                                                                              : kPerSmTarget;
+    l.iters = round_up(std::max(target / (l.blocks * t * per_element), e / t), cache::kUnroll);
+  }
+  z.moved = l.blocks * t * l.iters * per_element;
+  z.src_bytes = static_cast<std::uint64_t>(l.elements) * cache::kElementBytes;
+  z.dst_bytes = l.space == Space::kSmSpace ? z.src_bytes * static_cast<std::uint64_t>(l.blocks)
+                                           : z.src_bytes;
+  z.sink_words = static_cast<std::uint64_t>(l.blocks) * (cache::kThreads / 32);
+  z.ok = true;
+  return z;
+}
+
+// The device buffers every point shares: the source, the destination, the per-warp sums.
 struct Buffers {
   runtime::DeviceBuffer src, dst, sink;
-  Buffers(std::uint64_t global_bytes, std::size_t threads)
-      : src(global_bytes), dst(global_bytes), sink(threads * 4) {}
+  Buffers(std::uint64_t src_bytes, std::uint64_t dst_bytes, std::uint64_t sink_words)
+      : src(src_bytes), dst(dst_bytes), sink(sink_words * 4) {}
 };
 
 class CacheProbe final : public SweepProbe<Point> {
@@ -94,12 +146,12 @@ class CacheProbe final : public SweepProbe<Point> {
                        "16KiB,64KiB,128KiB,192KiB", "64KiB", kMaxShared),
             sizes_axis("sm-sizes", "working sets per SM",
                        "16KiB,32KiB,64KiB,96KiB,128KiB,160KiB,192KiB,224KiB,256KiB,320KiB,"
-                       "384KiB,512KiB,768KiB,1MiB",
-                       "32KiB,64KiB,128KiB,192KiB,320KiB,512KiB,1MiB", 64ull << 20),
+                       "384KiB,512KiB,768KiB,1MiB,2MiB",
+                       "32KiB,64KiB,128KiB,192KiB,512KiB,1MiB,2MiB", 64ull << 20),
             sizes_axis("device-sizes", "working sets across the GPU",
                        "2MiB,4MiB,8MiB,16MiB,24MiB,32MiB,40MiB,48MiB,56MiB,64MiB,80MiB,96MiB,"
                        "128MiB,256MiB,512MiB,1GiB",
-                       "4MiB,8MiB,16MiB,32MiB,64MiB,128MiB,512MiB", 16ull << 30)};
+                       "4MiB,8MiB,16MiB,32MiB,64MiB,128MiB,256MiB,512MiB", 16ull << 30)};
   }
 
   std::string help_footer() const override {
@@ -134,91 +186,109 @@ class CacheProbe final : public SweepProbe<Point> {
                            {cache::kBytes, static_cast<std::int64_t>(p.bytes), "B"}});
   }
   std::string method(const AxisValues&) const override {
-    return "ring kernel, 1024-thread blocks at full occupancy: thread k of n touches 16-byte "
-           "elements k, k+n, k+2n, ... modulo the working set (4 in flight), n the block (shared, "
-           "sm: every block walks the same set) or the grid (device); one repetition moves ~8 GiB "
-           "(shared, sm) or ~2 GiB (device); bandwidth = bytes read + written / time; caches as "
-           "left (the ring keeps its set warm); read sums, written and copied words checked";
+    return "ring kernel over 16-byte elements, 1024-thread blocks, 4 accesses in flight per "
+           "thread, 1024 elements apart, wrapping at the working set's end; shared: every "
+           "resident block in its own shared memory; sm: one block per SM, every block reading "
+           "the same set (each SM's working set), writing a set of its own; device: blocks of "
+           "512 KiB chunks streaming one set in order; one repetition moves ~32 GiB (shared, sm; "
+           "sm write 8 GiB) or ~4 GiB (device); bandwidth = bytes read + written / time; caches "
+           "as left (the ring keeps its set warm); read sums, written and copied words checked";
   }
   Analysis measure(Sweep<Point>& s) override;
 };
 
-runtime::Operation make_op(const Point& p, const DeviceInfo& dev, Buffers& b, cudaStream_t check,
-                           bool& ok) {
-  const Space space = space_of(p.scope);
-  const Op op = op_of(p.op);
-  const std::uint32_t per_element = op == Op::kCopyOp ? 32 : 16;
-  cache::RingLaunch l{space, op, b.src.get(), b.dst.get(),
-                      static_cast<std::uint32_t>(p.bytes / per_element), 0,
-                      op == Op::kWriteOp ? kWriteSeed : kCopySeed,
-                      static_cast<std::uint32_t*>(b.sink.get()), 0};
-  const bool shared = space == Space::kSharedSpace;
-  ok = !shared || p.bytes <= dev.shared_memory_per_block_optin_bytes;
-  const int per_sm = ok ? cache::resident_blocks(space, op, shared ? static_cast<std::uint32_t>(p.bytes) : 0u) : 0;
-  ok = ok && per_sm > 0;
+// The read's check: every warp's sum (each word of the source is 0x01010101).
+std::function<std::string()> read_check(const cache::RingLaunch& l, cudaStream_t check) {
+  const auto warps = static_cast<std::uint32_t>(l.blocks) * (cache::kThreads / 32);
+  const std::uint32_t expected = 32u * l.iters * 4u * 0x01010101u;
+  return [l, warps, expected, check] {
+    return mismatch_text("sums", cache::check_sums(l.sink, warps, expected, check), warps,
+                         "warps");
+  };
+}
+
+// The write's and copy's check: every ring written (sm: every block's), or, for a copy, the
+// destination holds the source's pattern (sm: the first and the last block's ring).
+std::function<std::string()> write_check(const Sized& z, const cache::RingLaunch& l,
+                                         cudaStream_t check) {
+  const std::uint64_t ring = z.src_bytes;
+  if (l.op == Op::kWriteOp)
+    return [l, n = z.dst_bytes / cache::kElementBytes, check] {
+      return mismatch_text("dst", cache::check_written(l.dst, n, l.elements, kWriteSeed, check), n,
+                           "elements");
+    };
+  const std::uint64_t last = z.dst_bytes - ring;
+  return [l, ring, last, check] {
+    MismatchReport r;
+    runtime::PatternBuffer{"dst", l.dst, ring, kCopySeed}.check(r, check);
+    if (last > 0) {
+      void* end = static_cast<char*>(l.dst) + last;
+      runtime::PatternBuffer{"last block's dst", end, ring, kCopySeed}.check(r, check);
+    }
+    return r.text();
+  };
+}
+
+runtime::Operation make_op(const Sized& z, Buffers& b, cudaStream_t check) {
+  cache::RingLaunch l = z.launch;
+  l.src = b.src.get();
+  l.dst = b.dst.get();
+  l.sink = static_cast<std::uint32_t*>(b.sink.get());
   runtime::Operation o;
-  if (!ok) return o;
-  l.blocks = per_sm * dev.sm_count;
-  const double threads = static_cast<double>(l.blocks) * cache::kThreads;
-  const double target = space == Space::kDeviceSpace ? kDeviceTarget : kPerSmTarget;
-  const auto iters = static_cast<std::uint32_t>(
-      std::ceil(target / (threads * per_element) / cache::kUnroll) * cache::kUnroll);
-  l.iters = std::max<std::uint32_t>(iters, cache::kUnroll);
-  const double moved = threads * l.iters * per_element;
-  o.cache = runtime::Cache::kAsLeft;
-  o.lanes.push_back({p.op, moved, [l](runtime::LaunchScope& sc) { cache::launch_ring(l, sc.stream()); }});
-  const std::size_t ring = static_cast<std::size_t>(l.elements) * cache::kElementBytes;
-  const std::size_t sink_bytes = static_cast<std::size_t>(threads) * 4;
-  if (op == Op::kReadOp) {
+  o.cache = runtime::Cache::kAsLeft;  // the ring keeps its own set warm
+  o.lanes.push_back({"ring", z.moved, [l](runtime::LaunchScope& sc) {
+                       cache::launch_ring(l, sc.stream());
+                     }});
+  const std::uint64_t ring = z.src_bytes, out = z.dst_bytes;
+  const std::size_t sink_bytes = z.sink_words * 4;
+  if (l.op == Op::kReadOp) {
     o.prepare = [l, ring, sink_bytes](cudaStream_t st) {
       GP_CUDA(cudaMemsetAsync(const_cast<void*>(l.src), 1, ring, st));
       GP_CUDA(cudaMemsetAsync(l.sink, 0, sink_bytes, st));
     };
-    const std::uint32_t expected = l.iters * 4u * 0x01010101u;
-    o.verify = [l, threads, expected, check] {
-      const auto n = static_cast<std::uint32_t>(threads);
-      return mismatch_text("sums", cache::check_sums(l.sink, n, expected, check), n, "threads");
-    };
+    o.verify = read_check(l, check);
     return o;
   }
-  const std::size_t out = ring;  // shared: block 0 leaves its ring in dst
-  o.prepare = [l, ring, out, op](cudaStream_t st) {
-    if (op == Op::kCopyOp) runtime::fill_pattern_device(const_cast<void*>(l.src), ring, kCopySeed, st);
+  o.prepare = [l, ring, out](cudaStream_t st) {
+    if (l.op == Op::kCopyOp)
+      runtime::fill_pattern_device(const_cast<void*>(l.src), ring, kCopySeed, st);
     GP_CUDA(cudaMemsetAsync(l.dst, 0, out, st));
   };
-  o.verify = [l, out, op, check] {
-    if (op == Op::kCopyOp) return runtime::PatternBuffer{"dst", l.dst, out, kCopySeed}.verify(check);
-    return mismatch_text("dst", cache::check_written(l.dst, l.elements, kWriteSeed, check),
-                         l.elements, "elements");
-  };
+  o.verify = write_check(z, l, check);
   return o;
 }
 
-std::uint64_t global_bytes(const std::vector<Point>& points, std::uint64_t free_bytes) {
-  std::uint64_t m = kMaxShared;
-  for (const Point& p : points)
-    if (p.bytes * 2 <= free_bytes * 8 / 10) m = std::max(m, p.bytes);
-  return m;
-}
-
+// Every point's launch sized first, the buffers for the largest that fit in 80% of the free
+// memory, then one batch of every point that fits.
 CacheProbe::Analysis CacheProbe::measure(Sweep<Point>& s) {
   const DeviceInfo& dev = s.ctx().device();
   const cudaStream_t st = s.ctx().stream();
   const double clock_before = runtime::sample_sm_clock_mhz(st);
-  const std::uint64_t bytes = global_bytes(s.points(), runtime::device_memory().free_bytes);
-  Buffers buffers(bytes, static_cast<std::size_t>(dev.sm_count) * 2048);
+  const double room = 0.4 * static_cast<double>(runtime::device_memory().free_bytes);
+  std::vector<Sized> sized;
+  std::uint64_t src = 0, dst = 0, sink = 0;
+  for (const Point& p : s.points()) {
+    Sized z = size_point(p, dev);
+    z.ok = z.ok && static_cast<double>(std::max(z.src_bytes, z.dst_bytes)) <= room;
+    if (z.ok) {
+      src = std::max(src, z.src_bytes);
+      dst = std::max(dst, z.dst_bytes);
+      sink = std::max(sink, z.sink_words);
+    }
+    sized.push_back(z);
+  }
+  Buffers buffers(src, dst, sink);
   std::vector<runtime::Operation> ops;
   std::vector<std::size_t> at;
-  for (std::size_t i = 0; i < s.points().size(); ++i) {
+  for (std::size_t i = 0; i < sized.size(); ++i) {
     const Point& p = s.points()[i];
-    bool ok = p.bytes <= bytes;
-    runtime::Operation o = ok ? make_op(p, dev, buffers, st, ok) : runtime::Operation{};
-    if (!ok) {
+    if (!sized[i].ok) {
       s.drop(i);
       continue;
     }
-    o.label = fmt::format("{} {} {}", p.scope, p.op, format_bytes(static_cast<double>(p.bytes)));
-    ops.push_back(std::move(o));
+    ops.push_back(make_op(sized[i], buffers, st));
+    ops.back().label =
+        fmt::format("{} {} {}", p.scope, p.op, format_bytes(static_cast<double>(p.bytes)));
     at.push_back(i);
   }
   const std::vector<SampleSet> samples = s.ctx().measure_all(ops);
