@@ -105,12 +105,12 @@ std::optional<double> knee_between(const std::vector<CurvePoint>& points, const 
 }
 
 std::string size_level(const std::string& scope, const std::string& op, double from_bytes,
-                       double to_bytes, const RunFacts& facts) {
-  const auto l2 = static_cast<double>(facts.l2_bytes);
+                       double /*to_bytes*/, const RunFacts& facts) {
+  const double resident = kL2Resident * static_cast<double>(facts.l2_bytes);
   if (scope == kShared) return "shared";
-  if (scope == kSm && op == kWrite) return from_bytes * facts.sm_count < l2 ? "L2" : "DRAM";
-  if (scope == kSm) return to_bytes <= static_cast<double>(facts.l1_bytes) ? "L1" : "L2";
-  return from_bytes < l2 ? "L2" : "DRAM";
+  if (scope == kSm && op == kWrite) return from_bytes * facts.sm_count < resident ? "L2" : "DRAM";
+  if (scope == kSm) return from_bytes < static_cast<double>(facts.l1_bytes) ? "L1" : "L2";
+  return from_bytes < resident ? "L2" : "DRAM";
 }
 
 std::string counter_level(std::optional<double> l1_hit, std::optional<double> dram_per_byte) {

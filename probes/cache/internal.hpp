@@ -11,6 +11,11 @@
 
 namespace gpuprobe::cache {
 
+// The share of the L2 a working set stays resident in: Hopper's L2 is two partitions, and the
+// H100's measured knees fall at 42-58 MiB of its 50 MiB (docs/probes/cache.md); a plateau that
+// starts beyond 3/4 of the L2 is DRAM's.
+inline constexpr double kL2Resident = 0.75;
+
 // A plateau with its level: named from its sizes (`level`) and, with counters, from where its
 // bytes came (`counter_level`, "" without counters).
 struct Level {
@@ -38,10 +43,11 @@ struct Curve {
   std::vector<Knee> knees;
 };
 
-// The level a plateau's sizes put it at: shared for shared memory; sm reads and copies: L1 while
-// the largest core size fits the SM's L1 capacity, else L2; sm writes (write-through, each SM a
-// set of its own): L2 while SMs x the smallest core size is below the L2 size, else DRAM; device:
-// L2 while the smallest core size is below the L2 size, else DRAM.
+// The level a plateau's sizes put it at, from its smallest core size (the level that size is
+// served from holds the rest of the plateau too): shared for shared memory; sm reads and copies:
+// L1 when it is below the SM's L1 capacity, else L2; sm writes (write-through, each SM a set of
+// its own): L2 when SMs x it is below kL2Resident of the L2 size, else DRAM; device: L2 when it is
+// below kL2Resident of the L2 size, else DRAM.
 std::string size_level(const std::string& scope, const std::string& op, double from_bytes,
                        double to_bytes, const RunFacts& facts);
 // The level the counters say served the bytes: DRAM when DRAM moved at least half the bytes the

@@ -104,9 +104,10 @@ TEST(CacheLevels, SizesNameTheLevel) {
   EXPECT_EQ(cache::size_level("sm", "read", 16 * kKiB, 224 * kKiB, f), "L1");
   EXPECT_EQ(cache::size_level("sm", "read", 512 * kKiB, 2 * kMiB, f), "L2");
   EXPECT_EQ(cache::size_level("sm", "write", 16 * kKiB, 224 * kKiB, f), "L2");  // 29.6 MB
-  EXPECT_EQ(cache::size_level("sm", "write", 512 * kKiB, 2 * kMiB, f), "DRAM");  // 66 MB
+  EXPECT_EQ(cache::size_level("sm", "write", 384 * kKiB, 2 * kMiB, f), "DRAM");  // 49.5 MiB
+  EXPECT_EQ(cache::size_level("sm", "read", 16 * kKiB, 320 * kKiB, f), "L1");  // from its start
   EXPECT_EQ(cache::size_level("device", "read", 4 * kMiB, 40 * kMiB, f), "L2");
-  EXPECT_EQ(cache::size_level("device", "read", 128 * kMiB, 1024 * kMiB, f), "DRAM");
+  EXPECT_EQ(cache::size_level("device", "read", 40 * kMiB, 1024 * kMiB, f), "DRAM");  // > 37.5
   EXPECT_EQ(cache::counter_level(0.99, 0.0), "L1");
   EXPECT_EQ(cache::counter_level(0.0, 0.05), "L2");
   EXPECT_EQ(cache::counter_level(std::nullopt, 0.05), "L2");
@@ -122,7 +123,7 @@ Row made_row(const std::string& scope, const std::string& op, double bytes, doub
                           {cache::kBytes, static_cast<std::int64_t>(bytes), "B"}});
   Metric m{"bandwidth", "GB/s", {}, {{}}};
   for (int i = 0; i < 10; ++i)
-    m.samples[0].push_back(gbps * (1 + 0.001 * (i - 5)));
+    m.samples[0].push_back(gbps * (1 + 0.001 * (i - 4.5)));  // median: gbps
   m.stats = statistics_of(m.samples[0]);
   r.metrics.push_back(m);
   r.derived.push_back({"bytes_moved", "B", 1e9});
@@ -178,7 +179,7 @@ std::vector<const Finding*> findings_with(const ProbeResult& r, const std::strin
   return out;
 }
 
-std::optional<double> value_of(const Finding& f, const std::string& name) {
+std::optional<double> fvalue(const Finding& f, const std::string& name) {
   const Quantity* q = find_quantity(f.values, name);
   return q ? q->value : std::nullopt;
 }
@@ -195,16 +196,16 @@ TEST(CacheAnalysis, PlateausKneesAndTheModelBesideThem) {
   ASSERT_EQ(plateaus.size(), 4u);
   EXPECT_EQ(param_text(*plateaus[0], "level"), "L2");  // device first: curves sorted by key
   EXPECT_EQ(param_text(*plateaus[1], "level"), "DRAM");
-  EXPECT_NEAR(*value_of(*plateaus[1], "of_model"), 3180 / 3352.32, 1e-3);
+  EXPECT_NEAR(*fvalue(*plateaus[1], "of_model"), 3180 / 3352.32, 1e-3);
   EXPECT_EQ(param_text(*plateaus[2], "level"), "L1");
-  EXPECT_NEAR(*value_of(*plateaus[2], "plateau"), 32325, 1);
-  EXPECT_NEAR(*value_of(*plateaus[2], "of_model"), 32325 / 33454.08, 1e-3);
-  EXPECT_FALSE(value_of(*plateaus[3], "of_model").has_value());  // no model for the L2
+  EXPECT_NEAR(*fvalue(*plateaus[2], "plateau"), 32325, 1);
+  EXPECT_NEAR(*fvalue(*plateaus[2], "of_model"), 32325 / 33454.08, 1e-3);
+  EXPECT_FALSE(fvalue(*plateaus[3], "of_model").has_value());  // no model for the L2
   EXPECT_EQ(findings_with(r, "cache_knee").size(), 2u);
   const auto l2 = findings_with(r, "cache_l2_between");
   ASSERT_EQ(l2.size(), 1u);
-  EXPECT_NEAR(*value_of(*l2[0], "l2_over_dram"), 8300.0 / 3180, 1e-2);
-  EXPECT_NEAR(*value_of(*l2[0], "l1_over_l2"), 32325.0 / 8300, 1e-2);
+  EXPECT_NEAR(*fvalue(*l2[0], "l2_over_dram"), 8300.0 / 3180, 1e-2);
+  EXPECT_NEAR(*fvalue(*l2[0], "l1_over_l2"), 32325.0 / 8300, 1e-2);
   for (const Finding* f : findings_with(r, "cache_counter_level"))
     EXPECT_EQ(f->kind, FindingKind::kVerdict) << param_text(*f, "level");
   Glossary g = core_glossary();
