@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -246,6 +248,89 @@ TEST(CacheAnalysis, ACurveWithoutTwoAlikeSizesHasANoteAndNoPlateau) {
   cache::analyse(r, h100_facts());
   EXPECT_TRUE(findings_with(r, "cache_plateau").empty());
   EXPECT_EQ(findings_with(r, "cache_no_plateau").size(), 1u);
+}
+
+
+// The committed H100 run, its rows stripped of what the analysis adds, analysed again: the same
+// plateaus, knees and counter verdicts as the run reported, and the levels the docs state.
+ProbeResult h100_rows_only(cache::RunFacts& facts) {
+  const ProbeResult& run =
+      testing::fixture_result("../../examples/results/h100/cache.json.gz", "cache");
+  const Finding* f = find_finding(run, "cache_facts");
+  if (f == nullptr) throw std::runtime_error("no cache_facts in the H100 run");
+  facts.sm_count = static_cast<int>(*fvalue(*f, "sm_count"));
+  facts.clock_mhz = *fvalue(*f, "clock_mhz");
+  facts.l1_peak_gbps = *fvalue(*f, "model_peak");
+  facts.dram_peak_gbps = *fvalue(*f, "dram");
+  facts.l1_bytes = static_cast<std::uint64_t>(*fvalue(*f, "l1_bytes"));
+  facts.l2_bytes = static_cast<std::uint64_t>(*fvalue(*f, "l2_bytes"));
+  ProbeResult r;
+  r.probe = "cache";
+  for (Row row : run.rows) {
+    row.model.clear();
+    std::erase_if(row.derived, [](const Quantity& q) { return q.name != "bytes_moved"; });
+    r.rows.push_back(std::move(row));
+  }
+  return r;
+}
+
+std::string level_of(const Finding& f) {
+  return param_text(f, "scope") + " " + param_text(f, "op") + " " + param_text(f, "level");
+}
+
+TEST(CacheAnalysisH100, TheRunsFindingsComeBackFromItsRows) {
+  cache::RunFacts facts;
+  ProbeResult again = h100_rows_only(facts);
+  cache::analyse(again, facts);
+  const ProbeResult& run =
+      testing::fixture_result("../../examples/results/h100/cache.json.gz", "cache");
+  // The runner orders findings by kind (verdicts first): match them by identity.
+  auto keyed = [](const ProbeResult& r, const char* id) {
+    std::map<std::string, const Finding*> out;
+    for (const Finding* f : findings_with(r, id))
+      out[level_of(*f) + param_text(*f, "from") + param_text(*f, "to")] = f;
+    return out;
+  };
+  for (const char* id : {"cache_plateau", "cache_knee", "cache_counter_level"}) {
+    const auto a = keyed(run, id), b = keyed(again, id);
+    ASSERT_EQ(a.size(), b.size()) << id;
+    EXPECT_FALSE(a.empty()) << id;
+    for (const auto& [key, fa] : a) {
+      ASSERT_TRUE(b.count(key)) << id << " " << key;
+      const Finding* fb = b.at(key);
+      EXPECT_EQ(fa->kind, fb->kind) << id << " " << key;
+      for (const Quantity& q : fa->values) {
+        const auto v = fvalue(*fb, q.name);
+        ASSERT_EQ(v.has_value(), q.value.has_value()) << q.name;
+        if (v) {
+          EXPECT_NEAR(*v, *q.value, 1e-6 * std::abs(*q.value) + 1e-9) << key << " " << q.name;
+        }
+      }
+    }
+  }
+}
+
+TEST(CacheAnalysisH100, TheLevelsAreWhereTheDocsSayTheyAre) {
+  cache::RunFacts facts;
+  ProbeResult r = h100_rows_only(facts);
+  cache::analyse(r, facts);
+  std::map<std::string, const Finding*> by;
+  for (const Finding* f : findings_with(r, "cache_plateau"))
+    by[level_of(*f)] = f;
+  ASSERT_TRUE(by.count("sm read L1") && by.count("device read L2") && by.count("device read DRAM"));
+  // The L1 plateau above the L2's, the L2's above DRAM's, shared memory near the L1 read.
+  const double l1 = *fvalue(*by["sm read L1"], "plateau");
+  const double l2 = *fvalue(*by["device read L2"], "plateau");
+  const double dram = *fvalue(*by["device read DRAM"], "plateau");
+  EXPECT_GT(l1, 2 * l2);
+  EXPECT_GT(l2, 2 * dram);
+  EXPECT_LE(*fvalue(*by["device read DRAM"], "of_model"), 1.0);
+  // The L1 knee lies past the last L1 size (224 KiB) and before the first L2 one (512 KiB).
+  for (const Finding* k : findings_with(r, "cache_knee")) {
+    if (param_text(*k, "scope") != "sm" || param_text(*k, "op") != "read") continue;
+    EXPECT_GT(*fvalue(*k, "knee_bytes"), 224 * kKiB);
+    EXPECT_LT(*fvalue(*k, "knee_bytes"), 512 * kKiB);
+  }
 }
 
 }  // namespace
