@@ -47,9 +47,8 @@ void split(const std::vector<CurvePoint>& p, std::size_t lo, std::size_t hi,
     const double s = sse(p, lo, k) + sse(p, k, hi);
     if (s < best_sse) best_sse = s, best = k;
   }
-  if (best == 0 ||
-      std::abs(std::log(segment_median(p, lo, best) / segment_median(p, best, hi))) <=
-          std::log(1 + kStep)) {
+  if (best == 0 || std::abs(std::log(segment_median(p, lo, best) / segment_median(p, best, hi))) <=
+                       std::log(1 + kStep)) {
     out.emplace_back(lo, hi);
     return;
   }
@@ -95,8 +94,8 @@ std::optional<double> knee_between(const std::vector<CurvePoint>& points, const 
   const bool falls = b.gbps < a.gbps;
   for (std::size_t i = a.last; i < b.first && i + 1 < points.size(); ++i) {
     const CurvePoint &p = points[i], &q = points[i + 1];
-    const bool crosses = falls ? (p.gbps >= level && q.gbps < level)
-                               : (p.gbps <= level && q.gbps > level);
+    const bool crosses =
+        falls ? (p.gbps >= level && q.gbps < level) : (p.gbps <= level && q.gbps > level);
     if (!crosses) continue;
     const double t = (std::log(level) - std::log(p.gbps)) / (std::log(q.gbps) - std::log(p.gbps));
     return std::exp(std::log(p.bytes) + t * (std::log(q.bytes) - std::log(p.bytes)));
@@ -229,7 +228,9 @@ void derive(Curve& c, const RunFacts& facts) {
   }
 }
 
-Param text(const char* key, const std::string& v) { return {key, v, ""}; }
+Param text(const char* key, const std::string& v) {
+  return {key, v, ""};
+}
 
 void add_summary(ProbeResult& r, const Curve& c) {
   for (const Level& l : c.levels) {
@@ -243,8 +244,7 @@ void add_summary(ProbeResult& r, const Curve& c) {
     r.summary.push_back(std::move(s));
   }
   for (const Knee& k : c.knees) {
-    SummaryRow s{{text(kScope, c.scope), text(kOp, c.op), text("level", k.from + "->" + k.to)},
-                 {}};
+    SummaryRow s{{text(kScope, c.scope), text(kOp, c.op), text("level", k.from + "->" + k.to)}, {}};
     put(s.values, "knee_bytes", "B", k.bytes);
     r.summary.push_back(std::move(s));
   }
@@ -253,11 +253,11 @@ void add_summary(ProbeResult& r, const Curve& c) {
 void model_columns(Row& row, const RunFacts& f) {
   const auto scope = text_param_of(row, kScope).value_or("");
   if (scope == kDevice)
-    put(row.model, "dram_peak", "GB/s", f.dram_peak_gbps > 0 ? std::optional(f.dram_peak_gbps)
-                                                             : std::nullopt);
+    put(row.model, "dram_peak", "GB/s",
+        f.dram_peak_gbps > 0 ? std::optional(f.dram_peak_gbps) : std::nullopt);
   else
-    put(row.model, "l1_peak", "GB/s", f.l1_peak_gbps > 0 ? std::optional(f.l1_peak_gbps)
-                                                         : std::nullopt);
+    put(row.model, "l1_peak", "GB/s",
+        f.l1_peak_gbps > 0 ? std::optional(f.l1_peak_gbps) : std::nullopt);
 }
 
 }  // namespace

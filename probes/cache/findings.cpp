@@ -45,9 +45,15 @@ constexpr Value<"l2_bytes", "B"> kL2Bytes;
 
 FindingList cache_findings;
 
-std::string tbps(double gbps) { return fmt::format("{:.2f} TB/s", gbps / 1000); }
-std::string tbps(std::optional<double> gbps) { return gbps ? tbps(*gbps) : "n/a"; }
-std::string rate(std::optional<double> r) { return r ? fmt::format("{:.2f}", *r) : "n/a"; }
+std::string tbps(double gbps) {
+  return fmt::format("{:.2f} TB/s", gbps / 1000);
+}
+std::string tbps(std::optional<double> gbps) {
+  return gbps ? tbps(*gbps) : "n/a";
+}
+std::string rate(std::optional<double> r) {
+  return r ? fmt::format("{:.2f}", *r) : "n/a";
+}
 
 const auto kPlateauFound = cache_findings.verdict(
     "cache_plateau", params(kScopeName, kOpName, kLevel),
@@ -55,62 +61,61 @@ const auto kPlateauFound = cache_findings.verdict(
     [](const auto& f) {
       std::string model;
       if (f.maybe(kModel))
-        model = fmt::format(", {:.2f}x the model's {}", f.value(kOfModel),
-                            tbps(f.value(kModel)));
-      return fmt::format("{} {}: {} plateau {} [{}, {}] over {}-{} ({:g} sizes){}",
-                         f[kScopeName], f[kOpName], f[kLevel], tbps(f.value(kPlateau)),
-                         tbps(f.value(kLow)), tbps(f.value(kHigh)),
-                         format_bytes(f.value(kFromBytes)), format_bytes(f.value(kToBytes)),
-                         f.value(kSizes), model);
+        model = fmt::format(", {:.2f}x the model's {}", f.value(kOfModel), tbps(f.value(kModel)));
+      return fmt::format("{} {}: {} plateau {} [{}, {}] over {}-{} ({:g} sizes){}", f[kScopeName],
+                         f[kOpName], f[kLevel], tbps(f.value(kPlateau)), tbps(f.value(kLow)),
+                         tbps(f.value(kHigh)), format_bytes(f.value(kFromBytes)),
+                         format_bytes(f.value(kToBytes)), f.value(kSizes), model);
     });
 
 const auto kKneeFound = cache_findings.verdict(
     "cache_knee", params(kScopeName, kOpName, kFrom, kTo), values(kKneeBytes, kFromGbps, kToGbps),
     [](const auto& f) {
-      return fmt::format("{} {}: knee {} -> {} at {} (bandwidth halfway, geometrically, between "
-                         "{} and {})",
-                         f[kScopeName], f[kOpName], f[kFrom], f[kTo],
-                         format_bytes(f.value(kKneeBytes)), tbps(f.value(kFromGbps)),
-                         tbps(f.value(kToGbps)));
+      return fmt::format(
+          "{} {}: knee {} -> {} at {} (bandwidth halfway, geometrically, between "
+          "{} and {})",
+          f[kScopeName], f[kOpName], f[kFrom], f[kTo], format_bytes(f.value(kKneeBytes)),
+          tbps(f.value(kFromGbps)), tbps(f.value(kToGbps)));
     });
 
 const auto kL2Named = cache_findings.verdict(
     "cache_l2_between", params(kOpName), values(kL2, kL1, kDram, kL1OverL2, kL2OverDram),
     [](const auto& f) {
-      return fmt::format("{}: the L2 streams {} across the GPU: L1 {} is {}x it, it is {}x DRAM "
-                         "{}",
-                         f[kOpName], tbps(f.value(kL2)), tbps(f.maybe(kL1)),
-                         rate(f.maybe(kL1OverL2)), rate(f.maybe(kL2OverDram)),
-                         tbps(f.maybe(kDram)));
+      return fmt::format(
+          "{}: the L2 streams {} across the GPU: L1 {} is {}x it, it is {}x DRAM "
+          "{}",
+          f[kOpName], tbps(f.value(kL2)), tbps(f.maybe(kL1)), rate(f.maybe(kL1OverL2)),
+          rate(f.maybe(kL2OverDram)), tbps(f.maybe(kDram)));
     });
 
 const auto kCounterLevel = cache_findings.verdict_or_warning(
     "cache_counter_level", params(kScopeName, kOpName, kLevel),
     values(kL1Hit, kL2Hit, kDramPerByte), outcome(kCountersSay, kAgreement), [](const auto& f) {
-      return fmt::format("{} {} {} plateau: counters say {} (L1 hit rate {}, L2 hit rate {}, DRAM "
-                         "{} B per byte moved) — {} its sizes",
-                         f[kScopeName], f[kOpName], f[kLevel], f[kCountersSay],
-                         rate(f.maybe(kL1Hit)), rate(f.maybe(kL2Hit)),
-                         rate(f.maybe(kDramPerByte)),
-                         f.value(kAgreement) == "agree" ? "agrees with" : "DISAGREES with");
+      return fmt::format(
+          "{} {} {} plateau: counters say {} (L1 hit rate {}, L2 hit rate {}, DRAM "
+          "{} B per byte moved) — {} its sizes",
+          f[kScopeName], f[kOpName], f[kLevel], f[kCountersSay], rate(f.maybe(kL1Hit)),
+          rate(f.maybe(kL2Hit)), rate(f.maybe(kDramPerByte)),
+          f.value(kAgreement) == "agree" ? "agrees with" : "DISAGREES with");
     });
 
 const auto kNoPlateau = cache_findings.note(
     "cache_no_plateau", params(kScopeName, kOpName), values(kPoints), [](const auto& f) {
-      return fmt::format("{} {}: no two of its {:g} sizes agree within the flat band: no "
-                         "plateau named",
-                         f[kScopeName], f[kOpName], f.value(kPoints));
+      return fmt::format(
+          "{} {}: no two of its {:g} sizes agree within the flat band: no "
+          "plateau named",
+          f[kScopeName], f[kOpName], f.value(kPoints));
     });
 
 const auto kFacts = cache_findings.note(
     "cache_facts", params(), values(kSmCount, kClock, kL1Bytes, kL2Bytes, kModel, kDram),
     [](const auto& f) {
-      return fmt::format("model: {:g} SMs x 128 B/clk x {:.0f} MHz (measured) = {} L1/shared "
-                         "peak; DRAM peak {} (2 x memory clock x bus width, as reported); "
-                         "levels named by size against L1 {} per SM and L2 {}",
-                         f.value(kSmCount), f.value(kClock), tbps(f.maybe(kModel)),
-                         tbps(f.maybe(kDram)), format_bytes(f.value(kL1Bytes)),
-                         format_bytes(f.value(kL2Bytes)));
+      return fmt::format(
+          "model: {:g} SMs x 128 B/clk x {:.0f} MHz (measured) = {} L1/shared "
+          "peak; DRAM peak {} (2 x memory clock x bus width, as reported); "
+          "levels named by size against L1 {} per SM and L2 {}",
+          f.value(kSmCount), f.value(kClock), tbps(f.maybe(kModel)), tbps(f.maybe(kDram)),
+          format_bytes(f.value(kL1Bytes)), format_bytes(f.value(kL2Bytes)));
     });
 
 std::optional<double> positive(double v) {
@@ -125,23 +130,23 @@ void level_findings(const Curve& c, std::vector<Finding>& out) {
     out.push_back(kPlateauFound.make(
         kScopeName(c.scope), kOpName(c.op), kLevel(l.level), kPlateau(p.gbps), kLow(p.low),
         kHigh(p.high), kFromBytes(l.from_bytes), kToBytes(l.to_bytes),
-        kSizes(static_cast<double>(p.sizes)), kModel(l.model_gbps),
-        kOfModel(of_model)));
+        kSizes(static_cast<double>(p.sizes)), kModel(l.model_gbps), kOfModel(of_model)));
     if (l.counter_level.empty()) continue;
     const std::string base = l.level.substr(0, l.level.find('#'));
     const bool agree = base == l.counter_level;
-    auto fields = std::make_tuple(kScopeName(c.scope), kOpName(c.op), kLevel(l.level),
-                                  kL1Hit(l.l1_hit), kL2Hit(l.l2_hit), kDramPerByte(l.dram_per_byte),
-                                  kCountersSay(l.counter_level),
-                                  kAgreement(agree ? "agree" : "differ"));
+    auto fields =
+        std::make_tuple(kScopeName(c.scope), kOpName(c.op), kLevel(l.level), kL1Hit(l.l1_hit),
+                        kL2Hit(l.l2_hit), kDramPerByte(l.dram_per_byte),
+                        kCountersSay(l.counter_level), kAgreement(agree ? "agree" : "differ"));
     out.push_back(std::apply(
-        [&](auto... g) { return agree ? kCounterLevel.make(g...) : kCounterLevel.make_warning(g...); },
+        [&](auto... g) {
+          return agree ? kCounterLevel.make(g...) : kCounterLevel.make_warning(g...);
+        },
         fields));
   }
   for (const Knee& k : c.knees)
     out.push_back(kKneeFound.make(kScopeName(c.scope), kOpName(c.op), kFrom(k.from), kTo(k.to),
-                                  kKneeBytes(k.bytes), kFromGbps(k.from_gbps),
-                                  kToGbps(k.to_gbps)));
+                                  kKneeBytes(k.bytes), kFromGbps(k.from_gbps), kToGbps(k.to_gbps)));
   if (c.levels.empty())
     out.push_back(kNoPlateau.make(kScopeName(c.scope), kOpName(c.op),
                                   kPoints(static_cast<double>(c.points.size()))));
@@ -192,6 +197,8 @@ void add_findings(ProbeResult& result, const std::vector<Curve>& curves, const R
       kModel(positive(facts.l1_peak_gbps)), kDram(positive(facts.dram_peak_gbps))));
 }
 
-const FindingList& finding_list() { return cache_findings; }
+const FindingList& finding_list() {
+  return cache_findings;
+}
 
 }  // namespace gpuprobe::cache

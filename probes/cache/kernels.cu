@@ -26,9 +26,9 @@ __device__ __forceinline__ uint4 word4(std::uint32_t j, std::uint32_t seed) {
 // kUnroll accesses per step at ring positions j0..j3, each kUnroll apart in the ring's order.
 template <int kOp>
 __device__ __forceinline__ void ring_loop(const uint4* __restrict__ src, uint4* __restrict__ dst,
-                                          std::uint32_t n, std::uint32_t start,
-                                          std::uint32_t step, std::uint32_t iters,
-                                          std::uint32_t seed, std::uint32_t& acc) {
+                                          std::uint32_t n, std::uint32_t start, std::uint32_t step,
+                                          std::uint32_t iters, std::uint32_t seed,
+                                          std::uint32_t& acc) {
   std::uint32_t j = start;
   for (std::uint32_t i = 0; i < iters; i += kUnroll) {
     const std::uint32_t j0 = j, j1 = next(j0, step, n), j2 = next(j1, step, n),
@@ -116,7 +116,8 @@ const void* kernel_of(Space space, Op op) {
 __global__ void check_written_kernel(const uint4* dst, std::uint64_t n, std::uint32_t period,
                                      std::uint32_t seed, runtime::MismatchTally tally) {
   runtime::ThreadMismatches t;
-  for (std::uint64_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x) {
+  for (std::uint64_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n;
+       j += gridDim.x * blockDim.x) {
     const uint4 v = dst[j], w = word4(static_cast<std::uint32_t>(j % period), seed);
     t.note(v.x != w.x || v.y != w.y || v.z != w.z || v.w != w.w, j);
   }
@@ -136,8 +137,9 @@ __global__ void check_sums_kernel(const std::uint32_t* sink, std::uint32_t n,
 int resident_blocks(Space space, Op op, std::uint32_t shared_bytes) {
   const void* k = kernel_of(space, op);
   const bool shared = space == Space::kSharedSpace;
-  GP_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
-                               shared ? cudaSharedmemCarveoutMaxShared : cudaSharedmemCarveoutMaxL1));
+  GP_CUDA(
+      cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                           shared ? cudaSharedmemCarveoutMaxShared : cudaSharedmemCarveoutMaxL1));
   if (shared)
     GP_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  static_cast<int>(shared_bytes)));
@@ -148,8 +150,9 @@ int resident_blocks(Space space, Op op, std::uint32_t shared_bytes) {
 }
 
 void launch_ring(const RingLaunch& l, cudaStream_t stream) {
-  const std::uint32_t shared =
-      l.space == Space::kSharedSpace ? l.elements * kElementBytes * (l.op == Op::kCopyOp ? 2 : 1) : 0;
+  const std::uint32_t shared = l.space == Space::kSharedSpace
+                                   ? l.elements * kElementBytes * (l.op == Op::kCopyOp ? 2 : 1)
+                                   : 0;
   void* args[] = {const_cast<RingLaunch*>(&l)};
   GP_CUDA(cudaLaunchKernel(kernel_of(l.space, l.op), dim3(l.blocks), dim3(kThreads), args, shared,
                            stream));

@@ -53,15 +53,18 @@ struct Point {
 };
 
 Space space_of(const std::string& s) {
-  return s == cache::kShared ? Space::kSharedSpace : s == cache::kSm ? Space::kSmSpace : Space::kDeviceSpace;
+  return s == cache::kShared ? Space::kSharedSpace
+         : s == cache::kSm   ? Space::kSmSpace
+                             : Space::kDeviceSpace;
 }
 Op op_of(const std::string& s) {
   return s == cache::kRead ? Op::kReadOp : s == cache::kWrite ? Op::kWriteOp : Op::kCopyOp;
 }
 
 std::string size_check(std::uint64_t b) {
-  return b % kGranule == 0 ? std::string()
-                           : fmt::format("{} is not a multiple of 4 KiB", format_bytes(static_cast<double>(b)));
+  return b % kGranule == 0
+             ? std::string()
+             : fmt::format("{} is not a multiple of 4 KiB", format_bytes(static_cast<double>(b)));
 }
 
 Axis sizes_axis(const char* name, const char* help, const char* def, const char* quick,
@@ -106,14 +109,14 @@ Sized size_point(const Point& p, const DeviceInfo& dev) {
     l.blocks = static_cast<int>(std::ceil(std::max(kDeviceTarget / per_element, e) / chunk));
   } else {
     l.blocks = dev.sm_count * (shared ? per_sm : 1);  // sm: one block per SM
-    const double target = l.space == Space::kSmSpace && l.op == Op::kWriteOp ? kPerSmWriteTarget
-                                                                              : kPerSmTarget;
+    const double target =
+        l.space == Space::kSmSpace && l.op == Op::kWriteOp ? kPerSmWriteTarget : kPerSmTarget;
     l.iters = round_up(std::max(target / (l.blocks * t * per_element), e / t), cache::kUnroll);
   }
   z.moved = l.blocks * t * l.iters * per_element;
   z.src_bytes = static_cast<std::uint64_t>(l.elements) * cache::kElementBytes;
-  z.dst_bytes = l.space == Space::kSmSpace ? z.src_bytes * static_cast<std::uint64_t>(l.blocks)
-                                           : z.src_bytes;
+  z.dst_bytes =
+      l.space == Space::kSmSpace ? z.src_bytes * static_cast<std::uint64_t>(l.blocks) : z.src_bytes;
   z.sink_words = static_cast<std::uint64_t>(l.blocks) * (cache::kThreads / 32);
   z.ok = true;
   return z;
@@ -202,8 +205,7 @@ std::function<std::string()> read_check(const cache::RingLaunch& l, cudaStream_t
   const auto warps = static_cast<std::uint32_t>(l.blocks) * (cache::kThreads / 32);
   const std::uint32_t expected = 32u * l.iters * 4u * 0x01010101u;
   return [l, warps, expected, check] {
-    return mismatch_text("sums", cache::check_sums(l.sink, warps, expected, check), warps,
-                         "warps");
+    return mismatch_text("sums", cache::check_sums(l.sink, warps, expected, check), warps, "warps");
   };
 }
 
@@ -236,9 +238,8 @@ runtime::Operation make_op(const Sized& z, Buffers& b, cudaStream_t check) {
   l.sink = static_cast<std::uint32_t*>(b.sink.get());
   runtime::Operation o;
   o.cache = runtime::Cache::kAsLeft;  // the ring keeps its own set warm
-  o.lanes.push_back({"ring", z.moved, [l](runtime::LaunchScope& sc) {
-                       cache::launch_ring(l, sc.stream());
-                     }});
+  o.lanes.push_back(
+      {"ring", z.moved, [l](runtime::LaunchScope& sc) { cache::launch_ring(l, sc.stream()); }});
   const std::uint64_t ring = z.src_bytes, out = z.dst_bytes;
   const std::size_t sink_bytes = z.sink_words * 4;
   if (l.op == Op::kReadOp) {

@@ -72,8 +72,11 @@ TEST(CacheCurve, TheKneeIsWhereTheCurveCrossesTheGeometricMean) {
 }
 
 TEST(CacheCurve, NoiseInsideTheStepIsOnePlateau) {
-  const auto pts = curve({{4 * kMiB, 7600}, {8 * kMiB, 8100}, {16 * kMiB, 7800},
-                          {24 * kMiB, 8000}, {32 * kMiB, 7700}});
+  const auto pts = curve({{4 * kMiB, 7600},
+                          {8 * kMiB, 8100},
+                          {16 * kMiB, 7800},
+                          {24 * kMiB, 8000},
+                          {32 * kMiB, 7700}});
   EXPECT_EQ(cache::segments(pts).size(), 1u);
   const auto p = cache::plateaus(pts);
   ASSERT_EQ(p.size(), 1u);
@@ -83,9 +86,14 @@ TEST(CacheCurve, NoiseInsideTheStepIsOnePlateau) {
 
 TEST(CacheCurve, TwoSizesAreATransitionNotAPlateau) {
   // L2, two sizes in between, DRAM: the middle pair is no plateau (kMinCore = 3).
-  const auto pts = curve({{8 * kMiB, 7700}, {16 * kMiB, 7650}, {32 * kMiB, 7600},
-                          {48 * kMiB, 5800}, {56 * kMiB, 5500}, {128 * kMiB, 3300},
-                          {256 * kMiB, 3200}, {1024 * kMiB, 3150}});
+  const auto pts = curve({{8 * kMiB, 7700},
+                          {16 * kMiB, 7650},
+                          {32 * kMiB, 7600},
+                          {48 * kMiB, 5800},
+                          {56 * kMiB, 5500},
+                          {128 * kMiB, 3300},
+                          {256 * kMiB, 3200},
+                          {1024 * kMiB, 3150}});
   const auto p = cache::plateaus(pts);
   ASSERT_EQ(p.size(), 2u);
   EXPECT_DOUBLE_EQ(p[0].gbps, 7650);
@@ -105,9 +113,9 @@ TEST(CacheLevels, SizesNameTheLevel) {
   EXPECT_EQ(cache::size_level("shared", "read", 16 * kKiB, 192 * kKiB, f), "shared");
   EXPECT_EQ(cache::size_level("sm", "read", 16 * kKiB, 224 * kKiB, f), "L1");
   EXPECT_EQ(cache::size_level("sm", "read", 512 * kKiB, 2 * kMiB, f), "L2");
-  EXPECT_EQ(cache::size_level("sm", "write", 16 * kKiB, 224 * kKiB, f), "L2");  // 29.6 MB
+  EXPECT_EQ(cache::size_level("sm", "write", 16 * kKiB, 224 * kKiB, f), "L2");   // 29.6 MB
   EXPECT_EQ(cache::size_level("sm", "write", 384 * kKiB, 2 * kMiB, f), "DRAM");  // 49.5 MiB
-  EXPECT_EQ(cache::size_level("sm", "read", 16 * kKiB, 320 * kKiB, f), "L1");  // from its start
+  EXPECT_EQ(cache::size_level("sm", "read", 16 * kKiB, 320 * kKiB, f), "L1");    // from its start
   EXPECT_EQ(cache::size_level("device", "read", 4 * kMiB, 40 * kMiB, f), "L2");
   EXPECT_EQ(cache::size_level("device", "read", 40 * kMiB, 1024 * kMiB, f), "DRAM");  // > 37.5
   EXPECT_EQ(cache::counter_level(0.99, 0.0), "L1");
@@ -249,7 +257,6 @@ TEST(CacheAnalysis, ACurveWithoutTwoAlikeSizesHasANoteAndNoPlateau) {
   EXPECT_TRUE(findings_with(r, "cache_plateau").empty());
   EXPECT_EQ(findings_with(r, "cache_no_plateau").size(), 1u);
 }
-
 
 // The committed H100 run, its rows stripped of what the analysis adds, analysed again: the same
 // plateaus, knees and counter verdicts as the run reported, and the levels the docs state.
