@@ -18,6 +18,7 @@ std::vector<std::unique_ptr<Probe>> make_probes() {
   probes.push_back(make_overlap_probe());
   probes.push_back(make_zerocopy_probe());
   probes.push_back(make_l2_persist_probe());
+  probes.push_back(make_cache_probe());
   probes.push_back(make_peer_probe());
   probes.push_back(make_host_links_probe());
   return probes;

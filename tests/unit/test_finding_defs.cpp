@@ -10,6 +10,7 @@
 #include <string>
 
 #include "bank_conflicts/analysis.hpp"
+#include "cache/analysis.hpp"
 #include "coalescing/analysis.hpp"
 #include "gpuprobe/core/compare.hpp"
 #include "gpuprobe/core/fleet.hpp"
@@ -33,6 +34,7 @@ Glossary every_glossary() {
   overlap::add_words(g);
   zerocopy::add_words(g);
   l2_persist::add_words(g);
+  cache::add_words(g);
   peer::add_words(g);
   host_links::add_words(g);
   return g;
