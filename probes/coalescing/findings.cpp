@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "gpuprobe/core/compare_classify.hpp"
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/decide.hpp"
 #include "gpuprobe/core/finding_def.hpp"
 #include "internal.hpp"
@@ -419,28 +419,28 @@ std::string counter_point_text(const View& f) {
   return fmt::format("{}, {}", at_text(f), width);
 }
 
-// One counter check of the rows, each named by (pattern, offset or stride, element_bytes).
-CounterCheckMaker row_counter_check(std::string_view id, std::string_view what) {
-  return define_counter_check(coalescing_findings, id, what,
-                              point(kPattern, kOffset, kStride, kElementBytes),
-                              [](const auto& f) { return counter_point_text(f); });
+// One counter agreement of the rows, each named by (pattern, offset or stride, element_bytes).
+CounterAgreementMaker row_counter_agreement(std::string_view id, std::string_view what) {
+  return define_counter_agreement(coalescing_findings, id, what,
+                                  point(kPattern, kOffset, kStride, kElementBytes),
+                                  [](const auto& f) { return counter_point_text(f); });
 }
 
 }  // namespace
 
-const CounterCheckMaker kCounterLoadSectors =
-    row_counter_check("coalescing_counter_load_sectors", "global-load sectors per request (l1tex)");
-const CounterCheckMaker kCounterStoreSectors = row_counter_check(
+const CounterAgreementMaker kCounterLoadSectors = row_counter_agreement(
+    "coalescing_counter_load_sectors", "global-load sectors per request (l1tex)");
+const CounterAgreementMaker kCounterStoreSectors = row_counter_agreement(
     "coalescing_counter_store_sectors", "global-store sectors per request (l1tex)");
-const CounterCheckMaker kCounterL2Sectors =
-    row_counter_check("coalescing_counter_l2_sectors", "L2 read sectors from L1 per load request");
-const CounterCheckMaker kCounterDramRead = row_counter_check(
+const CounterAgreementMaker kCounterL2Sectors = row_counter_agreement(
+    "coalescing_counter_l2_sectors", "L2 read sectors from L1 per load request");
+const CounterAgreementMaker kCounterDramRead = row_counter_agreement(
     "coalescing_counter_dram_read",
     "DRAM bytes read per useful byte (model: each shared 64-B block fetched once to once per "
     "request)");
-const CounterCheckMaker kCounterDramWrite =
-    row_counter_check("coalescing_counter_dram_write",
-                      "DRAM bytes written per useful byte (in the range + written back after it)");
+const CounterAgreementMaker kCounterDramWrite = row_counter_agreement(
+    "coalescing_counter_dram_write",
+    "DRAM bytes written per useful byte (in the range + written back after it)");
 
 const FindingList& finding_list() {
   return coalescing_findings;

@@ -13,7 +13,7 @@ namespace gpuprobe::cli {
 // Checks, before anything runs, that each requested output can be written, that at most one
 // goes to stdout, that no two name one file, and that none is one of `inputs` (the files the
 // command reads: writing it would destroy what is being read). Throws UsageError naming the flag.
-void check_outputs(const GlobalOptions& options, const std::vector<std::string>& inputs = {});
+void validate_outputs(const GlobalOptions& options, const std::vector<std::string>& inputs = {});
 
 // Renders and writes every requested output; the table goes to stdout unless --quiet or
 // another format was sent to stdout ("-"). The glossary gives tables and Markdown their short

@@ -66,7 +66,7 @@ std::string write_comparison(const std::vector<std::string>& files, std::string&
 
 // The output's folder must exist (HTML) or be creatable (one file per plot): else exit 2 before
 // anything is drawn.
-void check_output(const ReportArgs& args) {
+void validate_output(const ReportArgs& args) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (args.format != "html") {
@@ -109,7 +109,7 @@ void add_report_options(CLI::App& command, ReportArgs& args) {
 int report_runs(const ReportArgs& args) {
   for (const auto& file : args.files)
     (void)read_report_file(file);  // a bad file is a usage error before anything is drawn
-  check_output(args);
+  validate_output(args);
   const std::string python = find_report_python();
   std::vector<std::string> call = {"-B",        report_script_dir(), "--out",
                                    args.output, "--format",          args.format};

@@ -142,11 +142,11 @@ std::vector<Finding> environment_notes(const CompareInputs& in,
     const DeviceInfo* db = find_device(in.b, p.b);
     if (!da || !db) continue;
     if (da->name != db->name)
-      notes.push_back(cf::different_models(p, da->name, db->name));
+      notes.push_back(cf::different_products(p, da->name, db->name));
     else if (!da->uuid.empty() && da->uuid == db->uuid)
       notes.push_back(cf::same_gpu(p, da->name, da->uuid));
     else if (!da->uuid.empty() && !db->uuid.empty())
-      notes.push_back(cf::same_model(p, da->name));
+      notes.push_back(cf::same_product(p, da->name));
   }
   std::vector<cf::Difference> differ;
   auto check = [&](const char* what, const std::string& x, const std::string& y) {

@@ -1,6 +1,6 @@
 // Unit tests for counters beside a model: values by name, the derived pair, the 5% flag, the
 // agree/differ findings and their sentences.
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,12 +19,12 @@ Row row_with(std::int64_t stride, std::optional<std::vector<Quantity>> counters)
 
 constexpr Int<"stride"> kStride;
 FindingList test_findings;
-const CounterCheckMaker kSectors =
-    define_counter_check(test_findings, "x_counter_sectors", "sectors per request", point(kStride),
-                         [](const auto& f) { return "stride " + f[kStride]; });
-const CounterCheckMaker kLines =
-    define_counter_check(test_findings, "x_counter_lines", "lines per request", point(kStride),
-                         [](const auto& f) { return "stride " + f[kStride]; });
+const CounterAgreementMaker kSectors =
+    define_counter_agreement(test_findings, "x_counter_sectors", "sectors per request",
+                             point(kStride), [](const auto& f) { return "stride " + f[kStride]; });
+const CounterAgreementMaker kLines =
+    define_counter_agreement(test_findings, "x_counter_lines", "lines per request", point(kStride),
+                             [](const auto& f) { return "stride " + f[kStride]; });
 
 Glossary words() {
   Glossary g;
@@ -36,7 +36,7 @@ bool flagged(const Row& row) {
   return std::find(row.flags.begin(), row.flags.end(), "ctr-vs-model") != row.flags.end();
 }
 
-TEST(CounterCheck, ValuesByNameNullWhenAbsentUncollectedOrNoCounters) {
+TEST(CounterAgreement, ValuesByNameNullWhenAbsentUncollectedOrNoCounters) {
   const Row row = row_with(
       1, std::vector<Quantity>{{"a.sum", "sector", 64.0}, {"b.sum", "request", std::nullopt}});
   EXPECT_EQ(counter_value(row, "a.sum"), 64.0);
@@ -50,7 +50,7 @@ TEST(CounterCheck, ValuesByNameNullWhenAbsentUncollectedOrNoCounters) {
   EXPECT_FALSE(sum_of(1.0, std::nullopt).has_value());
 }
 
-TEST(CounterCheck, AModelValueShownBesideItsCounterIsSetOnce) {
+TEST(CounterAgreement, AModelValueShownBesideItsCounterIsSetOnce) {
   Row row = row_with(1, std::vector<Quantity>{});
   row.model = {{"sectors", "sectors", 4.0}};
   set_model_value(row, {"dram", "B/B", 1.5});
@@ -60,8 +60,8 @@ TEST(CounterCheck, AModelValueShownBesideItsCounterIsSetOnce) {
   EXPECT_EQ(row.model[1].value, 2.5);
 }
 
-TEST(CounterCheck, AgreementIsAVerdictWithTheLargestDeviation) {
-  CounterCheck check(kSectors, "sectors");
+TEST(CounterAgreement, AgreementIsAVerdictWithTheLargestDeviation) {
+  CounterAgreement check(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
   Row b = row_with(32, std::vector<Quantity>{});
   check.add(a, "sectors_counter", 4.0, 4.0);
@@ -88,15 +88,15 @@ TEST(CounterCheck, AgreementIsAVerdictWithTheLargestDeviation) {
       "(largest deviation +3.0%, at stride 32: 32.96 sectors measured vs 32 sectors model)");
 }
 
-TEST(CounterCheck, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
-  CounterCheck check(kSectors, "sectors");
+TEST(CounterAgreement, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
+  CounterAgreement check(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
   Row b = row_with(2, std::vector<Quantity>{});
   Row c = row_with(4, std::vector<Quantity>{});
   check.add(a, "sectors_counter", 4.18, 4.0);   // +4.5%: within 5%
   check.add(b, "sectors_counter", 7.2, 8.0);    // -10%
   check.add(c, "sectors_counter", 17.3, 16.0);  // +8.1%: off, less than b
-  CounterCheck other(kLines, "lines");
+  CounterAgreement other(kLines, "lines");
   other.add(c, "lines_counter", 6.0, 4.0);  // a second quantity off on c: still one flag
   EXPECT_FALSE(flagged(a));
   EXPECT_TRUE(flagged(b));
@@ -117,8 +117,8 @@ TEST(CounterCheck, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
             "(-10.0%)");
 }
 
-TEST(CounterCheck, ABoundedModelAgreesInsideItsBoundsAndMeasuresOutsideFromTheNearerOne) {
-  CounterCheck check(kSectors, "sectors");
+TEST(CounterAgreement, ABoundedModelAgreesInsideItsBoundsAndMeasuresOutsideFromTheNearerOne) {
+  CounterAgreement check(kSectors, "sectors");
   Row inside = row_with(1, std::vector<Quantity>{});
   Row above = row_with(2, std::vector<Quantity>{});
   Row below = row_with(4, std::vector<Quantity>{});
@@ -140,8 +140,8 @@ TEST(CounterCheck, ABoundedModelAgreesInsideItsBoundsAndMeasuresOutsideFromTheNe
   EXPECT_NEAR(*find_quantity(above.derived, "bytes_counter_vs_model")->value, 1.68, 1e-12);
 }
 
-TEST(CounterCheck, UnknownSidesGiveNullValuesAndNoFinding) {
-  CounterCheck check(kSectors, "sectors");
+TEST(CounterAgreement, UnknownSidesGiveNullValuesAndNoFinding) {
+  CounterAgreement check(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
   check.add(a, "sectors_counter", std::nullopt, 4.0);
   check.add(a, "lines_counter", 3.0, std::nullopt);
@@ -158,10 +158,10 @@ TEST(CounterCheck, UnknownSidesGiveNullValuesAndNoFinding) {
 // The identity of a counter finding (id and params) must not depend on which row happened to
 // deviate most: that row goes into the outcome, so two runs whose worst rows differ by noise make
 // the same finding.
-TEST(CounterCheck, TheWorstRowIsTheOutcomeNotTheIdentity) {
+TEST(CounterAgreement, TheWorstRowIsTheOutcomeNotTheIdentity) {
   // Worst row 4.3 vs 4.0 (beyond 5%: differ) or 4.1 vs 4.0 (within: agree), at stride `worst`.
   const auto finding_with_worst_at = [](std::int64_t worst, double worst_counter) {
-    CounterCheck check(kSectors, "sectors");
+    CounterAgreement check(kSectors, "sectors");
     for (std::int64_t stride : {1, 2, 4}) {
       Row row = row_with(stride, std::nullopt);
       check.add(row, "sectors", stride == worst ? worst_counter : 4.01, 4.0);
@@ -181,8 +181,8 @@ TEST(CounterCheck, TheWorstRowIsTheOutcomeNotTheIdentity) {
   }
 }
 
-TEST(CounterCheck, ARowWithAParamItsDefinitionDoesNotDeclareIsAProgrammingError) {
-  CounterCheck check(kSectors, "sectors");
+TEST(CounterAgreement, ARowWithAParamItsDefinitionDoesNotDeclareIsAProgrammingError) {
+  CounterAgreement check(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
   a.params.push_back({"width", std::int64_t{4}, "B"});
   check.add(a, "sectors_counter", 4.0, 4.0);
