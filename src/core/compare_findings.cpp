@@ -425,12 +425,8 @@ Finding change(const NotableChange& c) {
                  kA(c.unit, c.comparison.a), kB(c.unit, c.comparison.b), kRatio(ratio),
                  kDelta(delta), kCiLow(c.comparison.ci_low), kCiHigh(c.comparison.ci_high));
   if (c.comparison.change == Change::kSlower)
-    return std::apply(
-        [&](const auto&... g) {
-          return kSlowdown.make(g..., kRegression(std::optional<bool>(c.comparison.regression)));
-        },
-        given);
-  return std::apply([](const auto&... g) { return kImprovement.make(g...); }, given);
+    return kSlowdown.make(given, kRegression(std::optional<bool>(c.comparison.regression)));
+  return kImprovement.make(given);
 }
 
 Finding inconclusive(const NotableChange& c, double margin) {
