@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/calibrate.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
@@ -254,12 +255,11 @@ constexpr double kWarmSeconds = 0.05;
 // Refinements of the tuned count at its own length (kernel time is linear in the count).
 constexpr int kRefinements = 3;
 
-// The balanced workload's iterations: the kernel time grows linearly with them, so the count
-// whose kernel lasts as long as the whole-buffer H2D copy lies between the last two counts of a
-// doubling search, where it is interpolated, then rescaled at that count until its kernel is
-// within 2% of the copy. The H2D time is the fastest of many copies: the link has slow stretches
-// (a fresh pinned buffer's first copies, other traffic), which only ever make a copy slower.
-// Kernel times are steady once the clock has boosted (the median of three).
+// The balanced workload's iterations: the count whose kernel lasts as long as the whole-buffer
+// H2D copy (calibrate_linear: the kernel time grows linearly with it), within 2%. The H2D time is
+// the fastest of many copies: the link has slow stretches (a fresh pinned buffer's first copies,
+// other traffic), which only ever make a copy slower. Kernel times are steady once the clock has
+// boosted (the median of three).
 void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
   Buffers b = setup.buffers(memory, "");
   const overlap::Chunk all{0, b.words};
@@ -272,28 +272,10 @@ void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
   };
   for (double warm = 0; warm < kWarmSeconds;)
     warm += kernel(1024) * 4;  // event_seconds runs it four times
-  std::uint32_t low = 0, high = 64;
-  double t_low = 0, t_high = kernel(high);
-  while (t_high < h2d && high < kMaxIterations) {
-    low = high;
-    t_low = t_high;
-    high = std::min(2 * high, kMaxIterations);
-    t_high = kernel(high);
-  }
-  double balanced = high;  // the kernel does not grow with its iterations: the largest tried
-  if (low == 0) balanced = high * h2d / t_high;  // the first count already lasts long enough
-  if (low > 0 && t_high > t_low) balanced = low + (h2d - t_low) * (high - low) / (t_high - t_low);
-  const auto clamped = [](double n) {
-    return static_cast<std::uint32_t>(std::clamp(std::round(n), 1.0, double{kMaxIterations}));
-  };
-  for (int i = 0; i < kRefinements && high < kMaxIterations; ++i) {
-    const double t = kernel(clamped(balanced));
-    if (std::fabs(t / h2d - 1) <= 0.02) break;
-    balanced *= h2d / t;
-  }
   setup.tuned_memory = memory;
   setup.tuned_h2d = h2d;
-  setup.iterations["balanced"] = clamped(balanced);
+  setup.iterations["balanced"] =
+      calibrate_linear(kernel, h2d, {.max = kMaxIterations, .refinements = kRefinements});
 }
 
 void set_workloads(Setup& setup, const AxisValues& v, cudaStream_t stream) {
