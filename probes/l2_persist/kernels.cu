@@ -67,8 +67,8 @@ __global__ void __launch_bounds__(kThreads)
   streaming[t] = updated(streaming[t], t);
 }
 
-__global__ void check_updated_kernel(const std::uint32_t* buf, std::uint64_t words,
-                                     std::uint32_t seed, runtime::MismatchTally tally) {
+__global__ void verify_updated_kernel(const std::uint32_t* buf, std::uint64_t words,
+                                      std::uint32_t seed, runtime::MismatchTally tally) {
   runtime::ThreadMismatches local;
   const std::uint64_t threads = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -148,8 +148,8 @@ Mismatches verify_updated(const std::uint32_t* buf, std::uint64_t words, std::ui
   const runtime::MismatchCounter counter;
   const auto blocks =
       static_cast<unsigned>(std::min<std::uint64_t>(4096, (words + kThreads - 1) / kThreads));
-  check_updated_kernel<<<std::max(1u, blocks), kThreads, 0, stream>>>(buf, words, seed,
-                                                                      counter.tally());
+  verify_updated_kernel<<<std::max(1u, blocks), kThreads, 0, stream>>>(buf, words, seed,
+                                                                       counter.tally());
   GP_CHECK_LAUNCH("l2-persist update check");
   return counter.read(stream);
 }
