@@ -40,7 +40,7 @@ class Probe {
   // when an allocation fails. Empty: the message says to make the sweep smaller.
   virtual std::string memory_flags() const { return {}; }
   // Checks across axes that a single axis cannot express; throws UsageError naming the flag.
-  virtual void check(const AxisValues& /*values*/) const {}
+  virtual void validate(const AxisValues& /*values*/) const {}
   // The probe's phrasings and column terms (from its analysis).
   virtual void add_words(Glossary& glossary) const = 0;
   // The hardware counters (full CUPTI metric names) its counter pass collects by default; the

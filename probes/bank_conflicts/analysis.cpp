@@ -11,7 +11,7 @@
 #include <string_view>
 #include <utility>
 
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/models/bank_conflict_model.hpp"
 #include "internal.hpp"
 
@@ -94,9 +94,9 @@ void add_ladder_ratios(ProbeResult& result, const Ladder& l) {
 
 // Counters: the tile's column reads (loads) and row writes (stores) beside the model's
 // wavefronts per instruction; copy and naive run no shared instruction (null, not compared).
-void check_ladder_counters(const Ladder& l, std::vector<Finding>& checks) {
-  CounterCheck loads{kCounterLadderLoads, "wavefronts"};
-  CounterCheck stores{kCounterLadderStores, "wavefronts"};
+void ladder_counter_agreements(const Ladder& l, std::vector<Finding>& agreements) {
+  CounterAgreement loads{kCounterLadderLoads, "wavefronts"};
+  CounterAgreement stores{kCounterLadderStores, "wavefronts"};
   for (Row* row : l.rows) {
     if (!row->counters) continue;
     const auto layout = layout_of(text_param_of(*row, "kernel").value_or(""));
@@ -116,8 +116,8 @@ void check_ladder_counters(const Ladder& l, std::vector<Finding>& checks) {
                wavefronts_per_instruction(*row, AccessOp::kStore),
                model(models::TileAccess::kRowWrite));
   }
-  for (const CounterCheck* c : {&loads, &stores}) {
-    if (auto f = c->finding()) checks.push_back(std::move(*f));
+  for (const CounterAgreement* c : {&loads, &stores}) {
+    if (auto f = c->finding()) agreements.push_back(std::move(*f));
   }
 }
 
@@ -133,11 +133,11 @@ void add_working_set(ProbeResult& result, const Ladder& l, const Inputs& in,
 }
 
 void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>& verdicts,
-                    std::vector<Finding>& checks, std::vector<Finding>& notes) {
+                    std::vector<Finding>& agreements, std::vector<Finding>& notes) {
   const Ladder l = collect_ladder(result);
   if (l.rows.empty()) return;
   add_ladder_ratios(result, l);
-  check_ladder_counters(l, checks);
+  ladder_counter_agreements(l, agreements);
   ladder_verdicts(l, verdicts);
   copy_notes(l, in, notes);
   add_working_set(result, l, in, notes);
@@ -172,8 +172,8 @@ Sweep collect_sweep(ProbeResult& result, const Inputs& in) {
 // loads are all the loop's; a store row's shared stores include the conflict-free ones that zero
 // the region first (at most 33 per warp against 2048 or more in the loop, so they move the ratio
 // by under 2%). Returns the rows.
-std::vector<Row*> add_stride_columns(const Sweep& sweep, std::vector<Finding>& checks) {
-  CounterCheck wavefronts{kCounterStride, "wavefronts"};
+std::vector<Row*> add_stride_columns(const Sweep& sweep, std::vector<Finding>& agreements) {
+  CounterAgreement wavefronts{kCounterStride, "wavefronts"};
   std::vector<Row*> rows;
   for (const auto& p : sweep.points) {
     const StridePoint* base = sweep.base_of({p.op, p.width});
@@ -186,7 +186,7 @@ std::vector<Row*> add_stride_columns(const Sweep& sweep, std::vector<Finding>& c
     wavefronts.add(*p.row, "wavefronts_per_request_counter", wavefronts_per_instruction(*p.row, op),
                    models::predict_stride_access(p.stride, p.width, op).wavefronts);
   }
-  if (auto f = wavefronts.finding()) checks.push_back(std::move(*f));
+  if (auto f = wavefronts.finding()) agreements.push_back(std::move(*f));
   return rows;
 }
 
@@ -245,11 +245,11 @@ Agreement summarise_groups(ProbeResult& result, const Sweep& sweep,
 }
 
 void analyse_strides(ProbeResult& result, const Inputs& in, std::vector<Finding>& verdicts,
-                     std::vector<Finding>& checks, std::vector<Finding>& notes) {
+                     std::vector<Finding>& agreements, std::vector<Finding>& notes) {
   const Sweep sweep = collect_sweep(result, in);
   if (sweep.points.empty()) return;
   result.conditions.push_back({"stride_sweep_sm_clock", "MHz", sweep.clock_mhz});
-  const std::vector<Row*> rows = add_stride_columns(sweep, checks);
+  const std::vector<Row*> rows = add_stride_columns(sweep, agreements);
   Agreement agreement = summarise_groups(result, sweep, verdicts);
   agreement_findings(agreement, verdicts, notes);
   sweep_notes(sweep, in, notes);
@@ -281,11 +281,11 @@ std::vector<Quantity> stride_model(const std::string& op, std::uint64_t stride, 
 
 void analyse(ProbeResult& result, const Inputs& inputs) {
   // Counters beside the model (agree verdicts, differ warnings) follow the verdicts.
-  std::vector<Finding> verdicts, checks, notes;
-  analyse_ladder(result, inputs, verdicts, checks, notes);
-  analyse_strides(result, inputs, verdicts, checks, notes);
+  std::vector<Finding> verdicts, agreements, notes;
+  analyse_ladder(result, inputs, verdicts, agreements, notes);
+  analyse_strides(result, inputs, verdicts, agreements, notes);
   result.findings.insert(result.findings.end(), verdicts.begin(), verdicts.end());
-  result.findings.insert(result.findings.end(), checks.begin(), checks.end());
+  result.findings.insert(result.findings.end(), agreements.begin(), agreements.end());
   result.findings.insert(result.findings.end(), notes.begin(), notes.end());
 }
 

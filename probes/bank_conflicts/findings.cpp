@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/decide.hpp"
 #include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/models/bank_conflict_model.hpp"
@@ -248,13 +248,13 @@ const auto kCountersNotCollected =
 
 }  // namespace
 
-const CounterCheckMaker kCounterLadderLoads = define_counter_check(
+const CounterAgreementMaker kCounterLadderLoads = define_counter_agreement(
     bank_findings, "bank_counter_ladder_loads", "ladder shared-load wavefronts per instruction",
     point(kKernel, kSize), [](const auto& f) { return f[kKernel]; });
-const CounterCheckMaker kCounterLadderStores = define_counter_check(
+const CounterAgreementMaker kCounterLadderStores = define_counter_agreement(
     bank_findings, "bank_counter_ladder_stores", "ladder shared-store wavefronts per instruction",
     point(kKernel, kSize), [](const auto& f) { return f[kKernel]; });
-const CounterCheckMaker kCounterStride = define_counter_check(
+const CounterAgreementMaker kCounterStride = define_counter_agreement(
     bank_findings, "bank_counter_stride", "stride sweep shared wavefronts per instruction",
     point(kOp, kElementBytes, kStride), [](const auto& f) {
       return fmt::format("{} {}s stride {}", width_text(f), f[kOp], f[kStride]);

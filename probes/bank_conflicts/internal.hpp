@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/result.hpp"
 
@@ -43,11 +43,11 @@ struct Ladder {
   }
 };
 
-// bank-conflicts' finding definitions (findings.cpp), for the glossary; the counter checks'.
+// bank-conflicts' finding definitions (findings.cpp), for the glossary; the counter agreements'.
 const FindingList& finding_list();
-extern const CounterCheckMaker kCounterLadderLoads;
-extern const CounterCheckMaker kCounterLadderStores;
-extern const CounterCheckMaker kCounterStride;
+extern const CounterAgreementMaker kCounterLadderLoads;
+extern const CounterAgreementMaker kCounterLadderStores;
+extern const CounterAgreementMaker kCounterStride;
 // The note that the two matrices nearly fit in L2, and that no row has counters.
 Finding ladder_fits_l2(std::int64_t size, double working_set, double l2_bytes);
 Finding counters_not_collected();

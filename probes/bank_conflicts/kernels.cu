@@ -1,4 +1,4 @@
-// Kernels of the bank-conflicts probe: tiled transposes, their check, shared stride loops.
+// Kernels of the bank-conflicts probe: tiled transposes, their verification, shared stride loops.
 #include "kernels.hpp"
 
 #include <vector>
@@ -72,8 +72,8 @@ __global__ void __launch_bounds__(kTileDim* kBlockRows)
     out[(y + j) * width + x] = tile[models::tile_word(kLayout, tx, ty + j)];  // column read
 }
 
-__global__ void check_transpose_kernel(const std::uint32_t* out, int n, std::uint32_t seed,
-                                       runtime::MismatchTally tally) {
+__global__ void verify_transpose_kernel(const std::uint32_t* out, int n, std::uint32_t seed,
+                                        runtime::MismatchTally tally) {
   const std::size_t width = static_cast<std::size_t>(n);
   runtime::ThreadMismatches local;
   for (std::size_t r = blockIdx.y; r < width; r += gridDim.y) {
@@ -222,7 +222,7 @@ int blocks_per_sm_width(SharedOp op) {
                                : blocks_per_sm_of(shared_store_kernel<kWidth>);
 }
 
-void check_width(int width_bytes) {
+void validate_width(int width_bytes) {
   if (width_bytes != 4 && width_bytes != 8 && width_bytes != 16)
     throw RunError("bank-conflicts: element width must be 4, 8 or 16 bytes");
 }
@@ -257,19 +257,19 @@ void launch_transpose(TransposeKernel kernel, const float* in, float* out, int n
   }
 }
 
-Mismatches check_transpose(const float* out, int n, std::uint32_t seed, cudaStream_t stream) {
+Mismatches verify_transpose(const float* out, int n, std::uint32_t seed, cudaStream_t stream) {
   const runtime::MismatchCounter counter;
   constexpr unsigned kThreads = 256;
   const unsigned columns = (static_cast<unsigned>(n) + kThreads - 1) / kThreads;
   const unsigned rows = static_cast<unsigned>(n) < 1024u ? static_cast<unsigned>(n) : 1024u;
-  check_transpose_kernel<<<dim3(columns, rows), kThreads, 0, stream>>>(
+  verify_transpose_kernel<<<dim3(columns, rows), kThreads, 0, stream>>>(
       reinterpret_cast<const std::uint32_t*>(out), n, seed, counter.tally());
-  GP_CHECK_LAUNCH("check_transpose_kernel");
+  GP_CHECK_LAUNCH("verify_transpose_kernel");
   return counter.read(stream);
 }
 
 int stride_blocks_per_sm(SharedOp op, int width_bytes) {
-  check_width(width_bytes);
+  validate_width(width_bytes);
   if (width_bytes == 4) return blocks_per_sm_width<4>(op);
   if (width_bytes == 8) return blocks_per_sm_width<8>(op);
   return blocks_per_sm_width<16>(op);
@@ -277,7 +277,7 @@ int stride_blocks_per_sm(SharedOp op, int width_bytes) {
 
 void launch_shared_stride(SharedOp op, int width_bytes, std::uint32_t stride, std::uint32_t outer,
                           std::uint32_t seed, int blocks, std::uint32_t* out, cudaStream_t stream) {
-  check_width(width_bytes);
+  validate_width(width_bytes);
   if (width_bytes == 4)
     launch_stride_width<4>(op, stride, outer, seed, blocks, out, stream);
   else if (width_bytes == 8)
@@ -288,7 +288,7 @@ void launch_shared_stride(SharedOp op, int width_bytes, std::uint32_t stride, st
 
 std::uint32_t expected_stride_output(SharedOp op, int width_bytes, std::uint32_t stride,
                                      std::uint32_t outer, std::uint32_t seed, std::uint32_t lane) {
-  check_width(width_bytes);
+  validate_width(width_bytes);
   const std::uint32_t per_element = static_cast<std::uint32_t>(width_bytes) / 4;
   const std::uint32_t first =
       models::stride_element_index(lane, stride, models::stride_capacity(width_bytes));
@@ -309,9 +309,9 @@ std::uint32_t expected_stride_output(SharedOp op, int width_bytes, std::uint32_t
   return even_steps * step_sum[0] + odd_steps * step_sum[1];
 }
 
-Mismatches check_stride_output(SharedOp op, int width_bytes, std::uint32_t stride,
-                               std::uint32_t outer, std::uint32_t seed, const std::uint32_t* out,
-                               std::size_t words, cudaStream_t stream) {
+Mismatches verify_stride_output(SharedOp op, int width_bytes, std::uint32_t stride,
+                                std::uint32_t outer, std::uint32_t seed, const std::uint32_t* out,
+                                std::size_t words, cudaStream_t stream) {
   std::vector<std::uint32_t> expected(models::kWarpSize);
   for (std::uint32_t lane = 0; lane < expected.size(); ++lane)
     expected[lane] = expected_stride_output(op, width_bytes, stride, outer, seed, lane);

@@ -27,7 +27,7 @@ void launch_transpose(TransposeKernel kernel, const float* in, float* out, int n
 
 // The elements with out[r][c] != pattern_word(c * n + r, seed), i.e. where out is not the
 // transpose of a matrix filled by fill_pattern_device(seed). Synchronises `stream`.
-Mismatches check_transpose(const float* out, int n, std::uint32_t seed, cudaStream_t stream);
+Mismatches verify_transpose(const float* out, int n, std::uint32_t seed, cudaStream_t stream);
 
 // ---- Stride loops -----------------------------------------------------------------------
 // Each thread (lane l of its warp) sits on element e_l = models::stride_element_index(l,
@@ -55,8 +55,8 @@ std::uint32_t expected_stride_output(SharedOp op, int width_bytes, std::uint32_t
 
 // The threads whose word in out[] (`words` of them, as launch_shared_stride wrote them) differs
 // from expected_stride_output for its lane. Synchronises `stream`.
-Mismatches check_stride_output(SharedOp op, int width_bytes, std::uint32_t stride,
-                               std::uint32_t outer, std::uint32_t seed, const std::uint32_t* out,
-                               std::size_t words, cudaStream_t stream);
+Mismatches verify_stride_output(SharedOp op, int width_bytes, std::uint32_t stride,
+                                std::uint32_t outer, std::uint32_t seed, const std::uint32_t* out,
+                                std::size_t words, cudaStream_t stream);
 
 }  // namespace gpuprobe::bank

@@ -104,7 +104,7 @@ class BankConflictsProbe final : public SweepProbe<Point> {
     Axis size = number_axis("size", "transpose matrix size N (N x N fp32, a multiple of 32)",
                             "8192", "8192");
     size.max = kMaxSize;
-    size.check = [](std::uint64_t n) -> std::string {
+    size.validate = [](std::uint64_t n) -> std::string {
       if (n < models::kTileDim)
         return fmt::format(
             "{} is too small: N must be a positive multiple of 32 (the transpose tile)", n);
@@ -123,7 +123,7 @@ class BankConflictsProbe final : public SweepProbe<Point> {
     Axis widths = list_axis("widths", "stride sweep element widths: 4, 8, 16 bytes", "4,8,16");
     widths.unit = "B";
     widths.max_items = 16;
-    widths.check = [](std::uint64_t w) {
+    widths.validate = [](std::uint64_t w) {
       return w == 4 || w == 8 || w == 16
                  ? std::string()
                  : fmt::format("element width {} is not 4, 8 or 16 bytes", w);
@@ -144,7 +144,7 @@ class BankConflictsProbe final : public SweepProbe<Point> {
            "default strides use --parts strides.";
   }
 
-  void check(const AxisValues& v) const override {
+  void validate(const AxisValues& v) const override {
     if (!v.given("parts")) return;
     if (v.on("ladder") && !v.has_choice("parts", "ladder"))
       throw UsageError(fmt::format("--ladder: --parts {} leaves the ladder out; give one of them",
@@ -202,7 +202,7 @@ void BankConflictsProbe::run_ladder(Sweep<Point>& sw, bank::Inputs& in) {
   GP_CUDA(cudaStreamSynchronize(ctx.stream()));
   const float* in_ptr = in_buf.as<const float>();
   float* out_ptr = out_buf.as<float>();
-  const cudaStream_t check_stream = ctx.stream();
+  const cudaStream_t verify_stream = ctx.stream();
 
   auto make_operation = [=](std::size_t i, const std::string& label) {
     runtime::Operation op;
@@ -216,9 +216,9 @@ void BankConflictsProbe::run_ladder(Sweep<Point>& sw, bank::Inputs& in) {
            bank::launch_transpose(kernel, in_ptr, out_ptr, n, s.stream());
          }});
     op.verify = [=]() {
-      if (kernel == TransposeKernel::kCopy) return output.verify(check_stream);
+      if (kernel == TransposeKernel::kCopy) return output.verify(verify_stream);
       return mismatch_text("transpose",
-                           bank::check_transpose(out_ptr, n, kMatrixSeed, check_stream), elements,
+                           bank::verify_transpose(out_ptr, n, kMatrixSeed, verify_stream), elements,
                            "elements");
     };
     return op;
@@ -242,7 +242,7 @@ void BankConflictsProbe::run_strides(Sweep<Point>& sw, bank::Inputs& in) {
   const AxisValues& v = sw.values();
   std::size_t point = parts_of(v).ladder ? std::size(kLadder) : 0;
   const int sms = std::max(ctx.device().sm_count, 1);
-  const cudaStream_t check_stream = ctx.stream();
+  const cudaStream_t verify_stream = ctx.stream();
   in.sweep_clock_before_mhz = runtime::sample_sm_clock_mhz(ctx.stream());
   for (const auto& op_name : v.choices("ops")) {
     const SharedOp op = op_of(op_name);
@@ -275,8 +275,8 @@ void BankConflictsProbe::run_strides(Sweep<Point>& sw, bank::Inputs& in) {
         operation.verify = [=]() {
           return mismatch_text(
               op == SharedOp::kLoad ? "sums of the words read" : "read-backs of the words stored",
-              bank::check_stride_output(op, w, stride, steps, kStrideSeed, out_ptr, out_words,
-                                        check_stream),
+              bank::verify_stride_output(op, w, stride, steps, kStrideSeed, out_ptr, out_words,
+                                         verify_stream),
               out_words, "threads");
         };
         ops.push_back(std::move(operation));

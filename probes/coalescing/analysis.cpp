@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "internal.hpp"
 
 namespace gpuprobe::coalescing {
@@ -40,18 +40,18 @@ std::optional<std::uint64_t> elements_of(const Sizing& z, const Measured& m) {
   return std::nullopt;
 }
 
-// The counter checks of the rows that have counters, in the order their findings come.
-struct CounterChecks {
-  CounterCheck load{kCounterLoadSectors, "sectors"};
-  CounterCheck store{kCounterStoreSectors, "sectors"};
-  CounterCheck l2{kCounterL2Sectors, "sectors"};
-  CounterCheck dram_read{kCounterDramRead, "B/B"};
-  CounterCheck dram_write{kCounterDramWrite, "B/B"};
+// The counter agreements of the rows that have counters, in the order their findings come.
+struct CounterAgreements {
+  CounterAgreement load{kCounterLoadSectors, "sectors"};
+  CounterAgreement store{kCounterStoreSectors, "sectors"};
+  CounterAgreement l2{kCounterL2Sectors, "sectors"};
+  CounterAgreement dram_read{kCounterDramRead, "B/B"};
+  CounterAgreement dram_write{kCounterDramWrite, "B/B"};
 };
 
 // Sectors per load request that L1 sends on to L2: the model's sectors less the L1 hits the
 // counters saw (a misaligned request's boundary sector, already brought in by its neighbour).
-void add_l2_sectors(const Measured& m, CounterChecks& checks) {
+void add_l2_sectors(const Measured& m, CounterAgreements& agreements) {
   Row& row = *m.row;
   const auto ld_requests = counter_value(row, kLoadRequests);
   const auto hits = ratio_of(counter_value(row, kLoadHitSectors), ld_requests);
@@ -59,14 +59,14 @@ void add_l2_sectors(const Measured& m, CounterChecks& checks) {
   const std::optional<double> sent =
       hits ? std::optional<double>(m.model.load_sectors_per_request - *hits) : std::nullopt;
   set_model_value(row, {"l2_sectors_per_request", "sectors", sent});
-  checks.l2.add(row, "l2_sectors_per_request_counter",
-                ratio_of(counter_value(row, kL2ReadSectors), ld_requests), sent);
+  agreements.l2.add(row, "l2_sectors_per_request_counter",
+                    ratio_of(counter_value(row, kL2ReadSectors), ld_requests), sent);
 }
 
 // DRAM bytes per useful byte, reads and writes apart. Reads: between the model's count (each
 // shared 64-B block fetched once) and its bound (once per request), with the share of shared
 // blocks fetched twice. Writes: in-range plus write-back of the launch's dirty lines.
-void add_dram(const Measured& m, std::optional<double> useful, CounterChecks& checks) {
+void add_dram(const Measured& m, std::optional<double> useful, CounterAgreements& agreements) {
   Row& row = *m.row;
   const double per_warp = useful_bytes_per_warp(m.width) / 2;  // one way: 32 elements
   const double low = m.model.dram_load_bytes_per_warp / per_warp;
@@ -76,32 +76,35 @@ void add_dram(const Measured& m, std::optional<double> useful, CounterChecks& ch
   set_model_value(row, {"dram_write_bytes_per_useful_byte", "B/B",
                         m.model.dram_store_bytes_per_warp / per_warp});
   const auto read = ratio_of(counter_value(row, kDramRead), useful);
-  checks.dram_read.add_bounded(row, "dram_read_bytes_per_useful_byte_counter", read, low, high);
+  agreements.dram_read.add_bounded(row, "dram_read_bytes_per_useful_byte_counter", read, low, high);
   std::optional<double> refetched;
   if (read && high > low) refetched = std::clamp((*read - low) / (high - low), 0.0, 1.0);
   row.derived.push_back({"shared_blocks_refetched", "%",
                          refetched ? std::optional<double>(100 * *refetched) : std::nullopt});
   const auto written = sum_of(counter_value(row, kDramWrite), counter_value(row, kDramWriteBack));
-  checks.dram_write.add(row, "dram_write_bytes_per_useful_byte_counter", ratio_of(written, useful),
-                        m.model.dram_store_bytes_per_warp / per_warp);
+  agreements.dram_write.add(row, "dram_write_bytes_per_useful_byte_counter",
+                            ratio_of(written, useful),
+                            m.model.dram_store_bytes_per_warp / per_warp);
 }
 
 // Counter-measured sectors per request (loads, stores, what L1 sends to L2) and DRAM bytes per
 // useful byte beside the model's, on a row with counters.
-void add_counter_columns(const Measured& m, const Sizing& z, CounterChecks& checks) {
+void add_counter_columns(const Measured& m, const Sizing& z, CounterAgreements& agreements) {
   Row& row = *m.row;
   set_model_value(row, {"store_sectors_per_request", "sectors", m.model.store_sectors_per_request});
   const auto ld_requests = counter_value(row, kLoadRequests);
-  checks.load.add(row, "sectors_per_request_counter",
-                  ratio_of(counter_value(row, kLoadSectors), ld_requests),
-                  m.model.load_sectors_per_request);
-  checks.store.add(row, "store_sectors_per_request_counter",
-                   ratio_of(counter_value(row, kStoreSectors), counter_value(row, kStoreRequests)),
-                   m.model.store_sectors_per_request);
-  add_l2_sectors(m, checks);
+  agreements.load.add(row, "sectors_per_request_counter",
+                      ratio_of(counter_value(row, kLoadSectors), ld_requests),
+                      m.model.load_sectors_per_request);
+  agreements.store.add(
+      row, "store_sectors_per_request_counter",
+      ratio_of(counter_value(row, kStoreSectors), counter_value(row, kStoreRequests)),
+      m.model.store_sectors_per_request);
+  add_l2_sectors(m, agreements);
   const auto n = elements_of(z, m);
   // Useful bytes each way: N elements read, N written.
-  add_dram(m, n ? std::optional<double>(static_cast<double>(*n) * m.width) : std::nullopt, checks);
+  add_dram(m, n ? std::optional<double>(static_cast<double>(*n) * m.width) : std::nullopt,
+           agreements);
 }
 
 // The measured rows, and their widths in the order the rows came.
@@ -309,16 +312,16 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
   Measurements measured = collect_measured(result, fetch);
   const Baselines baselines = baselines_of(measured.rows);
   const std::optional<double> min_ws = add_derived(measured.rows, baselines);
-  CounterChecks checks;
+  CounterAgreements agreements;
   for (const auto& m : measured.rows) {
-    if (m.row->counters) add_counter_columns(m, facts.sizing, checks);
+    if (m.row->counters) add_counter_columns(m, facts.sizing, agreements);
   }
   std::vector<Finding> verdicts, notes;
   summarise(result, measured, baselines, fetch, verdicts, notes);
   extreme_findings(measured.rows, facts, verdicts);
   // Counters beside the model: agreement verdicts and disagreement warnings, after the verdicts.
-  for (const CounterCheck* c :
-       {&checks.load, &checks.store, &checks.l2, &checks.dram_read, &checks.dram_write}) {
+  for (const CounterAgreement* c : {&agreements.load, &agreements.store, &agreements.l2,
+                                    &agreements.dram_read, &agreements.dram_write}) {
     if (auto f = c->finding()) verdicts.push_back(std::move(*f));
   }
   // Conditions, then the notes: sizing, baselines added, what the columns mean.

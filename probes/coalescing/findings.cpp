@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "gpuprobe/core/compare_classify.hpp"
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/decide.hpp"
 #include "gpuprobe/core/finding_def.hpp"
 #include "internal.hpp"
@@ -419,28 +419,28 @@ std::string counter_point_text(const View& f) {
   return fmt::format("{}, {}", at_text(f), width);
 }
 
-// One counter check of the rows, each named by (pattern, offset or stride, element_bytes).
-CounterCheckMaker row_counter_check(std::string_view id, std::string_view what) {
-  return define_counter_check(coalescing_findings, id, what,
-                              point(kPattern, kOffset, kStride, kElementBytes),
-                              [](const auto& f) { return counter_point_text(f); });
+// One counter agreement of the rows, each named by (pattern, offset or stride, element_bytes).
+CounterAgreementMaker row_counter_agreement(std::string_view id, std::string_view what) {
+  return define_counter_agreement(coalescing_findings, id, what,
+                                  point(kPattern, kOffset, kStride, kElementBytes),
+                                  [](const auto& f) { return counter_point_text(f); });
 }
 
 }  // namespace
 
-const CounterCheckMaker kCounterLoadSectors =
-    row_counter_check("coalescing_counter_load_sectors", "global-load sectors per request (l1tex)");
-const CounterCheckMaker kCounterStoreSectors = row_counter_check(
+const CounterAgreementMaker kCounterLoadSectors = row_counter_agreement(
+    "coalescing_counter_load_sectors", "global-load sectors per request (l1tex)");
+const CounterAgreementMaker kCounterStoreSectors = row_counter_agreement(
     "coalescing_counter_store_sectors", "global-store sectors per request (l1tex)");
-const CounterCheckMaker kCounterL2Sectors =
-    row_counter_check("coalescing_counter_l2_sectors", "L2 read sectors from L1 per load request");
-const CounterCheckMaker kCounterDramRead = row_counter_check(
+const CounterAgreementMaker kCounterL2Sectors = row_counter_agreement(
+    "coalescing_counter_l2_sectors", "L2 read sectors from L1 per load request");
+const CounterAgreementMaker kCounterDramRead = row_counter_agreement(
     "coalescing_counter_dram_read",
     "DRAM bytes read per useful byte (model: each shared 64-B block fetched once to once per "
     "request)");
-const CounterCheckMaker kCounterDramWrite =
-    row_counter_check("coalescing_counter_dram_write",
-                      "DRAM bytes written per useful byte (in the range + written back after it)");
+const CounterAgreementMaker kCounterDramWrite = row_counter_agreement(
+    "coalescing_counter_dram_write",
+    "DRAM bytes written per useful byte (in the range + written back after it)");
 
 const FindingList& finding_list() {
   return coalescing_findings;
@@ -596,6 +596,14 @@ auto extreme_given(ExtremeKeys<P> k, const std::vector<Measured>& measured,
                     k.element_bytes(first.width), k.alike_with(others));
 }
 
+// Where on a pattern a point lies: its pattern, and its offset or its stride.
+auto at_given(CopyPattern pattern, std::uint64_t param) {
+  const bool offset = pattern == CopyPattern::kOffset;
+  const std::optional<std::int64_t> at = static_cast<std::int64_t>(param);
+  return std::tuple(kPattern(pattern_name(pattern)), kOffset(offset ? at : std::nullopt),
+                    kStride(offset ? std::nullopt : at));
+}
+
 // The notes on the L2 size and fetch granularity the driver did (not) report.
 void device_findings(const RunFacts& facts, std::vector<Finding>& out) {
   const Sizing& z = facts.sizing;
@@ -612,13 +620,9 @@ void device_findings(const RunFacts& facts, std::vector<Finding>& out) {
 // The points dropped for the memory cap, and the strides run with a smaller N, per width.
 void cap_findings(const Sizing& z, std::vector<Finding>& out) {
   for (const auto& d : z.dropped) {
-    const bool offset = d.pattern == CopyPattern::kOffset;
-    using At = std::optional<std::int64_t>;
-    out.push_back(kDropped.make(
-        kPattern(pattern_name(d.pattern)), kOffset(offset ? At(d.param) : std::nullopt),
-        kStride(offset ? std::nullopt : At(d.param)), kElementBytes(d.element_bytes),
-        kMemoryCap(z.memory_cap), kMemoryCapShare(kMemoryCapFraction * 100),
-        kMinWorkingSet(kClampedMinWorkingSet)));
+    out.push_back(kDropped.make(at_given(d.pattern, d.param), kElementBytes(d.element_bytes),
+                                kMemoryCap(z.memory_cap), kMemoryCapShare(kMemoryCapFraction * 100),
+                                kMinWorkingSet(kClampedMinWorkingSet)));
   }
   for (const auto& [w, n] : z.default_elements) {
     std::vector<std::uint64_t> strides, elements;
@@ -660,11 +664,7 @@ void stride_findings(int w, std::vector<const Measured*> group, int fetch,
 }
 
 Finding no_baseline_warning(CopyPattern pattern, int w) {
-  const bool offset = pattern == CopyPattern::kOffset;
-  using At = std::optional<std::int64_t>;
-  const At at = static_cast<std::int64_t>(baseline_param(pattern));
-  return kNoBaseline.make(kPattern(pattern_name(pattern)), kOffset(offset ? at : std::nullopt),
-                          kStride(offset ? std::nullopt : at), kElementBytes(w));
+  return kNoBaseline.make(at_given(pattern, baseline_param(pattern)), kElementBytes(w));
 }
 
 void extreme_findings(const std::vector<Measured>& measured, const RunFacts& facts,
@@ -686,28 +686,20 @@ void extreme_findings(const std::vector<Measured>& measured, const RunFacts& fac
   }
   const Extremes bw = extremes_of(bandwidth);
   if (measured.size() > 1) {
-    out.push_back(std::apply(
-        [&](const auto&... at) {
-          return kWorstBest.make(at..., kWorstBandwidth(bw.low_value),
-                                 kBestBandwidth(bw.high_value),
-                                 kRatio(bw.low_value / bw.high_value), kWorstAlike(bw.low.size()),
-                                 kBestAlike(bw.high.size()));
-        },
-        std::tuple_cat(extreme_given(kWorst, measured, bw.low),
-                       extreme_given(kBest, measured, bw.high))));
+    out.push_back(kWorstBest.make(extreme_given(kWorst, measured, bw.low),
+                                  extreme_given(kBest, measured, bw.high),
+                                  kWorstBandwidth(bw.low_value), kBestBandwidth(bw.high_value),
+                                  kRatio(bw.low_value / bw.high_value), kWorstAlike(bw.low.size()),
+                                  kBestAlike(bw.high.size())));
   }
   const Extremes dram = extremes_of(implied);
-  out.push_back(std::apply(
-      [&](const auto&... at) {
-        return kImpliedDram.make(
-            at..., kFetchBytes(facts.fetch_bytes), kBaselineMin(base_lo), kBaselineMax(base_hi),
-            kHighest(dram.high_value), kLowest(dram.low_value), kHighestAlike(dram.high.size()),
-            kLowestAlike(dram.low.size()),
-            kPeakEstimate(facts.peak_dram_gbps > 0 ? std::optional<double>(facts.peak_dram_gbps)
-                                                   : std::nullopt));
-      },
-      std::tuple_cat(extreme_given(kHighestAt, measured, dram.high),
-                     extreme_given(kLowestAt_, measured, dram.low))));
+  out.push_back(kImpliedDram.make(
+      extreme_given(kHighestAt, measured, dram.high), extreme_given(kLowestAt_, measured, dram.low),
+      kFetchBytes(facts.fetch_bytes), kBaselineMin(base_lo), kBaselineMax(base_hi),
+      kHighest(dram.high_value), kLowest(dram.low_value), kHighestAlike(dram.high.size()),
+      kLowestAlike(dram.low.size()),
+      kPeakEstimate(facts.peak_dram_gbps > 0 ? std::optional<double>(facts.peak_dram_gbps)
+                                             : std::nullopt)));
 }
 
 void sizing_findings(const RunFacts& facts, std::optional<double> min_ws,

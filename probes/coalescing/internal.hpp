@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/finding_def.hpp"
 
 namespace gpuprobe::coalescing {
@@ -91,13 +91,13 @@ Finding no_baseline_warning(CopyPattern pattern, int w);
 // The notes on what the model counts and what implied_dram_bandwidth means.
 Finding model_note();
 Finding implied_dram_meaning_note();
-// coalescing's finding definitions (findings.cpp), for the glossary; the counter checks'.
+// coalescing's finding definitions (findings.cpp), for the glossary; the counter agreements'.
 const FindingList& finding_list();
-extern const CounterCheckMaker kCounterLoadSectors;
-extern const CounterCheckMaker kCounterStoreSectors;
-extern const CounterCheckMaker kCounterL2Sectors;
-extern const CounterCheckMaker kCounterDramRead;
-extern const CounterCheckMaker kCounterDramWrite;
+extern const CounterAgreementMaker kCounterLoadSectors;
+extern const CounterAgreementMaker kCounterStoreSectors;
+extern const CounterAgreementMaker kCounterL2Sectors;
+extern const CounterAgreementMaker kCounterDramRead;
+extern const CounterAgreementMaker kCounterDramWrite;
 // The worst and best points, and the DRAM traffic each point implies (none without rows).
 void extreme_findings(const std::vector<Measured>& measured, const RunFacts& facts,
                       std::vector<Finding>& out);

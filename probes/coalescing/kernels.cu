@@ -1,4 +1,4 @@
-// Offset and stride copy kernels of the `coalescing` probe, their launchers and data check.
+// Offset and stride copy kernels of the `coalescing` probe, their launchers and data verification.
 #include "kernels.hpp"
 
 #include <string>
@@ -11,8 +11,8 @@
 namespace gpuprobe::coalescing {
 namespace {
 
-constexpr int kCheckThreads = 256;
-constexpr std::uint64_t kCheckMaxBlocks = 4096;
+constexpr int kVerifyThreads = 256;
+constexpr std::uint64_t kVerifyMaxBlocks = 4096;
 
 template <CopyKind K>
 __device__ __forceinline__ std::uint64_t source_index(std::uint64_t i, std::uint64_t param) {
@@ -51,8 +51,8 @@ __global__ void __launch_bounds__(kCopyThreads)
 // Counts wrong 32-bit words of out[0, n): element i (Words words) must hold the pattern words
 // of input element source_index(i).
 template <int Words, CopyKind K>
-__global__ void check_kernel(const std::uint32_t* out, std::uint64_t n, std::uint64_t param,
-                             std::uint32_t seed, runtime::MismatchTally tally) {
+__global__ void verify_kernel(const std::uint32_t* out, std::uint64_t n, std::uint64_t param,
+                              std::uint32_t seed, runtime::MismatchTally tally) {
   runtime::ThreadMismatches local;
   const std::uint64_t threads = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -66,8 +66,8 @@ __global__ void check_kernel(const std::uint32_t* out, std::uint64_t n, std::uin
 }
 
 using CopyFn = void (*)(void*, const void*, std::uint64_t, std::uint64_t);
-using CheckFn = void (*)(const std::uint32_t*, std::uint64_t, std::uint64_t, std::uint32_t,
-                         runtime::MismatchTally);
+using VerifyFn = void (*)(const std::uint32_t*, std::uint64_t, std::uint64_t, std::uint32_t,
+                          runtime::MismatchTally);
 
 [[noreturn]] void unsupported_width(int element_bytes) {
   throw RunError("coalescing: no copy kernel for " + std::to_string(element_bytes) +
@@ -94,19 +94,19 @@ CopyFn pick_copy(CopyKind kind, int element_bytes) {
 }
 
 template <int Words>
-CheckFn check_for(CopyKind kind) {
-  return kind == CopyKind::kOffset ? check_kernel<Words, CopyKind::kOffset>
-                                   : check_kernel<Words, CopyKind::kStride>;
+VerifyFn verify_for(CopyKind kind) {
+  return kind == CopyKind::kOffset ? verify_kernel<Words, CopyKind::kOffset>
+                                   : verify_kernel<Words, CopyKind::kStride>;
 }
 
-CheckFn pick_check(CopyKind kind, int element_bytes) {
+VerifyFn pick_verify(CopyKind kind, int element_bytes) {
   switch (element_bytes) {
     case 4:
-      return check_for<1>(kind);
+      return verify_for<1>(kind);
     case 8:
-      return check_for<2>(kind);
+      return verify_for<2>(kind);
     case 16:
-      return check_for<4>(kind);
+      return verify_for<4>(kind);
     default:
       unsupported_width(element_bytes);
   }
@@ -133,14 +133,14 @@ void launch_copy(CopyKind kind, int element_bytes, void* out, const void* in, st
   GP_CHECK_LAUNCH(kind == CopyKind::kOffset ? "offset copy kernel" : "stride copy kernel");
 }
 
-Mismatches check_copy(CopyKind kind, int element_bytes, const void* out, std::uint64_t n,
-                      std::uint64_t param, std::uint32_t seed, cudaStream_t stream) {
-  const CheckFn kernel = pick_check(kind, element_bytes);
+Mismatches verify_copy(CopyKind kind, int element_bytes, const void* out, std::uint64_t n,
+                       std::uint64_t param, std::uint32_t seed, cudaStream_t stream) {
+  const VerifyFn kernel = pick_verify(kind, element_bytes);
   const runtime::MismatchCounter counter;
-  std::uint64_t blocks = (n + kCheckThreads - 1) / kCheckThreads;
-  if (blocks > kCheckMaxBlocks) blocks = kCheckMaxBlocks;
+  std::uint64_t blocks = (n + kVerifyThreads - 1) / kVerifyThreads;
+  if (blocks > kVerifyMaxBlocks) blocks = kVerifyMaxBlocks;
   if (blocks == 0) blocks = 1;
-  kernel<<<static_cast<unsigned>(blocks), kCheckThreads, 0, stream>>>(
+  kernel<<<static_cast<unsigned>(blocks), kVerifyThreads, 0, stream>>>(
       static_cast<const std::uint32_t*>(out), n, param, seed, counter.tally());
   GP_CHECK_LAUNCH("coalescing check kernel");
   return counter.read(stream);

@@ -1,4 +1,5 @@
-// Kernels of the `coalescing` probe (offset and stride copies, their check) behind C++ calls.
+// Kernels of the `coalescing` probe (offset and stride copies, their verification) behind C++
+// calls.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -30,7 +31,7 @@ void launch_copy(CopyKind kind, int element_bytes, void* out, const void* in, st
 // Checks every 32-bit word of out[0, n): it must equal the pattern word (runtime/pattern.hpp,
 // `seed`) of the source element's word, with input element e made of words
 // e*element_bytes/4 ... Runs on the stream, synchronises it and returns the mismatching words.
-Mismatches check_copy(CopyKind kind, int element_bytes, const void* out, std::uint64_t n,
-                      std::uint64_t param, std::uint32_t seed, cudaStream_t stream);
+Mismatches verify_copy(CopyKind kind, int element_bytes, const void* out, std::uint64_t n,
+                       std::uint64_t param, std::uint32_t seed, cudaStream_t stream);
 
 }  // namespace gpuprobe::coalescing

@@ -117,7 +117,7 @@ class CoalescingProbe final : public SweepProbe<Point> {
     widths.unit = "B";
     widths.min = 1;
     widths.max_items = 1024;
-    widths.check = [](std::uint64_t w) {
+    widths.validate = [](std::uint64_t w) {
       return w <= 16 && coalescing::copy_width_supported(static_cast<int>(w))
                  ? std::string()
                  : fmt::format("{}-byte elements are not supported (use 4, 8 or 16)", w);
@@ -169,7 +169,7 @@ class CoalescingProbe final : public SweepProbe<Point> {
 };
 
 runtime::Operation make_operation(const Sized& s, void* dst, const void* src, int grid,
-                                  cudaStream_t check_stream) {
+                                  cudaStream_t verify_stream) {
   const Point p = s.point;
   const coalescing::CopyKind kind = kernel_kind(p.pattern);
   const std::uint64_t n = s.elements;
@@ -187,7 +187,7 @@ runtime::Operation make_operation(const Sized& s, void* dst, const void* src, in
   op.prepare = [=](cudaStream_t st) { GP_CUDA(cudaMemsetAsync(dst, 0, out_len, st)); };
   op.verify = [=]() {
     return mismatch_text(
-        "", coalescing::check_copy(kind, p.width, dst, n, p.param, kSeed, check_stream),
+        "", coalescing::verify_copy(kind, p.width, dst, n, p.param, kSeed, verify_stream),
         out_len / 4, "output words");
   };
   return op;
@@ -307,7 +307,7 @@ std::pair<std::uint64_t, std::uint64_t> buffer_bytes(const std::vector<Sized>& s
 // One operation per sized point, all sharing `src` and `dst`, each (pattern, width) with its grid.
 std::vector<runtime::Operation> make_operations(const std::vector<Sized>& sized, void* dst,
                                                 const void* src, int sm_count,
-                                                cudaStream_t check_stream) {
+                                                cudaStream_t verify_stream) {
   std::map<std::pair<CopyPattern, int>, int> blocks;
   for (const auto& s : sized) {
     const auto key = std::make_pair(s.point.pattern, s.point.width);
@@ -318,7 +318,7 @@ std::vector<runtime::Operation> make_operations(const std::vector<Sized>& sized,
   std::vector<runtime::Operation> ops;
   for (const auto& s : sized)
     ops.push_back(
-        make_operation(s, dst, src, blocks[{s.point.pattern, s.point.width}], check_stream));
+        make_operation(s, dst, src, blocks[{s.point.pattern, s.point.width}], verify_stream));
   return ops;
 }
 

@@ -166,7 +166,7 @@ runtime::Operation make_operation(const std::vector<const Side*>& sides, const P
     for (const Side* s : sides) {
       const DeviceGuard guard(s->device);
       for (const auto& out : outputs(*s, p))
-        out.check(report, out.host ? nullptr : s->stream->get());
+        out.verify_into(report, out.host ? nullptr : s->stream->get());
     }
     return report.text();
   };
@@ -260,7 +260,7 @@ class HostLinksProbe final : public SweepProbe<Point> {
   std::vector<Axis> axes() const override {
     Axis sizes = size_list_axis("sizes", "copy sizes per GPU and direction", "256MiB", "64MiB");
     sizes.max = kMaxBytes;
-    sizes.check = [](std::uint64_t b) {
+    sizes.validate = [](std::uint64_t b) {
       return b % 4 == 0 ? std::string() : fmt::format("{} is not a multiple of 4 bytes", b);
     };
     return {choice_axis("direction", "copy directions", {"h2d", "d2h", "bidir"}, "all"), sizes};

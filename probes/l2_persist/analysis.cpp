@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/models/l2_persist_model.hpp"
 #include "internal.hpp"
 
@@ -129,8 +129,8 @@ std::optional<double> model_value(const Row& row, const char* name) {
 // alone); bpg, the kernel. The share of reads L2 served is 1 - DRAM read bytes / bytes read (the
 // first-slice hit counter alone misses what the other L2 partition serves over the fabric).
 // Checked against the model where it predicts.
-void derive_counters(Point& p, const Point* stream, const RunFacts& facts, CounterCheck& hits,
-                     CounterCheck& reads) {
+void derive_counters(Point& p, const Point* stream, const RunFacts& facts, CounterAgreement& hits,
+                     CounterAgreement& reads) {
   Row& row = *p.row;
   if (!row.counters) return;
   const bool phases = p.workload == kPhases;
@@ -264,8 +264,8 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
   const int k = std::max(1, facts.iterations);
   for (auto& p : pts)
     if (p.workload != kStreamOnly) p.hot_time = hot_time(p, stream_of(pts, p), k);
-  CounterCheck hits(kCounterHotHits, "");
-  CounterCheck reads(kCounterHotReads, "sectors");
+  CounterAgreement hits(kCounterHotHits, "");
+  CounterAgreement reads(kCounterHotReads, "sectors");
   for (auto& p : pts) {
     if (p.workload == kStreamOnly) {
       // What the set-aside alone costs the streaming kernel (no window, no hot kernel).
@@ -279,8 +279,8 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
   }
   add_conditions(result, facts, k);
   sweep_findings(pts, result.findings);
-  for (const auto* check : {&hits, &reads})
-    if (auto f = check->finding()) result.findings.push_back(std::move(*f));
+  for (const auto* agreement : {&hits, &reads})
+    if (auto f = agreement->finding()) result.findings.push_back(std::move(*f));
   result.findings.push_back(
       method_note(k, static_cast<double>(facts.stream_bytes), static_cast<double>(facts.l2_bytes)));
 }

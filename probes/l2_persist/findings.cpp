@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "internal.hpp"
@@ -170,7 +170,7 @@ const auto kNoResidual = l2_findings.verdict_or_warning(
           where(f), speedup_text(f, kAt), counters_text(f, kAt), f[kResidual]);
     });
 
-// "phases hot 24 MiB, set-aside 30 MiB, hitRatio 1, window stream": the row a check points at.
+// "phases hot 24 MiB, set-aside 30 MiB, hitRatio 1, window stream": the row an agreement points at.
 template <class View>
 std::string point_text(const View& f) {
   return fmt::format("{} hot {}, set-aside {}, hitRatio {}, window {}", f[kWorkloadName],
@@ -184,19 +184,19 @@ const FindingList& finding_list() {
   return l2_findings;
 }
 
-const CounterCheckMaker kCounterHotHits = define_counter_check(
+const CounterAgreementMaker kCounterHotHits = define_counter_agreement(
     l2_findings, "l2_persist_counter_hot_hits",
     "the share of the hot kernels' reads L2 served over a counter range (model: its first "
     "iteration cold)",
     point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize, kHotSize, kHitRatioSet,
           kWindowOn),
     [](const auto& f) { return point_text(f); });
-const CounterCheckMaker kCounterHotReads =
-    define_counter_check(l2_findings, "l2_persist_counter_hot_reads",
-                         "the hot kernels' L2 read sectors (repetition less stream-only)",
-                         point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize, kHotSize,
-                               kHitRatioSet, kWindowOn),
-                         [](const auto& f) { return point_text(f); });
+const CounterAgreementMaker kCounterHotReads =
+    define_counter_agreement(l2_findings, "l2_persist_counter_hot_reads",
+                             "the hot kernels' L2 read sectors (repetition less stream-only)",
+                             point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize,
+                                   kHotSize, kHitRatioSet, kWindowOn),
+                             [](const auto& f) { return point_text(f); });
 
 // Defined after every finding above: the list is complete before any make() runs.
 const auto kMethod = l2_findings.note(

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/finding_def.hpp"
 
 namespace gpuprobe::l2_persist {
@@ -43,11 +43,11 @@ std::string effect_of(const Point& p);
 // the after-sweep check) from the derived points.
 void sweep_findings(const std::vector<Point>& points, std::vector<Finding>& out);
 
-// l2-persist's finding definitions (findings.cpp), for the glossary; the counter checks'; the
+// l2-persist's finding definitions (findings.cpp), for the glossary; the counter agreements'; the
 // note on the method.
 const FindingList& finding_list();
-extern const CounterCheckMaker kCounterHotHits;
-extern const CounterCheckMaker kCounterHotReads;
+extern const CounterAgreementMaker kCounterHotHits;
+extern const CounterAgreementMaker kCounterHotReads;
 Finding method_note(double iterations, double stream_bytes, double l2_bytes);
 
 }  // namespace gpuprobe::l2_persist

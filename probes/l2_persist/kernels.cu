@@ -67,8 +67,8 @@ __global__ void __launch_bounds__(kThreads)
   streaming[t] = updated(streaming[t], t);
 }
 
-__global__ void check_updated_kernel(const std::uint32_t* buf, std::uint64_t words,
-                                     std::uint32_t seed, runtime::MismatchTally tally) {
+__global__ void verify_updated_kernel(const std::uint32_t* buf, std::uint64_t words,
+                                      std::uint32_t seed, runtime::MismatchTally tally) {
   runtime::ThreadMismatches local;
   const std::uint64_t threads = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -77,10 +77,10 @@ __global__ void check_updated_kernel(const std::uint32_t* buf, std::uint64_t wor
   tally.add(local);
 }
 
-// Thread t of the check recomputes the fold of stream-read thread t from the pattern alone.
-__global__ void check_sink_kernel(const std::uint32_t* sink, std::uint64_t n4,
-                                  std::uint64_t read_threads, std::uint32_t seed,
-                                  runtime::MismatchTally tally) {
+// Thread t of the verification recomputes the fold of stream-read thread t from the pattern alone.
+__global__ void verify_sink_kernel(const std::uint32_t* sink, std::uint64_t n4,
+                                   std::uint64_t read_threads, std::uint32_t seed,
+                                   runtime::MismatchTally tally) {
   const std::uint64_t t = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= read_threads) return;
   std::uint32_t acc = 0;
@@ -143,22 +143,22 @@ void launch_bpg_update(std::uint32_t* hot, std::uint64_t hot_words, std::uint32_
          streaming_words);
 }
 
-Mismatches check_updated(const std::uint32_t* buf, std::uint64_t words, std::uint32_t seed,
-                         cudaStream_t stream) {
+Mismatches verify_updated(const std::uint32_t* buf, std::uint64_t words, std::uint32_t seed,
+                          cudaStream_t stream) {
   const runtime::MismatchCounter counter;
   const auto blocks =
       static_cast<unsigned>(std::min<std::uint64_t>(4096, (words + kThreads - 1) / kThreads));
-  check_updated_kernel<<<std::max(1u, blocks), kThreads, 0, stream>>>(buf, words, seed,
-                                                                      counter.tally());
+  verify_updated_kernel<<<std::max(1u, blocks), kThreads, 0, stream>>>(buf, words, seed,
+                                                                       counter.tally());
   GP_CHECK_LAUNCH("l2-persist update check");
   return counter.read(stream);
 }
 
-Mismatches check_sink(const std::uint32_t* sink, std::uint64_t words, int blocks,
-                      std::uint32_t seed, cudaStream_t stream) {
+Mismatches verify_sink(const std::uint32_t* sink, std::uint64_t words, int blocks,
+                       std::uint32_t seed, cudaStream_t stream) {
   const runtime::MismatchCounter counter;
   const std::uint64_t read_threads = static_cast<std::uint64_t>(blocks) * kThreads;
-  check_sink_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+  verify_sink_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
       sink, words / 4, read_threads, seed, counter.tally());
   GP_CHECK_LAUNCH("l2-persist sink check");
   return counter.read(stream);

@@ -44,12 +44,12 @@ void launch_bpg_update(std::uint32_t* hot, std::uint64_t hot_words, std::uint32_
 
 // Words of buf[0, words) that differ from the update of the pattern (runtime/pattern.hpp,
 // `seed`): pattern_word(j) | mark(j). Synchronises the stream.
-Mismatches check_updated(const std::uint32_t* buf, std::uint64_t words, std::uint32_t seed,
-                         cudaStream_t stream);
+Mismatches verify_updated(const std::uint32_t* buf, std::uint64_t words, std::uint32_t seed,
+                          cudaStream_t stream);
 
 // Sink words that differ from the XOR fold launch_stream_read makes of a buffer holding the
 // pattern `seed`. Synchronises the stream.
-Mismatches check_sink(const std::uint32_t* sink, std::uint64_t words, int blocks,
-                      std::uint32_t seed, cudaStream_t stream);
+Mismatches verify_sink(const std::uint32_t* sink, std::uint64_t words, int blocks,
+                       std::uint32_t seed, cudaStream_t stream);
 
 }  // namespace gpuprobe::l2_persist

@@ -80,7 +80,7 @@ std::optional<runtime::PersistingL2> persisting_of(const SweepPoint& p, const Si
 }
 
 runtime::Operation make_operation(const SweepPoint& p, const Sizes& z, Buffers& b,
-                                  cudaStream_t check) {
+                                  cudaStream_t verify_stream) {
   runtime::Operation op;
   op.label = fmt::format("{} aside {}% hot {}% {} {}", p.workload, p.setaside_pct, p.hot_pct,
                          p.window, p.hit == HitKind::kTuned ? "tuned" : "");
@@ -105,8 +105,10 @@ runtime::Operation make_operation(const SweepPoint& p, const Sizes& z, Buffers& 
     };
     op.verify = [=]() {
       MismatchReport report;
-      report.add("hot", l2_persist::check_updated(hot, hot_words, kHotSeed, check), hot_words);
-      report.add("streaming", l2_persist::check_updated(data, stream_words, kBpgSeed, check),
+      report.add("hot", l2_persist::verify_updated(hot, hot_words, kHotSeed, verify_stream),
+                 hot_words);
+      report.add("streaming",
+                 l2_persist::verify_updated(data, stream_words, kBpgSeed, verify_stream),
                  stream_words);
       return report.text();
     };
@@ -132,10 +134,12 @@ runtime::Operation make_operation(const SweepPoint& p, const Sizes& z, Buffers& 
   };
   op.verify = [=]() {
     MismatchReport report;
-    report.add("sink", l2_persist::check_sink(sink, stream_words, blocks, kStreamSeed, check),
+    report.add("sink",
+               l2_persist::verify_sink(sink, stream_words, blocks, kStreamSeed, verify_stream),
                sink_bytes / 4);
     if (with_hot)
-      report.add("hot", l2_persist::check_updated(hot, hot_words, kHotSeed, check), hot_words);
+      report.add("hot", l2_persist::verify_updated(hot, hot_words, kHotSeed, verify_stream),
+                 hot_words);
     return report.text();
   };
   return op;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gpuprobe/core/compare_stats.hpp"
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/models/overlap_model.hpp"
 #include "internal.hpp"
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/calibrate.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
@@ -108,22 +109,22 @@ struct HostSide {
 };
 
 // Words of out[0, words) that differ from the transform of the input pattern.
-Mismatches check_transformed(const std::uint32_t* out, std::uint64_t words,
-                             std::uint32_t iterations) {
+Mismatches verify_transformed(const std::uint32_t* out, std::uint64_t words,
+                              std::uint32_t iterations) {
   const overlap::Affine f = overlap::composed_steps(iterations);
   return find_mismatches(
       words, [&](std::uint64_t i) { return out[i] != f(runtime::pattern_word(i, kInSeed)); });
 }
 
 // What an operation writes, so prepare poisons it and verify checks it.
-struct Checks {
+struct ToVerify {
   bool dev_in = false;    // H2D result: the input pattern
   bool dev_out = false;   // kernel result: the transformed pattern (checked on the host)
   bool host_out = false;  // D2H result: the transformed pattern (pipeline) or kOutSeed (solo)
   bool host_out_pattern = false;
 };
 
-void add_checks(runtime::Operation& op, const Buffers& b, Checks c) {
+void add_verification(runtime::Operation& op, const Buffers& b, ToVerify c) {
   const std::size_t bytes = b.words * sizeof(std::uint32_t);
   const runtime::PatternBuffer h2d{"h2d", b.dev_in, bytes, kInSeed};
   const runtime::PatternBuffer d2h{"d2h", b.host_out, bytes, kOutSeed, true};
@@ -136,16 +137,16 @@ void add_checks(runtime::Operation& op, const Buffers& b, Checks c) {
   };
   op.verify = [b, c, bytes, h2d, d2h]() {
     MismatchReport report;
-    if (c.dev_in) h2d.check(report, nullptr);
+    if (c.dev_in) h2d.verify_into(report, nullptr);
     if (c.dev_out) {
       std::vector<std::uint32_t> copy(b.words);
       GP_CUDA(cudaMemcpy(copy.data(), b.dev_out, bytes, cudaMemcpyDeviceToHost));
-      report.add("kernel", check_transformed(copy.data(), b.words, b.iterations), b.words);
+      report.add("kernel", verify_transformed(copy.data(), b.words, b.iterations), b.words);
     }
     if (c.host_out && c.host_out_pattern)
-      d2h.check(report, nullptr);
+      d2h.verify_into(report, nullptr);
     else if (c.host_out)
-      report.add("pipeline", check_transformed(b.host_out, b.words, b.iterations), b.words);
+      report.add("pipeline", verify_transformed(b.host_out, b.words, b.iterations), b.words);
     return report.text();
   };
 }
@@ -166,7 +167,7 @@ runtime::Operation solo_operation(const Point& p, const Buffers& b) {
   if (h2d) op.lanes.push_back(stage_lane("h2d", b, Stage::kH2D, p.chunks));
   if (kernel) op.lanes.push_back(stage_lane("kernel", b, Stage::kKernel, p.chunks));
   if (d2h) op.lanes.push_back(stage_lane("d2h", b, Stage::kD2H, p.chunks));
-  add_checks(op, b, {h2d, kernel, d2h, d2h});
+  add_verification(op, b, {h2d, kernel, d2h, d2h});
   return op;
 }
 
@@ -183,7 +184,7 @@ runtime::Operation pipeline_operation(const Point& p, const Buffers& b) {
                         overlap::enqueue_pipeline(b, streams, n, order);
                         if (n > 1) s.join();
                       }});
-  add_checks(op, b, {true, false, true, false});
+  add_verification(op, b, {true, false, true, false});
   return op;
 }
 
@@ -254,12 +255,11 @@ constexpr double kWarmSeconds = 0.05;
 // Refinements of the tuned count at its own length (kernel time is linear in the count).
 constexpr int kRefinements = 3;
 
-// The balanced workload's iterations: the kernel time grows linearly with them, so the count
-// whose kernel lasts as long as the whole-buffer H2D copy lies between the last two counts of a
-// doubling search, where it is interpolated, then rescaled at that count until its kernel is
-// within 2% of the copy. The H2D time is the fastest of many copies: the link has slow stretches
-// (a fresh pinned buffer's first copies, other traffic), which only ever make a copy slower.
-// Kernel times are steady once the clock has boosted (the median of three).
+// The balanced workload's iterations: the count whose kernel lasts as long as the whole-buffer
+// H2D copy (calibrate_linear: the kernel time grows linearly with it), within 2%. The H2D time is
+// the fastest of many copies: the link has slow stretches (a fresh pinned buffer's first copies,
+// other traffic), which only ever make a copy slower. Kernel times are steady once the clock has
+// boosted (the median of three).
 void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
   Buffers b = setup.buffers(memory, "");
   const overlap::Chunk all{0, b.words};
@@ -272,28 +272,10 @@ void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
   };
   for (double warm = 0; warm < kWarmSeconds;)
     warm += kernel(1024) * 4;  // event_seconds runs it four times
-  std::uint32_t low = 0, high = 64;
-  double t_low = 0, t_high = kernel(high);
-  while (t_high < h2d && high < kMaxIterations) {
-    low = high;
-    t_low = t_high;
-    high = std::min(2 * high, kMaxIterations);
-    t_high = kernel(high);
-  }
-  double balanced = high;  // the kernel does not grow with its iterations: the largest tried
-  if (low == 0) balanced = high * h2d / t_high;  // the first count already lasts long enough
-  if (low > 0 && t_high > t_low) balanced = low + (h2d - t_low) * (high - low) / (t_high - t_low);
-  const auto clamped = [](double n) {
-    return static_cast<std::uint32_t>(std::clamp(std::round(n), 1.0, double{kMaxIterations}));
-  };
-  for (int i = 0; i < kRefinements && high < kMaxIterations; ++i) {
-    const double t = kernel(clamped(balanced));
-    if (std::fabs(t / h2d - 1) <= 0.02) break;
-    balanced *= h2d / t;
-  }
   setup.tuned_memory = memory;
   setup.tuned_h2d = h2d;
-  setup.iterations["balanced"] = clamped(balanced);
+  setup.iterations["balanced"] =
+      calibrate_linear(kernel, h2d, {.max = kMaxIterations, .refinements = kRefinements});
 }
 
 void set_workloads(Setup& setup, const AxisValues& v, cudaStream_t stream) {
@@ -337,15 +319,15 @@ std::optional<Point> timeline_point(const AxisValues& v) {
 // end in seconds from the first event, as summary rows. Verified like the timed runs.
 std::vector<SummaryRow> record_timeline(const Point& p, const Setup& setup) {
   const Buffers b = setup.buffers(p.memory, p.workload);
-  runtime::Operation check;
-  add_checks(check, b, {true, false, true, false});
+  runtime::Operation verification;
+  add_verification(verification, b, {true, false, true, false});
   std::vector<std::unique_ptr<runtime::Stream>> owned;
   std::vector<cudaStream_t> streams;
   for (std::size_t i = 0; i < p.streams; ++i) {
     owned.push_back(std::make_unique<runtime::Stream>());
     streams.push_back(owned.back()->get());
   }
-  check.prepare(streams.front());
+  verification.prepare(streams.front());
   owned.front()->synchronize();
   runtime::Event origin;
   origin.record(streams.front());
@@ -362,7 +344,7 @@ std::vector<SummaryRow> record_timeline(const Point& p, const Setup& setup) {
                             });
   for (auto& s : owned)
     s->synchronize();
-  if (const std::string problem = check.verify(); !problem.empty())
+  if (const std::string problem = verification.verify(); !problem.empty())
     throw runtime::VerificationError("overlap timeline: " + problem);
   std::vector<SummaryRow> rows;
   for (std::size_t chunk = 0; chunk < p.chunks; ++chunk) {
@@ -443,7 +425,7 @@ std::vector<Axis> OverlapProbe::axes() const {
   size.unit = "B";
   size.min = 1 << 20;
   size.max = kMaxBufferBytes;
-  size.check = [](std::uint64_t b) {
+  size.validate = [](std::uint64_t b) {
     return b % 4 == 0 ? std::string() : fmt::format("{} is not a multiple of 4 bytes", b);
   };
   Axis intensity = number_axis(

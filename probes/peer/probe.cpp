@@ -303,7 +303,7 @@ runtime::Operation make_operation(Shared& s, const Point& p) {
     MismatchReport report;
     for (const auto& [side, from] : outputs(*sp, p)) {
       const DeviceGuard guard(side->device);
-      written(*side, p.bytes, from).check(report, side->streams[0]->get());
+      written(*side, p.bytes, from).verify_into(report, side->streams[0]->get());
     }
     return report.text();
   };
@@ -352,7 +352,7 @@ runtime::Operation make_pattern_operation(Shared& s, const peer::PatternPoint& p
     for (std::size_t i = 0; i < p.copies.size(); ++i) {
       const Side& b = sp->sides.at(p.copies[i].second);
       const DeviceGuard guard(b.device);
-      inbox_of(*sp, p, i).check(report, b.streams[0]->get());
+      inbox_of(*sp, p, i).verify_into(report, b.streams[0]->get());
     }
     return report.text();
   };
@@ -452,7 +452,7 @@ class PeerProbe final : public SweepProbe<RowPoint> {
   std::vector<Axis> axes() const override {
     Axis sizes =
         size_list_axis("sizes", "copy sizes (per direction)", "4KiB:256MiB:x4", "64KiB:64MiB:x16");
-    sizes.check = [](std::uint64_t b) {
+    sizes.validate = [](std::uint64_t b) {
       return b % 16 == 0 ? std::string() : fmt::format("{} is not a multiple of 16 bytes", b);
     };
     return {

@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/fit.hpp"
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/core/units.hpp"

@@ -91,14 +91,14 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
   };
   op.verify = [=]() {
     MismatchReport report;
-    if (h2d) to_device.check(report, nullptr);
+    if (h2d) to_device.verify_into(report, nullptr);
     if (d2h && kind == HostMemory::kWriteCombined) {
       // CPU reads of write-combined memory are uncached and very slow: copy the received
       // bytes back to the (already verified or unused) device destination and check there.
       GP_CUDA(cudaMemcpy(ddst, hb->dst.get(), bytes, cudaMemcpyHostToDevice));
-      runtime::PatternBuffer{"d2h", ddst, bytes, kD2HSeed}.check(report, nullptr);
+      runtime::PatternBuffer{"d2h", ddst, bytes, kD2HSeed}.verify_into(report, nullptr);
     } else if (d2h) {
-      to_host.check(report, nullptr);
+      to_host.verify_into(report, nullptr);
     }
     return report.text();
   };
@@ -214,7 +214,7 @@ class TransferProbe final : public SweepProbe<Point> {
                        "4KiB:256MiB:x4", "4KiB:64MiB:x4");
     sizes.max = kMaxTransferBytes;
     sizes.max_items = 256;
-    sizes.check = [](std::uint64_t b) {
+    sizes.validate = [](std::uint64_t b) {
       return b % 4 == 0 ? std::string() : fmt::format("{} is not a multiple of 4 bytes", b);
     };
     return {memory, choice_axis("direction", "copy directions", {"h2d", "d2h", "bidir"}, "all"),

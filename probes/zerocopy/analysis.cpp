@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "internal.hpp"
 
 namespace gpuprobe::zerocopy {

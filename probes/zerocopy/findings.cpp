@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/decide.hpp"
 #include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/samples.hpp"
@@ -207,8 +207,8 @@ const auto kSizing =
                        : std::string());
     });
 
-// The counter check's rows: the main sweep's zero-copy and copy rows.
-const CounterCheckMaker kCounterLinkBytes = define_counter_check(
+// The counter agreement's rows: the main sweep's zero-copy and copy rows.
+const CounterAgreementMaker kCounterLinkBytes = define_counter_agreement(
     zerocopy_findings, "zerocopy_counter_link_bytes", "PCIe bytes per payload byte",
     point(kMode, kMemory, kDirection, kReuse, kStride, kElementBytes, kBytes), [](const auto& f) {
       return fmt::format("{} {}, reuse {}", f[kMode], pattern_text(f), f[kReuse]);
@@ -392,7 +392,7 @@ void counter_findings(std::vector<Measured>& all, const RunFacts& facts,
   const std::map<std::string, std::pair<double, double>> model_access = {
       {"read", {models::kZeroCopySectorBytes, models::kCompletionHeaderBytes}},
       {"write", {0, models::kRequestHeaderBytes}}};
-  CounterCheck check(kCounterLinkBytes, "x");
+  CounterAgreement agreement(kCounterLinkBytes, "x");
   struct Range {
     std::size_t rows = 0;
     double min = 0, max = 0;
@@ -408,8 +408,8 @@ void counter_findings(std::vector<Measured>& all, const RunFacts& facts,
       continue;
     }
     const models::HostAccess a = access_of(m);
-    check.add(*m.row, "link_bytes_per_payload_counter", ratio,
-              models::link_bytes_per_payload(a, is_write(m)));
+    agreement.add(*m.row, "link_bytes_per_payload_counter", ratio,
+                  models::link_bytes_per_payload(a, is_write(m)));
     const bool isolated = static_cast<std::uint64_t>(m.width) * m.stride >= kIsolatedSpacing;
     if (m.mode != kZeroCopy || !isolated) continue;
     const auto per = ratio_of(counter, static_cast<double>(a.elements * a.reuse));
@@ -421,7 +421,7 @@ void counter_findings(std::vector<Measured>& all, const RunFacts& facts,
     r.max = r.rows ? std::max(r.max, *per) : *per;
     ++r.rows;
   }
-  if (auto f = check.finding()) out.push_back(*f);
+  if (auto f = agreement.finding()) out.push_back(*f);
   for (const auto& [direction, r] : per_access) {
     const auto [data, header] = model_access.at(direction);
     const auto [lo, hi] = std::minmax_element(r.widths.begin(), r.widths.end());

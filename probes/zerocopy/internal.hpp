@@ -56,7 +56,7 @@ void once_findings(const std::vector<Measured>& all, std::vector<Finding>& out);
 void stride_findings(const std::vector<Measured>& all, std::vector<Finding>& out);
 // Bandwidth against bytes in flight (the in-flight rows), Little's law.
 void in_flight_findings(const std::vector<Measured>& all, std::vector<Finding>& out);
-// Counter columns, the counter-vs-model check and the measured bytes per isolated access.
+// Counter columns, the counter agreement and the measured bytes per isolated access.
 void counter_findings(std::vector<Measured>& all, const RunFacts& facts, std::vector<Finding>& out);
 // The note on how the rows are sized (the span, against the L2).
 Finding sizing_note(const RunFacts& facts);

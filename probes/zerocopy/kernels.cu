@@ -178,8 +178,8 @@ std::vector<std::uint32_t> element_sums(int element_bytes, std::uint64_t stride,
   return sums;
 }
 
-Mismatches check_writes(int element_bytes, const void* host, std::uint64_t stride, std::uint64_t n,
-                        std::uint32_t seed, std::uint32_t reuse) {
+Mismatches verify_writes(int element_bytes, const void* host, std::uint64_t stride, std::uint64_t n,
+                         std::uint32_t seed, std::uint32_t reuse) {
   const auto words = static_cast<std::uint64_t>(element_bytes / 4);
   const auto* w = static_cast<const std::uint32_t*>(host);
   const std::uint32_t last = seed + reuse - 1;

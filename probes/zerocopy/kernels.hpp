@@ -42,7 +42,7 @@ std::vector<std::uint32_t> element_sums(int element_bytes, std::uint64_t stride,
 
 // The wrong 32-bit words of the n written elements in host memory `host` after launch_write with
 // (seed, reuse): element i must hold the pattern words of element i under seed + reuse - 1.
-Mismatches check_writes(int element_bytes, const void* host, std::uint64_t stride, std::uint64_t n,
-                        std::uint32_t seed, std::uint32_t reuse);
+Mismatches verify_writes(int element_bytes, const void* host, std::uint64_t stride, std::uint64_t n,
+                         std::uint32_t seed, std::uint32_t reuse);
 
 }  // namespace gpuprobe::zerocopy

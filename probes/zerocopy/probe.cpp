@@ -131,7 +131,7 @@ struct Shared {
   runtime::DeviceBuffer sums;
   std::map<std::pair<int, std::uint64_t>, std::vector<std::uint32_t>> element_sums;
   std::map<std::pair<bool, int>, int> full_grid;  // (write, width) -> blocks
-  cudaStream_t check_stream = nullptr;
+  cudaStream_t verify_stream = nullptr;
 };
 
 int grid_of(const Point& p, Shared& sh, int sm_count) {
@@ -143,8 +143,8 @@ int grid_of(const Point& p, Shared& sh, int sm_count) {
 }
 
 // Checks the read kernel's per-thread sums against reuse x the sums of each thread's elements.
-std::string check_sums(const std::vector<std::uint32_t>& elements, std::uint64_t threads,
-                       std::uint32_t reuse, const void* device_sums) {
+std::string verify_sums(const std::vector<std::uint32_t>& elements, std::uint64_t threads,
+                        std::uint32_t reuse, const void* device_sums) {
   std::vector<std::uint32_t> expected(threads, 0);
   for (std::uint64_t i = 0; i < elements.size(); ++i)
     expected[i % threads] += elements[i];
@@ -183,7 +183,7 @@ runtime::Operation read_operation(const Point& p, Shared& sh, int grid) {
   };
   auto* elements = &sh.element_sums[{w, stride}];
   if (elements->empty()) *elements = zerocopy::element_sums(w, stride, n, kReadSeed);
-  op.verify = [=]() { return check_sums(*elements, threads, reuse, sums); };
+  op.verify = [=]() { return verify_sums(*elements, threads, reuse, sums); };
   return op;
 }
 
@@ -214,7 +214,7 @@ runtime::Operation write_operation(const Point& p, Shared& sh, int grid) {
     if (!zero_copy) GP_CUDA(cudaMemsetAsync(dev_out, 0, span, s));
   };
   op.verify = [=]() {
-    return mismatch_text("", zerocopy::check_writes(w, host_out, stride, n, kWriteSeed, reuse),
+    return mismatch_text("", zerocopy::verify_writes(w, host_out, stride, n, kWriteSeed, reuse),
                          n * w / 4, "written words");
   };
   return op;
@@ -228,7 +228,7 @@ runtime::Operation memcpy_operation(const Point& p, Shared& sh) {
   const bool h2d = p.direction == "read";
   void* dev = h2d ? sh.dev_in.get() : sh.dev_out.get();
   void* host = h2d ? h.in.get() : h.out.get();
-  const cudaStream_t check = sh.check_stream;
+  const cudaStream_t verify_stream = sh.verify_stream;
   runtime::Operation op;
   op.lanes.push_back({h2d ? "h2d" : "d2h", static_cast<double>(span), [=](runtime::LaunchScope& l) {
                         GP_CUDA(cudaMemcpyAsync(
@@ -243,7 +243,7 @@ runtime::Operation memcpy_operation(const Point& p, Shared& sh) {
     if (!h2d) runtime::fill_pattern_device(dev, span, kWriteSeed, s);
     copied.poison(s);
   };
-  op.verify = [=]() { return copied.verify(check); };
+  op.verify = [=]() { return copied.verify(verify_stream); };
   return op;
 }
 
@@ -311,7 +311,7 @@ class ZeroCopyProbe final : public SweepProbe<Point> {
     strides.max = kMaxStride;
     Axis widths = list_axis("widths", "element widths in bytes per lane: 4, 8, 16", "4,8,16", "16");
     widths.unit = "B";
-    widths.check = [](std::uint64_t w) {
+    widths.validate = [](std::uint64_t w) {
       return w <= 16 && zerocopy::width_supported(static_cast<int>(w))
                  ? std::string()
                  : fmt::format("{}-byte elements are not supported (use 4, 8 or 16)", w);
@@ -324,7 +324,7 @@ class ZeroCopyProbe final : public SweepProbe<Point> {
     bytes.unit = "B";
     bytes.min = kMinSpan;
     bytes.max = kMaxSpan;
-    bytes.check = [](std::uint64_t b) {
+    bytes.validate = [](std::uint64_t b) {
       return b % kSpanQuantum == 0 ? std::string()
                                    : fmt::format("{} is not a multiple of 4 KiB", b);
     };
@@ -357,7 +357,7 @@ class ZeroCopyProbe final : public SweepProbe<Point> {
            "time the explicit copy alone, the reference for zero-copy bandwidth.";
   }
 
-  void check(const AxisValues& v) const override {
+  void validate(const AxisValues& v) const override {
     const auto& s = v.list("strides");
     const std::uint64_t spacing = *std::max_element(s.begin(), s.end()) * 16;
     if (v.number("bytes") < spacing * zerocopy::kThreads)
@@ -410,7 +410,7 @@ ZeroCopyProbe::Analysis ZeroCopyProbe::measure(Sweep<Point>& s) {
   require_mapping(dev);
   Shared sh;
   sh.span = s.values().number("bytes");
-  sh.check_stream = s.ctx().stream();
+  sh.verify_stream = s.ctx().stream();
   for (const auto& memory : s.values().choices("memory"))
     sh.host.try_emplace(memory, kind_of(memory), sh.span);
   sh.dev_in = runtime::DeviceBuffer(sh.span);

@@ -75,7 +75,7 @@ int check_file(const GlobalOptions& options, const std::string& path,
     return check_failure(path, "nothing checked: " + *why);
   std::vector<std::string> unchecked;
   const auto expectations = expectations_for(options, report, named, unchecked);
-  check_against_plan(named, report);  // a named bound this file cannot answer is a usage error
+  validate_against_plan(named, report);  // a named bound this file cannot answer is a usage error
   report.expectations = evaluate_expectations(expectations, report);
   if (!options.quiet) print_outcomes(path, report.expectations, unchecked.size());
   int code = 0;
@@ -104,7 +104,7 @@ int check_files(const GlobalOptions& options, const std::vector<std::string>& fi
   if (files.size() > 1 &&
       !(options.json_path.empty() && options.csv_path.empty() && options.md_path.empty()))
     throw UsageError("check: --json, --csv and --md take one result file");
-  check_outputs(options, files);
+  validate_outputs(options, files);
   const std::vector<Expectation> named = named_expectations(options);
   // Every file read first, each distinct one once (a named pipe given twice too).
   const std::vector<nlohmann::ordered_json> json = read_json_files(files);

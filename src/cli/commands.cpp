@@ -115,7 +115,7 @@ int list_probes(const std::vector<std::unique_ptr<Probe>>& probes) {
 }
 
 int show_info(const GlobalOptions& options, const std::vector<std::string>& command) {
-  check_outputs(options);
+  validate_outputs(options);
   (void)runtime::parse_device_spec(options.device);  // a typo is exit 2 before CUDA starts
   runtime::initialize();
   RunReport report = new_report(command);
@@ -137,13 +137,13 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
   measure.seed = options.seed.value_or(fresh_seed());
   measure.round_executable = own_executable();
   for (const auto& p : probes)
-    p.probe->check(p.values);
+    p.probe->validate(p.values);
   if (!options.metrics.empty() && !options.counters)
     throw UsageError("--metrics needs the counter pass: drop --no-counters");
   std::vector<Expectation> expectations = named_expectations(options);
   if (!expectations.empty() || wants_reference_expectations(options))
-    check_against_plan(expectations, plan_of(probes, glossary));
-  check_outputs(options);
+    validate_against_plan(expectations, plan_of(probes, glossary));
+  validate_outputs(options);
   // A typo is exit 2 before CUDA starts; a list is what --plan plans for.
   const auto spec = runtime::parse_device_spec(options.device);
   RunReport report = new_report(command);
@@ -169,7 +169,7 @@ int run_probes(const GlobalOptions& options, const std::vector<std::string>& com
     report.devices.push_back(runtime::query_device(index));
     runtime::add_link_facts(report.devices.back());
   }
-  check_metrics(options, devices);
+  validate_metrics(options, devices);
   const bool reference_wanted = wants_reference_expectations(options);
   std::vector<Expectation> reference;
   if (reference_wanted)

@@ -27,7 +27,7 @@ std::vector<std::string> metric_names(const std::vector<std::string>& given);
 // Checks --metrics against the chip of every selected device before any probe runs: an
 // unknown name is a UsageError naming it with the nearest valid names. Devices whose counters
 // cannot be reached are left to the run (it reports them refused).
-void check_metrics(const GlobalOptions& options, const std::vector<int>& devices);
+void validate_metrics(const GlobalOptions& options, const std::vector<int>& devices);
 int show_info(const GlobalOptions& options, const std::vector<std::string>& command);
 // A probe to run, with its axis values parsed from the command line (or its quick defaults).
 using SelectedProbe = runner::ProbeRun;

@@ -111,7 +111,7 @@ int compare_runs(const GlobalOptions& options, const std::vector<std::string>& c
     compare.fail_on_regression = parse_percent("--fail-on-regression", *args.fail_on_regression);
   if (args.devices) compare.devices = parse_device_pairs(*args.devices);
   const SideFiles files = split_sides(args.files);
-  check_outputs(options, args.files);
+  validate_outputs(options, args.files);
 
   // Every file read once (a named pipe given on both sides too), on several threads.
   std::vector<std::string> all = files.a;

@@ -112,7 +112,7 @@ int fleet_runs(const GlobalOptions& options, const std::vector<std::string>& com
   fleet.min_deviation = parse_percent("--min-deviation", args.min_deviation) / 100.0;
   fleet.value_names = args.value_names;
   const auto files = expand_inputs(args.inputs);
-  check_outputs(options, files);
+  validate_outputs(options, files);
   RunReport report = fleet_report(read_members(files), fleet);
   report.tool.version = kToolVersion;
   report.tool.git = kToolGit;

@@ -92,7 +92,7 @@ std::vector<std::string> metric_names(const std::vector<std::string>& given) {
   return metrics;
 }
 
-void check_metrics(const GlobalOptions& options, const std::vector<int>& devices) {
+void validate_metrics(const GlobalOptions& options, const std::vector<int>& devices) {
   if (options.metrics.empty() || !options.counters) return;
   std::map<std::string, bool> checked;  // chip -> done
   for (int device : devices) {

@@ -25,7 +25,7 @@
 namespace gpuprobe::cli {
 namespace {
 
-void check_path(const char* flag, const std::string& path) {
+void validate_path(const char* flag, const std::string& path) {
   if (path.empty() || path == "-") return;
   namespace fs = std::filesystem;
   const fs::path p(path);
@@ -75,7 +75,7 @@ bool to_stdout(const GlobalOptions& o) {
 
 }  // namespace
 
-void check_outputs(const GlobalOptions& o, const std::vector<std::string>& inputs) {
+void validate_outputs(const GlobalOptions& o, const std::vector<std::string>& inputs) {
   int dashes = (o.json_path == "-") + (o.csv_path == "-") + (o.md_path == "-");
   if (dashes > 1) throw UsageError("only one of --json, --csv, --md can write to stdout ('-')");
   const std::pair<const char*, const std::string*> outputs[] = {
@@ -92,11 +92,11 @@ void check_outputs(const GlobalOptions& o, const std::vector<std::string>& input
         throw UsageError(fmt::format(
             "{} {}: that is also an input file, which writing would destroy: give another name",
             flag, printable(*path)));
-    check_path(flag, *path);
+    validate_path(flag, *path);
   }
 }
 
-void check_output_file(const char* flag, const std::string& path,
+void validate_output_file(const char* flag, const std::string& path,
                        const std::vector<std::string>& inputs) {
   for (const auto& input : inputs)
     if (same_file(path, input))

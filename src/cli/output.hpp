@@ -13,10 +13,10 @@ namespace gpuprobe::cli {
 // Checks, before anything runs, that each requested output can be written, that at most one
 // goes to stdout, that no two name one file, and that none is one of `inputs` (the files the
 // command reads: writing it would destroy what is being read). Throws UsageError naming the flag.
-void check_outputs(const GlobalOptions& options, const std::vector<std::string>& inputs = {});
+void validate_outputs(const GlobalOptions& options, const std::vector<std::string>& inputs = {});
 
 // The same checks for one output file that is not a global option's (report's -o).
-void check_output_file(const char* flag, const std::string& path,
+void validate_output_file(const char* flag, const std::string& path,
                        const std::vector<std::string>& inputs);
 
 // Renders and writes every requested output; the table goes to stdout unless --quiet or

@@ -61,7 +61,7 @@ std::string write_comparison(const StagedRuns& in, const ReportStage& stage) {
 
 // The output: for HTML a file whose folder exists and takes files, never one of the inputs;
 // for one file per plot a folder, made when missing. Else exit 2 before anything is drawn.
-void check_output(const ReportArgs& args) {
+void validate_output(const ReportArgs& args) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (args.format != "html") {
@@ -73,7 +73,7 @@ void check_output(const ReportArgs& args) {
   const fs::path parent = fs::absolute(args.output, ec).parent_path();
   if (ec || !fs::is_directory(parent))
     throw UsageError(fmt::format("report: -o: the folder of '{}' does not exist", args.output));
-  check_output_file("report: -o", args.output, args.files);
+  validate_output_file("report: -o", args.output, args.files);
 }
 
 // The script's error: the one line it wrote into its error file, as gpuprobe's own error.
@@ -145,7 +145,7 @@ int report_runs(const ReportArgs& args) {
         args.title.empty() ? "--note" : "--title", args.format));
   const ReportStage stage;
   const StagedRuns in = stage_runs(args.files, stage);  // bad input: exit 2 before drawing
-  check_output(args);
+  validate_output(args);
   const std::string python = find_report_python();
   const std::string drawn = stage.path(args.format == "html" ? "report.html" : "plots");
   if (args.format != "html") std::filesystem::create_directory(drawn);

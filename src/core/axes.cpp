@@ -21,7 +21,7 @@ std::string token_list(const std::vector<std::string>& tokens) {
   return fmt::format("{}", fmt::join(tokens, ", "));
 }
 
-void check_numbers(const Axis& axis, const std::vector<std::uint64_t>& numbers) {
+void validate_numbers(const Axis& axis, const std::vector<std::uint64_t>& numbers) {
   for (const auto v : numbers) {
     if (v < axis.min) {
       throw UsageError(fmt::format(
@@ -35,8 +35,8 @@ void check_numbers(const Axis& axis, const std::vector<std::uint64_t>& numbers) 
               ? fmt::format("{} ({})", axis.max, format_bytes(static_cast<double>(axis.max)))
               : fmt::format("{}", axis.max)));
     }
-    if (axis.check) {
-      const std::string problem = axis.check(v);
+    if (axis.validate) {
+      const std::string problem = axis.validate(v);
       if (!problem.empty()) throw UsageError(fmt::format("--{}: {}", axis.name, problem));
     }
   }
@@ -59,7 +59,7 @@ std::vector<std::uint64_t> parse_numbers(const Axis& axis, const std::string& te
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("--{}: {}", axis.name, e.what()));
   }
-  check_numbers(axis, numbers);
+  validate_numbers(axis, numbers);
   return numbers;
 }
 

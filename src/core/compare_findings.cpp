@@ -238,7 +238,7 @@ const auto kBandFallback = compare_list.note(
           whole(f, kComparisons));
     });
 
-const auto kDifferentModels =
+const auto kDifferentProducts =
     compare_list.note("compare_different_models", params(kADevice, kAName, kBDevice, kBName),
                       values(), [](const auto& f) {
                         return fmt::format("different GPU models: A GPU {} is {}, B GPU {} is {}",
@@ -251,7 +251,7 @@ const auto kSameGpu = compare_list.note(
                          f[kBDevice], f[kName], f[kUuid]);
     });
 
-const auto kSameModel = compare_list.note(
+const auto kSameProduct = compare_list.note(
     "compare_same_model", params(kADevice, kBDevice, kName), values(), [](const auto& f) {
       return fmt::format("A GPU {} and B GPU {} are two GPUs of the same model ({})", f[kADevice],
                          f[kBDevice], f[kName]);
@@ -425,12 +425,8 @@ Finding change(const NotableChange& c) {
                  kA(c.unit, c.comparison.a), kB(c.unit, c.comparison.b), kRatio(ratio),
                  kDelta(delta), kCiLow(c.comparison.ci_low), kCiHigh(c.comparison.ci_high));
   if (c.comparison.change == Change::kSlower)
-    return std::apply(
-        [&](const auto&... g) {
-          return kSlowdown.make(g..., kRegression(std::optional<bool>(c.comparison.regression)));
-        },
-        given);
-  return std::apply([](const auto&... g) { return kImprovement.make(g...); }, given);
+    return kSlowdown.make(given, kRegression(std::optional<bool>(c.comparison.regression)));
+  return kImprovement.make(given);
 }
 
 Finding inconclusive(const NotableChange& c, double margin) {
@@ -463,17 +459,18 @@ Finding band_fallback(char side, const std::string& name, std::optional<int> sch
       kComparisons(comparisons));
 }
 
-Finding different_models(const DevicePair& pair, const std::string& a_name,
-                         const std::string& b_name) {
-  return kDifferentModels.make(kADevice(pair.a), kAName(a_name), kBDevice(pair.b), kBName(b_name));
+Finding different_products(const DevicePair& pair, const std::string& a_name,
+                           const std::string& b_name) {
+  return kDifferentProducts.make(kADevice(pair.a), kAName(a_name), kBDevice(pair.b),
+                                 kBName(b_name));
 }
 
 Finding same_gpu(const DevicePair& pair, const std::string& name, const std::string& uuid) {
   return kSameGpu.make(kADevice(pair.a), kBDevice(pair.b), kName(name), kUuid(uuid));
 }
 
-Finding same_model(const DevicePair& pair, const std::string& name) {
-  return kSameModel.make(kADevice(pair.a), kBDevice(pair.b), kName(name));
+Finding same_product(const DevicePair& pair, const std::string& name) {
+  return kSameProduct.make(kADevice(pair.a), kBDevice(pair.b), kName(name));
 }
 
 Finding environment(const std::vector<Difference>& differences) {

@@ -26,10 +26,10 @@ Finding schema1_input(char side, const std::string& name);
 // side (schema nullopt) when each of its files has samples somewhere.
 Finding band_fallback(char side, const std::string& name, std::optional<int> schema_version,
                       std::size_t comparisons);
-Finding different_models(const DevicePair& pair, const std::string& a_name,
-                         const std::string& b_name);
+Finding different_products(const DevicePair& pair, const std::string& a_name,
+                           const std::string& b_name);
 Finding same_gpu(const DevicePair& pair, const std::string& name, const std::string& uuid);
-Finding same_model(const DevicePair& pair, const std::string& name);
+Finding same_product(const DevicePair& pair, const std::string& name);
 // Differences as (what, A's text, B's text); empty: compare_environment_same.
 struct Difference {
   std::string what;

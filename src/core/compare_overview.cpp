@@ -142,25 +142,25 @@ std::vector<Finding> environment_notes(const CompareInputs& in,
     const DeviceInfo* db = find_device(in.b, p.b);
     if (!da || !db) continue;
     if (da->name != db->name)
-      notes.push_back(cf::different_models(p, da->name, db->name));
+      notes.push_back(cf::different_products(p, da->name, db->name));
     else if (!da->uuid.empty() && da->uuid == db->uuid)
       notes.push_back(cf::same_gpu(p, da->name, da->uuid));
     else if (!da->uuid.empty() && !db->uuid.empty())
-      notes.push_back(cf::same_model(p, da->name));
+      notes.push_back(cf::same_product(p, da->name));
   }
   std::vector<cf::Difference> differ;
-  auto check = [&](const char* what, const std::string& x, const std::string& y) {
+  auto compare = [&](const char* what, const std::string& x, const std::string& y) {
     if (x != y) differ.push_back({what, x, y});
   };
   const RunReport& a = in.a;
   const RunReport& b = in.b;
-  check("driver", format_cuda_version(a.host.driver_version),
-        format_cuda_version(b.host.driver_version));
-  check("runtime", format_cuda_version(a.host.runtime_version),
-        format_cuda_version(b.host.runtime_version));
-  check("gpuprobe", a.tool.version, b.tool.version);
-  check("git", a.tool.git, b.tool.git);
-  check("host", a.host.hostname, b.host.hostname);
+  compare("driver", format_cuda_version(a.host.driver_version),
+          format_cuda_version(b.host.driver_version));
+  compare("runtime", format_cuda_version(a.host.runtime_version),
+          format_cuda_version(b.host.runtime_version));
+  compare("gpuprobe", a.tool.version, b.tool.version);
+  compare("git", a.tool.git, b.tool.git);
+  compare("host", a.host.hostname, b.host.hostname);
   notes.push_back(cf::environment(differ));
   return notes;
 }

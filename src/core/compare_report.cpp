@@ -32,7 +32,7 @@ std::string contents_text(const RunReport& report) {
   return parts.empty() ? "no results" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-void check_options(const CompareOptions& o) {
+void validate_options(const CompareOptions& o) {
   if (!(o.noise_k >= 0) || !std::isfinite(o.noise_k))
     throw UsageError(fmt::format("--noise-k {}: give a number >= 0", o.noise_k));
   if (o.fail_on_regression &&
@@ -47,8 +47,8 @@ void check_options(const CompareOptions& o) {
 }
 
 // Throws when a --metric name is in no matched item, or when nothing was compared (saying why).
-void check_compared(const CompareInputs& in, const CompareOutcome& out,
-                    const std::set<std::string>& names_seen) {
+void validate_compared(const CompareInputs& in, const CompareOutcome& out,
+                       const std::set<std::string>& names_seen) {
   const CompareOptions& o = in.options;
   for (const auto& name : o.value_names) {
     if (!names_seen.count(name)) {
@@ -114,7 +114,7 @@ ComparedSide compared_side(char side, const std::vector<SideFile>& files, const 
 // behind them, in order.
 CompareOutcome compare(const RunReport& a, const RunReport& b, const CompareOptions& options,
                        std::vector<SideFile> a_files, std::vector<SideFile> b_files) {
-  check_options(options);
+  validate_options(options);
   const CompareInputs in{a,
                          b,
                          options,
@@ -149,7 +149,7 @@ CompareOutcome compare(const RunReport& a, const RunReport& b, const CompareOpti
     for (auto& table : value_tables(in, pairing, std::move(pair.values)))
       out.report.results.push_back(std::move(table));
   }
-  check_compared(in, out, names_seen);
+  validate_compared(in, out, names_seen);
   sort_notables(out);
 
   out.report.schema_version = kSchemaVersion;

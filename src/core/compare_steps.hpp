@@ -126,7 +126,7 @@ std::string bootstrap_rule_text(double margin_pct, const std::string& changes);
 std::vector<ProbeResult> value_tables(const CompareInputs& in, const ResultPairing& pairing,
                                       std::vector<ComparedValue> values);
 
-// Notes about the inputs: each file, schema-1 files, the GPU models of each pair and the
+// Notes about the inputs: each file, schema-1 files, the GPU products of each pair and the
 // environment (driver, runtime, gpuprobe, git, host).
 std::vector<Finding> environment_notes(const CompareInputs& in,
                                        const std::vector<DevicePair>& pairs);

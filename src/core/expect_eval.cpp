@@ -175,10 +175,9 @@ std::optional<double> bound_for(const Expectation& e, const Item& subject, const
   return v;
 }
 
-ExpectCheck check_of(const Item& item, Relation relation, double bound) {
-  ExpectCheck c{
-      item.result->probe, item.result->device, item.params,  item.name, item.unit,
-      item.value,         std::nullopt,        std::nullopt, bound,     ExpectState::kPass};
+BoundTest bound_test_of(const Item& item, Relation relation, double bound) {
+  BoundTest c{item.result->probe, item.result->device, item.params,  item.name, item.unit,
+              item.value,         std::nullopt,        std::nullopt, bound,     ExpectState::kPass};
   if (item.metric && !item.metric->samples.empty()) {
     if (const auto i = bootstrap_ratio({{1.0}}, item.metric->samples)) {
       c.low = i->low;
@@ -209,8 +208,8 @@ ExpectationResult evaluate(const Expectation& e, const RunReport& report) {
       out.reason = why;
       return out;
     }
-    out.checks.push_back(check_of(item, e.bound, *bound));
-    const ExpectState s = out.checks.back().state;
+    out.bound_tests.push_back(bound_test_of(item, e.bound, *bound));
+    const ExpectState s = out.bound_tests.back().state;
     if (s == ExpectState::kFail ||
         (s == ExpectState::kInconclusive && out.state == ExpectState::kPass))
       out.state = s;
@@ -242,7 +241,7 @@ std::string origin_name(std::string origin) {
 
 }  // namespace
 
-void check_against_plan(const std::vector<Expectation>& expectations, const RunReport& plan) {
+void validate_against_plan(const std::vector<Expectation>& expectations, const RunReport& plan) {
   for (const auto& e : expectations) {
     for (const Reference* ref : {&e.subject, &e.reference}) {
       if (ref->source == Source::kConstant || ref->source == Source::kDevice) continue;
@@ -270,7 +269,7 @@ std::vector<Expectation> applicable_to_plan(const std::vector<Expectation>& expe
   std::vector<Expectation> out;
   for (const auto& e : expectations) {
     try {
-      check_against_plan({e}, plan);
+      validate_against_plan({e}, plan);
       out.push_back(e);
     } catch (const UsageError&) {
       // not for this run
@@ -328,7 +327,7 @@ std::vector<std::string> expectation_failure_lines(const ExpectationResult& resu
     lines.push_back(fmt::format("{}: {}", head, result.reason));
     return lines;
   }
-  for (const auto& c : result.checks) {
+  for (const auto& c : result.bound_tests) {
     if (c.state != ExpectState::kFail) continue;
     std::string interval;
     if (c.low && c.high)
@@ -336,7 +335,7 @@ std::vector<std::string> expectation_failure_lines(const ExpectationResult& resu
                              value_text(*c.high, c.unit));
     // One value: the expression names it; several: which of them.
     const std::string which =
-        result.checks.size() == 1
+        result.bound_tests.size() == 1
             ? fmt::format("GPU {}:", c.device.value_or(-1))
             : fmt::format("{}[{}] on GPU {}: {}", c.probe, params_text(c.params),
                           c.device.value_or(-1), c.name);
@@ -366,12 +365,12 @@ std::string expectation_total(const std::vector<ExpectationResult>& results) {
 
 std::string expectation_outcome(const ExpectationResult& result) {
   if (result.state == ExpectState::kUnmatched || result.state == ExpectState::kError ||
-      result.checks.empty())
+      result.bound_tests.empty())
     return result.reason;
-  const ExpectCheck* nearest = nullptr;
+  const BoundTest* nearest = nullptr;
   double nearest_margin = 0;
   std::size_t beyond = 0, unsure = 0;
-  for (const auto& c : result.checks) {
+  for (const auto& c : result.bound_tests) {
     beyond += c.state == ExpectState::kFail;
     unsure += c.state == ExpectState::kInconclusive;
     const bool above =
@@ -383,7 +382,7 @@ std::string expectation_outcome(const ExpectationResult& result) {
       nearest_margin = margin;
     }
   }
-  const std::size_t n = result.checks.size();
+  const std::size_t n = result.bound_tests.size();
   std::string count;
   if (beyond > 0 && n == 1)
     count = "beyond the bound: ";

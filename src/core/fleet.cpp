@@ -57,10 +57,10 @@ std::vector<std::string> metrics_of(const Row& row, const FleetOptions& o) {
 // probe -> (row key + metric -> group), in the order rows are first seen.
 using Groups = std::map<std::string, std::vector<std::pair<std::string, Group>>>;
 
-// The GPU a result was measured on: its model and identity (UUID; without one, the GPU index in
-// its file: each file a GPU of its own).
+// The GPU a result was measured on: its product (the device name) and identity (UUID; without one,
+// the GPU index in its file: each file a GPU of its own).
 struct GpuOf {
-  std::string model;
+  std::string product;
   std::string id;
 };
 
@@ -94,7 +94,7 @@ void add_result(Groups& groups, const ProbeResult& r, std::size_t member, const 
   }
 }
 
-// Who measured: host, GPU model, device index, UUID and file, as the fleet findings name them.
+// Who measured: host, GPU product, device index, UUID and file, as the fleet findings name them.
 struct Who {
   std::string host, gpu = "?";
   int device = 0;
@@ -189,47 +189,47 @@ std::vector<Finding> outlier_gpus(const std::string& probe, const Tallies& talli
   return out;
 }
 
-// One GPU model's part of the fleet: its rows, its GPUs (by identity) and GPU-runs, and the GPUs
+// One GPU product's part of the fleet: its rows, its GPUs (by identity) and GPU-runs, and the GPUs
 // with an ok result of each probe. Outliers are judged within a part only.
-struct ModelPart {
+struct ProductPart {
   Groups groups;
   std::set<std::string> gpus;
   std::size_t runs = 0;  // (file, GPU) pairs: seven runs of one GPU are one GPU with seven runs
   std::map<std::string, std::set<std::string>> gpus_per_probe;
 };
 
-std::map<std::string, ModelPart> split_by_model(const std::vector<FleetMember>& members,
-                                                const FleetOptions& options) {
-  std::map<std::string, ModelPart> models;
+std::map<std::string, ProductPart> split_by_product(const std::vector<FleetMember>& members,
+                                                    const FleetOptions& options) {
+  std::map<std::string, ProductPart> products;
   for (std::size_t i = 0; i < members.size(); ++i) {
     const FleetMember& m = members[i];
     for (const auto& d : m.report.devices) {
       const GpuOf g = gpu_of(m, d.index);
-      models[g.model].gpus.insert(g.id);
-      ++models[g.model].runs;
+      products[g.product].gpus.insert(g.id);
+      ++products[g.product].runs;
     }
     for (const auto& r : m.report.results) {
       if (r.status != Status::kOk) continue;
       const GpuOf g = gpu_of(m, r.device.value_or(0));
-      ModelPart& part = models[g.model];
+      ProductPart& part = products[g.product];
       if (part.gpus.insert(g.id).second) ++part.runs;  // a result without its device's facts
       add_result(part.groups, r, i, g.id, options);
       part.gpus_per_probe[r.probe].insert(g.id);
     }
   }
-  return models;
+  return products;
 }
 
-// One probe's fleet result among one model's GPUs.
+// One probe's fleet result among one product's GPUs.
 ProbeResult judge_probe(const std::string& probe,
                         const std::vector<std::pair<std::string, Group>>& probe_groups,
-                        const std::string& model, const ModelPart& part,
+                        const std::string& product, const ProductPart& part,
                         const std::vector<FleetMember>& members, const FleetOptions& options) {
   ProbeResult r;
   r.probe = probe;
   r.status = Status::kOk;
-  r.params = {{"gpu", model, ""}};
-  r.subject = fmt::format("fleet of {} {} GPU{} ({} run{})", part.gpus.size(), model,
+  r.params = {{"gpu", product, ""}};
+  r.subject = fmt::format("fleet of {} {} GPU{} ({} run{})", part.gpus.size(), product,
                           part.gpus.size() == 1 ? "" : "s", part.runs, part.runs == 1 ? "" : "s");
   Tallies tallies;
   std::vector<Finding> beyond;
@@ -241,22 +241,22 @@ ProbeResult judge_probe(const std::string& probe,
   const std::size_t results = with == part.gpus_per_probe.end() ? 0 : with->second.size();
   if (results < part.gpus.size())
     r.findings.push_back(
-        kIncomplete.make(kProbe(probe), kGpu(model), kResults(results), kGpus(part.gpus.size())));
+        kIncomplete.make(kProbe(probe), kGpu(product), kResults(results), kGpus(part.gpus.size())));
   return r;
 }
 
 }  // namespace
 
 RunReport fleet_report(const std::vector<FleetMember>& members, const FleetOptions& options) {
-  const std::map<std::string, ModelPart> models = split_by_model(members, options);
+  const std::map<std::string, ProductPart> products = split_by_product(members, options);
   RunReport out;
   std::size_t rows = 0, outliers = 0, gpus = 0, runs = 0;
-  for (const auto& [model, part] : models) {
+  for (const auto& [product, part] : products) {
     gpus += part.gpus.size();
     runs += part.runs;
     const std::size_t first = out.results.size();
     for (const auto& [probe, probe_groups] : part.groups) {
-      out.results.push_back(judge_probe(probe, probe_groups, model, part, members, options));
+      out.results.push_back(judge_probe(probe, probe_groups, product, part, members, options));
       const auto& r = out.results.back();
       rows += r.rows.size();
       outliers += static_cast<std::size_t>(
@@ -266,12 +266,12 @@ RunReport fleet_report(const std::vector<FleetMember>& members, const FleetOptio
     if (first < out.results.size())
       out.results[first].findings.insert(
           out.results[first].findings.begin(),
-          kModel.make(kGpu(model), kGpus(part.gpus.size()), kRuns(part.runs)));
+          kProductNote.make(kGpu(product), kGpus(part.gpus.size()), kRuns(part.runs)));
   }
   if (!out.results.empty()) {
     out.results.front().findings.insert(
         out.results.front().findings.begin(),
-        kSummary.make(kFiles(members.size()), kGpus(gpus), kModels(models.size()), kRuns(runs),
+        kSummary.make(kFiles(members.size()), kGpus(gpus), kProducts(products.size()), kRuns(runs),
                       kRows(rows), kOutliers(outliers), kK(options.k),
                       kMinDeviation(100 * options.min_deviation),
                       kMaxShare(100 * options.max_outlier_share)));

@@ -12,7 +12,7 @@ namespace gpuprobe::fleet_findings {
 
 // The keys of fleet's findings: who measured (host, gpu, device, uuid, file), what and where.
 constexpr Text<"host"> kHost;
-constexpr Text<"gpu"> kGpu;  // the GPU model's name
+constexpr Text<"gpu"> kGpu;  // the GPU product: the device name
 constexpr Int<"device"> kDevice;
 constexpr Text<"uuid"> kUuid;
 constexpr Text<"file"> kFile;
@@ -33,7 +33,7 @@ constexpr Value<"max_share", "%"> kMaxShare;
 constexpr Value<"results"> kResults;
 constexpr Value<"gpus"> kGpus;
 constexpr Value<"files"> kFiles;
-constexpr Value<"models"> kModels;
+constexpr Value<"models"> kProducts;  // JSON key "models": GPU products
 constexpr Value<"rows"> kRows;
 constexpr Value<"outliers"> kOutliers;
 constexpr Value<"k"> kK;
@@ -41,7 +41,7 @@ constexpr Value<"min_deviation", "%"> kMinDeviation;
 
 inline FindingList kFindings;
 
-// Judged among the GPUs of its model only; named by host, index, model, then UUID and file.
+// Judged among the GPUs of its product only; named by host, index, product, then UUID and file.
 inline const auto kOutlier = kFindings.warning(
     "fleet_outlier", params(kHost, kGpu, kDevice, kUuid, kFile, kProbe),
     values(kValuesBeyond, kValues, kRuns, kShare, kMedianDeviation, kMaxShare), [](const auto& f) {
@@ -78,7 +78,7 @@ inline const auto kBeyond = kFindings.note(
 
 inline const auto kSummary = kFindings.verdict(
     "fleet_summary", params(),
-    values(kFiles, kGpus, kModels, kRuns, kRows, kOutliers, kK, kMinDeviation, kMaxShare),
+    values(kFiles, kGpus, kProducts, kRuns, kRows, kOutliers, kK, kMinDeviation, kMaxShare),
     [](const auto& f) {
       const double gpus = f.value(kGpus);
       return fmt::format(
@@ -86,12 +86,12 @@ inline const auto kSummary = kFindings.verdict(
           "values are judged among GPUs of one model: a value is beyond the fleet past {:g} "
           "robust sigmas (1.4826 x the median absolute deviation) and {:g}% of the median, a GPU "
           "when more than {:g}% of its values in a probe are: {:g} such GPU-probe pair(s)",
-          f.value(kFiles), gpus, gpus == 1 ? "" : "s", f.value(kModels), f.value(kRuns),
+          f.value(kFiles), gpus, gpus == 1 ? "" : "s", f.value(kProducts), f.value(kRuns),
           f.value(kRows), f.value(kK), f.value(kMinDeviation), f.value(kMaxShare),
           f.value(kOutliers));
     });
 
-inline const auto kModel =
+inline const auto kProductNote =
     kFindings.note("fleet_model", params(kGpu), values(kGpus, kRuns), [](const auto& f) {
       const double gpus = f.value(kGpus);
       return fmt::format(

@@ -211,7 +211,7 @@ ojson expectations_json(const std::vector<ExpectationResult>& results) {
   ojson out = ojson::array();
   for (const auto& e : results) {
     ojson checks = ojson::array();
-    for (const auto& c : e.checks) {
+    for (const auto& c : e.bound_tests) {
       checks.push_back({{"probe", c.probe},
                         {"device", c.device ? ojson(*c.device) : ojson(nullptr)},
                         {"params", params_json(c.params)},

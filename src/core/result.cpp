@@ -167,7 +167,7 @@ std::string scalar_text(const Scalar& value) {
 }
 
 bool is_decision_key(const std::string& key) {
-  // agreement: counter checks; outcome: bank-conflicts' comparisons, overlap's; holds: a source
+  // agreement: counter agreements; outcome: bank-conflicts' comparisons, overlap's; holds: a source
   // claim; result: zerocopy's break-even; winner, effect, hurts, residual: l2-persist's window
   // decisions; slowdown: overlap's copies started together.
   static const char* const kKeys[] = {"agreement", "outcome", "holds",    "result",  "winner",

@@ -61,13 +61,13 @@ struct ListContext {
     fail_value(token, problem);
   }
 
-  void check_zero(std::string_view token, std::uint64_t v) const {
+  void validate_zero(std::string_view token, std::uint64_t v) const {
     if (v == 0 && !options.allow_zero) {
       fail_value(token, {"zero is not allowed here", "use a value of at least 1"});
     }
   }
 
-  void check_range_length(std::string_view item, std::uint64_t count) const {
+  void validate_range_length(std::string_view item, std::uint64_t count) const {
     if (count > options.max_items) {
       fail_range(
           item,
@@ -94,7 +94,7 @@ void expand_item(const ListContext& ctx, std::string_view item, std::vector<std:
 
   if (n_parts == 1) {
     const std::uint64_t v = ctx.value(parts[0]);
-    ctx.check_zero(parts[0], v);
+    ctx.validate_zero(parts[0], v);
     out.push_back(v);
     return;
   }
@@ -112,7 +112,7 @@ void expand_item(const ListContext& ctx, std::string_view item, std::vector<std:
   if (start > end) {
     ctx.fail_range(item, "start is greater than end", "write the smaller value first");
   }
-  ctx.check_zero(parts[0], start);
+  ctx.validate_zero(parts[0], start);
 
   const std::string_view step_text = n_parts == 3 ? trim(parts[2]) : std::string_view("1");
   if (!step_text.empty() && (step_text.front() == 'x' || step_text.front() == 'X')) {
@@ -139,7 +139,7 @@ void expand_item(const ListContext& ctx, std::string_view item, std::vector<std:
     std::uint64_t count = 1;
     for (std::uint64_t v = start; v <= end / f; v *= f)
       ++count;
-    ctx.check_range_length(item, count);
+    ctx.validate_range_length(item, count);
     for (std::uint64_t v = start;; v *= f) {
       out.push_back(v);
       if (v > end / f) break;

@@ -61,7 +61,7 @@ CUcontext primary_context(int device) {
 }
 
 // Throws CountersUnavailable naming every reason CUPTI gives for not supporting the device.
-void check_device_supported(int device) {
+void validate_device_supported(int device) {
   detail::load_nvperf_host();
   using DeviceGet = CUresult (*)(CUdevice*, int);
   CUdevice handle = 0;
@@ -310,7 +310,7 @@ struct CounterSession::Impl {
 
   static CUcontext checked_context(int device_index) {
     CUcontext ctx = primary_context(device_index);
-    check_device_supported(device_index);
+    validate_device_supported(device_index);
     return ctx;
   }
 
@@ -521,7 +521,7 @@ void CounterSession::close() {
 
 std::string counters_chip(int device) {
   primary_context(device);
-  check_device_supported(device);
+  validate_device_supported(device);
   LibraryRef library;
   return chip_name(device);
 }

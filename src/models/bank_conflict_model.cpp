@@ -34,7 +34,7 @@ PhaseCount count_phase(std::span<const std::uint64_t> addresses, int width_bytes
   return {static_cast<int>(most), static_cast<int>((distinct + kBanks - 1) / kBanks)};
 }
 
-void check_access_width(int width_bytes) {
+void validate_access_width(int width_bytes) {
   if (width_bytes != 4 && width_bytes != 8 && width_bytes != 16)
     throw std::invalid_argument("shared access width must be 4, 8 or 16 bytes, not " +
                                 std::to_string(width_bytes));
@@ -44,7 +44,7 @@ void check_access_width(int width_bytes) {
 
 AccessPrediction predict_warp_access(std::span<const std::uint64_t> byte_addresses, int width_bytes,
                                      AccessOp op) {
-  check_access_width(width_bytes);
+  validate_access_width(width_bytes);
   if (byte_addresses.size() > static_cast<std::size_t>(kWarpSize))
     throw std::invalid_argument("a warp has at most 32 lanes");
   for (const std::uint64_t a : byte_addresses) {
@@ -65,7 +65,7 @@ AccessPrediction predict_warp_access(std::span<const std::uint64_t> byte_address
 }
 
 AccessPrediction predict_stride_access(std::uint64_t stride, int width_bytes, AccessOp op) {
-  check_access_width(width_bytes);
+  validate_access_width(width_bytes);
   const std::uint32_t capacity = stride_capacity(width_bytes);
   std::array<std::uint64_t, kWarpSize> addresses{};
   for (std::uint32_t lane = 0; lane < static_cast<std::uint32_t>(kWarpSize); ++lane)

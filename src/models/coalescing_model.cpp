@@ -13,7 +13,7 @@ namespace {
 constexpr int kAveragedWarps = 8;        // request level: average over this many warps
 constexpr std::uint64_t kRunWarps = 64;  // DRAM level: steady state measured over this run
 
-void check_element_width(int element_bytes) {
+void validate_element_width(int element_bytes) {
   const bool power_of_two = element_bytes > 0 && (element_bytes & (element_bytes - 1)) == 0;
   if (!power_of_two || element_bytes > kSectorBytes) {
     throw std::invalid_argument(
@@ -23,8 +23,8 @@ void check_element_width(int element_bytes) {
   }
 }
 
-void check_point(CopyPattern pattern, int element_bytes, std::uint64_t offset_or_stride) {
-  check_element_width(element_bytes);
+void validate_point(CopyPattern pattern, int element_bytes, std::uint64_t offset_or_stride) {
+  validate_element_width(element_bytes);
   if (pattern == CopyPattern::kStride && offset_or_stride == 0)
     throw std::invalid_argument("coalescing model: stride must be at least 1");
 }
@@ -114,7 +114,7 @@ Counts count(CopyPattern pattern, int element_bytes, std::uint64_t param, int fe
           average_request_units(element_bytes, fetch_bytes, loads) * g};
 }
 
-void check_fetch(int fetch_bytes) {
+void validate_fetch(int fetch_bytes) {
   const bool power_of_two = fetch_bytes > 0 && (fetch_bytes & (fetch_bytes - 1)) == 0;
   if (!power_of_two || fetch_bytes < kSectorBytes || fetch_bytes > kLineBytes) {
     throw std::invalid_argument(
@@ -125,7 +125,7 @@ void check_fetch(int fetch_bytes) {
 
 int warp_units(std::uint64_t first_element, std::uint64_t step_elements, int element_bytes,
                int unit_bytes) {
-  check_element_width(element_bytes);
+  validate_element_width(element_bytes);
   if (step_elements == 0) throw std::invalid_argument("coalescing model: step must be at least 1");
   std::vector<std::uint64_t> units;
   append_units({first_element, step_elements}, element_bytes, unit_bytes, units);
@@ -151,8 +151,8 @@ int model_fetch_bytes(std::uint64_t reported_bytes) {
 
 CopyPrediction predict_copy(CopyPattern pattern, int element_bytes, std::uint64_t offset_or_stride,
                             int fetch_bytes) {
-  check_point(pattern, element_bytes, offset_or_stride);
-  check_fetch(fetch_bytes);
+  validate_point(pattern, element_bytes, offset_or_stride);
+  validate_fetch(fetch_bytes);
   const std::uint64_t baseline_param = pattern == CopyPattern::kOffset ? 0 : 1;
   const Counts here = count(pattern, element_bytes, offset_or_stride, fetch_bytes);
   const Counts base = count(pattern, element_bytes, baseline_param, fetch_bytes);
@@ -183,7 +183,7 @@ std::uint64_t copy_input_elements(CopyPattern pattern, std::uint64_t offset_or_s
 
 std::uint64_t copy_touched_bytes(CopyPattern pattern, int element_bytes,
                                  std::uint64_t offset_or_stride, std::uint64_t elements) {
-  check_point(pattern, element_bytes, offset_or_stride);
+  validate_point(pattern, element_bytes, offset_or_stride);
   if (elements == 0) return 0;
   const auto w = static_cast<std::uint64_t>(element_bytes);
   constexpr auto kSector = static_cast<std::uint64_t>(kSectorBytes);

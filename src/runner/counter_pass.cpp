@@ -140,10 +140,11 @@ std::vector<RangeOf> ranges_of(const std::vector<runtime::CounterPoint>& points,
 }
 
 // The range work over `ranges`: reset, cache and (with a write-back step) an L2 flush before a
-// point's own range, the operation in it, the L2 flush again in its write-back range; the check
-// after the point's last range (after the write-back, which must find the operation's dirty lines
-// still in the L2), in the first pass only: every pass repeats the same work from the same reset,
-// and a check of a 256 MiB host buffer costs more than the copy it checks.
+// point's own range, the operation in it, the L2 flush again in its write-back range; the
+// verification after the point's last range (after the write-back, which must find the
+// operation's dirty lines still in the L2), in the first pass only: every pass repeats the same
+// work from the same reset, and verifying a 256 MiB host buffer costs more than the copy it
+// verifies.
 counters::RangeWork range_work(const std::vector<runtime::CounterPoint>& points,
                                const std::vector<RangeOf>& ranges) {
   // The lambdas outlive this call: they hold pointers to the caller's vectors, which outlive

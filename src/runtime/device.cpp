@@ -30,7 +30,7 @@ std::string uuid_text(const cudaUUID_t& uuid) {
       b[15]);
 }
 
-std::string cpu_model() {
+std::string cpu_name() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   while (std::getline(in, line)) {
@@ -168,7 +168,7 @@ HostInfo query_host() {
   HostInfo h;
   char name[256] = {};
   if (::gethostname(name, sizeof name - 1) == 0) h.hostname = name;
-  h.cpu = cpu_model();
+  h.cpu = cpu_name();
   int v = 0;
   if (cudaDriverGetVersion(&v) == cudaSuccess) h.driver_version = v;
   if (cudaRuntimeGetVersion(&v) == cudaSuccess) h.runtime_version = v;

@@ -24,8 +24,8 @@ __global__ void fill_kernel(std::uint32_t* dst, std::size_t words, std::uint32_t
   }
 }
 
-__global__ void check_kernel(const std::uint32_t* src, std::size_t words, std::uint32_t seed,
-                             MismatchTally tally) {
+__global__ void verify_kernel(const std::uint32_t* src, std::size_t words, std::uint32_t seed,
+                              MismatchTally tally) {
   ThreadMismatches local;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
@@ -67,13 +67,13 @@ void fill_pattern_device(void* dst, std::size_t bytes, std::uint32_t seed, cudaS
   GP_CHECK_LAUNCH("fill_kernel");
 }
 
-Mismatches check_pattern_device(const void* src, std::size_t bytes, std::uint32_t seed,
-                                cudaStream_t stream) {
+Mismatches verify_pattern_device(const void* src, std::size_t bytes, std::uint32_t seed,
+                                 cudaStream_t stream) {
   const std::size_t words = bytes / 4;
   const MismatchCounter counter;
-  check_kernel<<<blocks_for(words), kThreads, 0, stream>>>(static_cast<const std::uint32_t*>(src),
-                                                           words, seed, counter.tally());
-  GP_CHECK_LAUNCH("check_kernel");
+  verify_kernel<<<blocks_for(words), kThreads, 0, stream>>>(static_cast<const std::uint32_t*>(src),
+                                                            words, seed, counter.tally());
+  GP_CHECK_LAUNCH("verify_kernel");
   return counter.read(stream);
 }
 
@@ -89,7 +89,7 @@ void fill_pattern_host(void* dst, std::size_t bytes, std::uint32_t seed) {
                  });
 }
 
-Mismatches check_pattern_host(const void* src, std::size_t bytes, std::uint32_t seed) {
+Mismatches verify_pattern_host(const void* src, std::size_t bytes, std::uint32_t seed) {
   const auto* words = static_cast<const std::uint32_t*>(src);
   return find_mismatches_split(bytes / 4, kWordsPerBufferThread, buffer_threads(),
                                [&](std::uint64_t i) { return words[i] != pattern_word(i, seed); });
@@ -108,11 +108,11 @@ void PatternBuffer::poison(cudaStream_t stream) const {
 }
 
 Mismatches PatternBuffer::find(cudaStream_t stream) const {
-  return host ? check_pattern_host(data, bytes, seed)
-              : check_pattern_device(data, bytes, seed, stream);
+  return host ? verify_pattern_host(data, bytes, seed)
+              : verify_pattern_device(data, bytes, seed, stream);
 }
 
-void PatternBuffer::check(MismatchReport& report, cudaStream_t stream) const {
+void PatternBuffer::verify_into(MismatchReport& report, cudaStream_t stream) const {
   report.add(what, find(stream), bytes / 4);
 }
 

@@ -33,7 +33,7 @@ AxisValues parse_args(Probe& probe, const std::vector<std::string>& args) {
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
   app.parse(reversed);
   const AxisValues values = resolve_axes(axes.axes(), axes.input(), /*quick=*/false);
-  probe.check(values);
+  probe.validate(values);
   return values;
 }
 

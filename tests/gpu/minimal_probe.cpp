@@ -49,7 +49,7 @@ class DeviceCopyProbe final : public SweepProbe<std::uint64_t> {
              GP_CUDA(cudaMemcpyAsync(out.data, in, bytes, cudaMemcpyDeviceToDevice, l.stream()));
            }});
       op.prepare = [out](cudaStream_t st) { out.poison(st); };
-      op.verify = [out, check = s.ctx().stream()] { return out.verify(check); };
+      op.verify = [out, stream = s.ctx().stream()] { return out.verify(stream); };
     });
     return [](ProbeResult& r) {  // the analysis, on the finished rows (an error keeps them)
       const auto bandwidth = [](const Row& row) { return metric_median(row, "bandwidth"); };

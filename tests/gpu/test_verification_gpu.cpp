@@ -129,8 +129,8 @@ TEST(VerificationGpu, PatternCheckCountsWrongWordsAndFindsTheFirst) {
     GP_CUDA(cudaMemcpy(dev.as<std::uint32_t>() + word, &zero, 4, cudaMemcpyHostToDevice));
     host.as<std::uint32_t>()[word] = 0;
   }
-  const Mismatches on_device = runtime::check_pattern_device(dev.get(), kBytes, kSeed, nullptr);
-  const Mismatches on_host = runtime::check_pattern_host(host.get(), kBytes, kSeed);
+  const Mismatches on_device = runtime::verify_pattern_device(dev.get(), kBytes, kSeed, nullptr);
+  const Mismatches on_host = runtime::verify_pattern_host(host.get(), kBytes, kSeed);
   for (const Mismatches& m : {on_device, on_host}) {
     EXPECT_EQ(m.count, 3u);
     EXPECT_EQ(m.first, 9u);

@@ -14,7 +14,7 @@ std::vector<Axis> sample_axes() {
   memory.switch_per_choice = true;
   Axis sizes = size_list_axis("sizes", "sizes", "4KiB:64KiB:x4", "4KiB");
   sizes.max = 1ull << 20;
-  sizes.check = [](std::uint64_t b) {
+  sizes.validate = [](std::uint64_t b) {
     return b % 4 == 0 ? std::string() : std::to_string(b) + " is not a multiple of 4 bytes";
   };
   Axis size = number_axis("size", "matrix size", "8192");

@@ -144,14 +144,14 @@ ExpectationResult evaluated(const std::string& text, const RunReport& report = r
 TEST(ExpectEvaluate, EveryMatchingRowIsCheckedWithItsInterval) {
   const auto ok = evaluated("transfer[memory=pinned,bytes>=64MiB].bandwidth >= 50GB/s");
   EXPECT_EQ(ok.state, ExpectState::kPass);
-  ASSERT_EQ(ok.checks.size(), 2u);  // 64 and 256 MiB, not 4 KiB, not pageable
-  ASSERT_TRUE(ok.checks[0].low && ok.checks[0].high);
-  EXPECT_LT(*ok.checks[0].low, ok.checks[0].measured);
-  EXPECT_GT(*ok.checks[0].high, ok.checks[0].measured);
+  ASSERT_EQ(ok.bound_tests.size(), 2u);  // 64 and 256 MiB, not 4 KiB, not pageable
+  ASSERT_TRUE(ok.bound_tests[0].low && ok.bound_tests[0].high);
+  EXPECT_LT(*ok.bound_tests[0].low, ok.bound_tests[0].measured);
+  EXPECT_GT(*ok.bound_tests[0].high, ok.bound_tests[0].measured);
 
   const auto far = evaluated("transfer[memory=pinned,bytes>=64MiB].bandwidth >= 60GB/s");
   EXPECT_EQ(far.state, ExpectState::kFail);
-  EXPECT_EQ(far.checks[0].state, ExpectState::kFail);
+  EXPECT_EQ(far.bound_tests[0].state, ExpectState::kFail);
   EXPECT_TRUE(expectation_failed(far));
   const auto lines = expectation_failure_lines(far);
   ASSERT_EQ(lines.size(), 2u);
@@ -191,9 +191,9 @@ TEST(ExpectEvaluate, InconclusiveIsNotAFailure) {
   // 52 GB/s with +-1% samples against 52.05: the median is below, its interval reaches it.
   const auto r = evaluated("transfer[memory=pinned,bytes>=64MiB].bandwidth >= 52050MB/s");
   EXPECT_EQ(r.state, ExpectState::kInconclusive);
-  ASSERT_EQ(r.checks.size(), 2u);
-  EXPECT_EQ(r.checks[0].state, ExpectState::kInconclusive);
-  EXPECT_EQ(r.checks[1].state, ExpectState::kPass);  // 53 GB/s
+  ASSERT_EQ(r.bound_tests.size(), 2u);
+  EXPECT_EQ(r.bound_tests[0].state, ExpectState::kInconclusive);
+  EXPECT_EQ(r.bound_tests[1].state, ExpectState::kPass);  // 53 GB/s
   EXPECT_FALSE(expectation_failed(r));
   EXPECT_TRUE(expectation_failure_lines(r).empty());
 }
@@ -227,7 +227,7 @@ TEST(ExpectPlan, UnknownProbesAndSelectorsMatchingNoPlannedRowAreUsageErrors) {
     row.metrics.clear();  // a plan has params, no metrics
   const auto check = [&plan](const std::string& text) -> std::string {
     try {
-      check_against_plan({parse_expectation(text, "--expect")}, plan);
+      validate_against_plan({parse_expectation(text, "--expect")}, plan);
     } catch (const UsageError& e) {
       return e.what();
     }

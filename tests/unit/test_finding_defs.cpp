@@ -114,6 +114,22 @@ TEST(FindingDefs, MakeWritesTheDeclaredOrderWhateverTheOrderGiven) {
   EXPECT_EQ(kExample.phrase(run), "d2h 1 KiB (run): 2x, 1 us, worst 3");
 }
 
+TEST(FindingDefs, MakeTakesATupleOfGivenFieldsAsItsFields) {
+  const auto scope = std::tuple(kDirection("h2d"), kBytes(1024), kDuringRun(true));
+  const Finding whole =
+      kExample.make(kDirection("h2d"), kBytes(1024), kDuringRun(true), kRatio(2.0), kLatency(1e-6),
+                    kLossGpu({{"1", 5.0}}), kWorstGpu(1));
+  const Finding parts = kExample.make(kRatio(2.0), scope, kLatency(1e-6),
+                                      std::tuple(kLossGpu({{"1", 5.0}}), kWorstGpu(1)));
+  ASSERT_EQ(parts.params.size(), whole.params.size());
+  for (std::size_t i = 0; i < whole.params.size(); ++i)
+    EXPECT_EQ(parts.params[i].key, whole.params[i].key);
+  ASSERT_EQ(parts.values.size(), whole.values.size());
+  for (std::size_t i = 0; i < whole.values.size(); ++i)
+    EXPECT_EQ(parts.values[i].name, whole.values[i].name);
+  EXPECT_EQ(kExample.phrase(parts), "h2d 1 KiB (run): 2x, 1 us, worst 1 gpu1=5");
+}
+
 TEST(FindingDefs, AFindingReadFromAnOlderFileWithoutAFieldIsAnErrorNamingIt) {
   Finding f = kExample.example();
   f.values.erase(f.values.begin());

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "fixtures.hpp"
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "l2_persist/analysis.hpp"
 #include "l2_persist/sweep.hpp"
 

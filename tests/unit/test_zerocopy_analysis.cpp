@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/json_io.hpp"
 
 namespace gpuprobe {

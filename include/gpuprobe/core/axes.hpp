@@ -28,8 +28,8 @@ enum class NumberKind {
 };
 
 // One axis. `name` is the flag (`--name`) and the key in the params echo. Bounds apply to every
-// number of a list or number axis; `check` adds what bounds cannot say (returns "" when the value
-// is fine, else what is wrong: "is not a multiple of 4 bytes").
+// number of a list or number axis; `validate` adds what bounds cannot say (returns "" when the
+// value is fine, else what is wrong: "is not a multiple of 4 bytes").
 struct Axis {
   std::string name;
   AxisKind kind = AxisKind::kList;
@@ -41,7 +41,7 @@ struct Axis {
   std::uint64_t min = 0;
   std::uint64_t max = UINT64_MAX;
   std::size_t max_items = 4096;
-  std::function<std::string(std::uint64_t)> check;
+  std::function<std::string(std::uint64_t)> validate;
   std::vector<std::string> choices;  // kChoice: the tokens, in their canonical order
   // kChoice: each token is also a switch (`--pinned` for memory's "pinned"). When the axis or any
   // of its switches is given, the selection is the union of what was given; else the default.

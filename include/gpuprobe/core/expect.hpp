@@ -73,9 +73,9 @@ std::vector<Expectation> reference_expectations(const DeviceInfo& device, const 
 // Checks each subject (and a probe reference) against a plan (rows with params, no metrics):
 // its probe must be planned, and row selectors must match a planned row. Throws UsageError naming
 // the expectation and what matched nothing.
-void check_against_plan(const std::vector<Expectation>& expectations, const RunReport& plan);
+void validate_against_plan(const std::vector<Expectation>& expectations, const RunReport& plan);
 
-// The expectations check_against_plan accepts, in order (a reference file's bounds on probes or
+// The expectations validate_against_plan accepts, in order (a reference file's bounds on probes or
 // rows this run does not have are left out).
 std::vector<Expectation> applicable_to_plan(const std::vector<Expectation>& expectations,
                                             const RunReport& plan);

@@ -64,6 +64,19 @@ constexpr std::size_t index_of() {
   return sizeof...(L);
 }
 
+// make()'s arguments: a std::tuple of given fields stands for its fields.
+template <class T>
+constexpr bool kIsTuple = false;
+template <class... T>
+constexpr bool kIsTuple<std::tuple<T...>> = true;
+template <class T>
+auto as_tuple(T x) {
+  if constexpr (kIsTuple<T>)
+    return x;
+  else
+    return std::tuple<T>(std::move(x));
+}
+
 // The handles a sentence may read: each field, and each member of a Point or a ValueGroup.
 template <class H>
 struct Members {
@@ -226,23 +239,17 @@ class FindingDef<Fields<P...>, Fields<V...>, Fields<O...>> {
 
   std::string_view id() const { return id_; }
 
-  // The finding, from every declared field given once (in any order).
+  // The finding, from every declared field given once (in any order). A std::tuple of given
+  // fields counts as its fields: a group of them built apart (an extreme's point, the fields two
+  // definitions share) is handed over whole.
   template <class... G>
   Finding make(G... given) const {
-    static_assert((finding_field::kHas<typename G::Of, P..., V..., O...> && ...),
-                  "make() was given a field the finding does not declare");
-    static_assert(((finding_field::kCount<P, typename G::Of...> == 1) && ...) &&
-                      ((finding_field::kCount<V, typename G::Of...> == 1) && ...) &&
-                      ((finding_field::kCount<O, typename G::Of...> == 1) && ...),
-                  "make() must give every field the finding declares, once");
-    const std::tuple<G...> all{std::move(given)...};
-    Finding f;
-    f.id = std::string(id_);
-    f.kind = kind_;
-    (P::put(f.params, pick<P, G...>(all)), ...);
-    (V::put(f.values, pick<V, G...>(all)), ...);
-    (O::put(f.outcome, pick<O, G...>(all)), ...);
-    return f;
+    if constexpr ((finding_field::kIsTuple<G> || ...)) {
+      return std::apply([this](auto... g) { return make(std::move(g)...); },
+                        std::tuple_cat(finding_field::as_tuple(std::move(given))...));
+    } else {
+      return make_flat(std::move(given)...);
+    }
   }
 
   // The same finding as a warning: for a verdict declared verdict_or_warning (the measurement
@@ -269,6 +276,24 @@ class FindingDef<Fields<P...>, Fields<V...>, Fields<O...>> {
   }
 
  private:
+  template <class... G>
+  Finding make_flat(G... given) const {
+    static_assert((finding_field::kHas<typename G::Of, P..., V..., O...> && ...),
+                  "make() was given a field the finding does not declare");
+    static_assert(((finding_field::kCount<P, typename G::Of...> == 1) && ...) &&
+                      ((finding_field::kCount<V, typename G::Of...> == 1) && ...) &&
+                      ((finding_field::kCount<O, typename G::Of...> == 1) && ...),
+                  "make() must give every field the finding declares, once");
+    const std::tuple<G...> all{std::move(given)...};
+    Finding f;
+    f.id = std::string(id_);
+    f.kind = kind_;
+    (P::put(f.params, pick<P, G...>(all)), ...);
+    (V::put(f.values, pick<V, G...>(all)), ...);
+    (O::put(f.outcome, pick<O, G...>(all)), ...);
+    return f;
+  }
+
   template <class H, class... G>
   static const typename H::Type& pick(const std::tuple<G...>& all) {
     return std::get<finding_field::index_of<H, typename G::Of...>()>(all).value;

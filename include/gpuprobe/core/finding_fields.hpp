@@ -257,7 +257,7 @@ struct Point {
   static void put(std::vector<Param>& out, const Type& v) {
     for (const Param& p : v)
       if (((p.key != H::key) && ...)) finding_field::undeclared_point_param(p.key);
-    (check_present<H>(v), ...);
+    (validate_present<H>(v), ...);
     out.insert(out.end(), v.begin(), v.end());
   }
   static Type example() {
@@ -268,7 +268,7 @@ struct Point {
 
  private:
   template <class X>
-  static void check_present(const Type& v) {
+  static void validate_present(const Type& v) {
     if constexpr (!X::kMaybe) {
       for (const Param& p : v)
         if (p.key == X::key) return;

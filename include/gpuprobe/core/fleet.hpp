@@ -34,17 +34,17 @@ struct FleetOptions {
 // Fewer GPUs than this in a row: its median and spread are shown, no member is judged.
 inline constexpr std::size_t kFleetMinMembers = 3;
 
-// Every member's GPUs, grouped by model (the device's name) and judged within it; results matched
+// Every member's GPUs, grouped by product (the device's name) and judged within it; results matched
 // by probe and row params (GPU i of one file is a member of its own: a node's several GPUs are
 // several members). A GPU is its UUID (without one: its index in its file), so several runs of
 // one GPU are one GPU: a row is judged only among kFleetMinMembers GPUs or more, and a GPU's
-// values are tallied over all its runs. One result per model and probe (params `gpu`: the model):
-// rows with params (plus `metric`) and derived fleet_median, spread (robust relative, %),
+// values are tallied over all its runs. One result per product and probe (params `gpu`: the
+// product): rows with params (plus `metric`) and derived fleet_median, spread (robust relative, %),
 // fleet_min, fleet_max, members (runs), gpus and beyond (values beyond the fleet); findings:
 // fleet_outlier (warning: a GPU with more than max_outlier_share of its values in the probe beyond
 // the fleet), fleet_beyond (note: one value beyond the fleet), fleet_summary (verdict: files, GPUs,
-// models, runs), fleet_model (note: a model's GPUs and runs) and fleet_incomplete (note: GPUs of
-// the model without a result of the probe).
+// models, runs), fleet_model (note: a product's GPUs and runs) and fleet_incomplete (note: GPUs of
+// the product without a result of the probe).
 RunReport fleet_report(const std::vector<FleetMember>& members, const FleetOptions& options);
 
 // How many fleet_outlier findings (GPUs beyond the fleet in some probe) a fleet report holds.

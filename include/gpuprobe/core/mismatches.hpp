@@ -33,7 +33,7 @@ std::string mismatch_text(std::string_view what, const Mismatches& found, std::u
 
 // An Operation::verify's answer, built one checked buffer at a time:
 //   MismatchReport r;
-//   r.add("h2d", runtime::check_pattern_device(dst, bytes, seed, stream), bytes / 4);
+//   r.add("h2d", runtime::verify_pattern_device(dst, bytes, seed, stream), bytes / 4);
 //   return r.text();  // "" when every buffer was right
 // Each wrong buffer reads as mismatch_text says; parts are joined with "; ".
 class MismatchReport {

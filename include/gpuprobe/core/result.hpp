@@ -244,8 +244,8 @@ const char* relation_text(Relation relation) noexcept;  // "<", "<=", ">", ">=",
 enum class ExpectState { kPass, kInconclusive, kFail, kUnmatched, kError };
 const char* expect_state_name(ExpectState state) noexcept;  // "pass", ..., "unmatched", "error"
 
-// One value checked against its bound.
-struct ExpectCheck {
+// One value tested against its bound (JSON: an entry of an expectation's "checks").
+struct BoundTest {
   std::string probe;
   std::optional<int> device;
   std::vector<Param> params;  // the row's, summary row's or finding's params
@@ -262,14 +262,14 @@ struct ExpectCheck {
 // samples: its median beyond it and the whole interval too; a median beyond it with the interval
 // reaching it is inconclusive, not a failure); unmatched when nothing in the run matched (a probe
 // skipped or failed); error when the bound cannot be formed (no such value, units that do not
-// convert, a reference matching several values). Checks: every value checked.
+// convert, a reference matching several values). bound_tests: every value tested (JSON "checks").
 struct ExpectationResult {
   std::string expression;
   std::string origin;
   Relation relation = Relation::kGreaterEqual;  // value RELATION bound
   ExpectState state = ExpectState::kPass;
   std::string reason;  // unmatched and error: why
-  std::vector<ExpectCheck> checks;
+  std::vector<BoundTest> bound_tests;
 };
 
 struct RunReport {

@@ -23,7 +23,8 @@ struct CounterAvailability {
 
 // The caller's work for one collect(): `work(r)` runs inside range r; `before(r)` and
 // `after(r)` run outside it, just before the range is pushed and just after it is popped, in
-// every pass (put resets and cache flushes in `before`, checks in `after`: they are not counted).
+// every pass (put resets and cache flushes in `before`, verification in `after`: they are not
+// counted).
 struct RangeWork {
   std::function<void(std::size_t)> before;  // optional
   std::function<void(std::size_t)> work;

@@ -29,16 +29,17 @@ GP_HOST_DEVICE inline std::uint32_t pattern_word(std::uint64_t i, std::uint32_t 
   return static_cast<std::uint32_t>(x) | 1u;  // never 0: zero-filled memory never matches
 }
 
-// Byte counts must be multiples of 4. Device variants run on `stream`; the checking one
+// Byte counts must be multiples of 4. Device variants run on `stream`; the verifying one
 // synchronises and returns the mismatching words (count and first index).
 void fill_pattern_device(void* dst, std::size_t bytes, std::uint32_t seed, cudaStream_t stream);
-Mismatches check_pattern_device(const void* src, std::size_t bytes, std::uint32_t seed,
-                                cudaStream_t stream);
+Mismatches verify_pattern_device(const void* src, std::size_t bytes, std::uint32_t seed,
+                                 cudaStream_t stream);
 void fill_pattern_host(void* dst, std::size_t bytes, std::uint32_t seed);
-Mismatches check_pattern_host(const void* src, std::size_t bytes, std::uint32_t seed);
+Mismatches verify_pattern_host(const void* src, std::size_t bytes, std::uint32_t seed);
 
 // A buffer an operation should leave holding the pattern of `seed`: `poison` it in prepare
-// (zeros: pattern words never are 0, so a word not written cannot pass), `check` it in verify.
+// (zeros: pattern words never are 0, so a word not written cannot pass), `verify_into` a report
+// (or `verify`) in verify.
 // `host`: the CPU reads and writes it (host memory); else kernels do (device memory, or mapped
 // host memory through its device pointer).
 struct PatternBuffer {
@@ -50,11 +51,11 @@ struct PatternBuffer {
 
   void poison(cudaStream_t stream) const;  // host: after the stream's work is done
   Mismatches find(cudaStream_t stream) const;
-  void check(MismatchReport& report, cudaStream_t stream) const;
+  void verify_into(MismatchReport& report, cudaStream_t stream) const;
   std::string verify(cudaStream_t stream) const;  // the only buffer checked: mismatch_text's
 };
 
-// A check kernel's per-thread count: `note(wrong, i)` for every index it checks, then
+// A verification kernel's per-thread count: `note(wrong, i)` for every index it checks, then
 // MismatchTally::add once.
 struct ThreadMismatches {
   unsigned long long count = 0;
@@ -66,7 +67,7 @@ struct ThreadMismatches {
   }
 };
 
-// Where a check kernel's threads add up their mismatches (made by MismatchCounter).
+// Where a verification kernel's threads add up their mismatches (made by MismatchCounter).
 struct MismatchTally {
   unsigned long long* count = nullptr;
   unsigned long long* first = nullptr;
@@ -79,8 +80,8 @@ struct MismatchTally {
 #endif
 };
 
-// The host side of a tally: pass tally() to the check kernel, then read(stream) synchronises the
-// stream and returns what the kernel found. One counter per check.
+// The host side of a tally: pass tally() to the verification kernel, then read(stream) synchronises
+// the stream and returns what the kernel found. One counter per verification.
 class MismatchCounter {
  public:
   MismatchCounter();

@@ -1,6 +1,6 @@
 // Counter values beside model values: per-row derived pairs, the disagreement flag, and one
 // finding per compared quantity.
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 
 #include <fmt/format.h>
 
@@ -37,16 +37,16 @@ void set_model_value(Row& row, Quantity value) {
   row.model.push_back(std::move(value));
 }
 
-CounterCheck::CounterCheck(CounterCheckMaker make, std::string unit)
+CounterAgreement::CounterAgreement(CounterAgreementMaker make, std::string unit)
     : make_(std::move(make)), unit_(std::move(unit)) {}
 
-void CounterCheck::add(Row& row, const std::string& name, std::optional<double> counter,
-                       std::optional<double> model) {
+void CounterAgreement::add(Row& row, const std::string& name, std::optional<double> counter,
+                           std::optional<double> model) {
   add_bounded(row, name, counter, model, model);
 }
 
-void CounterCheck::add_bounded(Row& row, const std::string& name, std::optional<double> counter,
-                               std::optional<double> low, std::optional<double> high) {
+void CounterAgreement::add_bounded(Row& row, const std::string& name, std::optional<double> counter,
+                                   std::optional<double> low, std::optional<double> high) {
   const std::optional<double> ratio = counter ? ratio_of(counter, low) : std::nullopt;
   row.derived.push_back({name, unit_, counter});
   row.derived.push_back({name + "_vs_model", "x", ratio});
@@ -69,13 +69,13 @@ void CounterCheck::add_bounded(Row& row, const std::string& name, std::optional<
   }
 }
 
-std::optional<Finding> CounterCheck::finding() const {
+std::optional<Finding> CounterAgreement::finding() const {
   if (compared_ == 0) return std::nullopt;
   // One identity whatever the decision: whether the rows agree is the outcome (with the row that
   // deviates most), so a quantity near the tolerance does not become another finding from run to
   // run. Disagreement is a warning: the model's columns of those rows (and what is computed from
   // them) rest on a count the hardware contradicts; the measured timing is not.
-  CounterCheckOutcome o;
+  CounterAgreementOutcome o;
   o.agree = off_ == 0;
   o.rows_off = off_;
   o.rows_compared = compared_;

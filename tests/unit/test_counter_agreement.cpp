@@ -1,6 +1,6 @@
 // Unit tests for counters beside a model: values by name, the derived pair, the 5% flag, the
 // agree/differ findings and their sentences.
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,12 +19,12 @@ Row row_with(std::int64_t stride, std::optional<std::vector<Quantity>> counters)
 
 constexpr Int<"stride"> kStride;
 FindingList test_findings;
-const CounterCheckMaker kSectors =
-    define_counter_check(test_findings, "x_counter_sectors", "sectors per request", point(kStride),
-                         [](const auto& f) { return "stride " + f[kStride]; });
-const CounterCheckMaker kLines =
-    define_counter_check(test_findings, "x_counter_lines", "lines per request", point(kStride),
-                         [](const auto& f) { return "stride " + f[kStride]; });
+const CounterAgreementMaker kSectors =
+    define_counter_agreement(test_findings, "x_counter_sectors", "sectors per request",
+                             point(kStride), [](const auto& f) { return "stride " + f[kStride]; });
+const CounterAgreementMaker kLines =
+    define_counter_agreement(test_findings, "x_counter_lines", "lines per request", point(kStride),
+                             [](const auto& f) { return "stride " + f[kStride]; });
 
 Glossary words() {
   Glossary g;
@@ -36,7 +36,7 @@ bool flagged(const Row& row) {
   return std::find(row.flags.begin(), row.flags.end(), "ctr-vs-model") != row.flags.end();
 }
 
-TEST(CounterCheck, ValuesByNameNullWhenAbsentUncollectedOrNoCounters) {
+TEST(CounterAgreement, ValuesByNameNullWhenAbsentUncollectedOrNoCounters) {
   const Row row = row_with(
       1, std::vector<Quantity>{{"a.sum", "sector", 64.0}, {"b.sum", "request", std::nullopt}});
   EXPECT_EQ(counter_value(row, "a.sum"), 64.0);
@@ -50,7 +50,7 @@ TEST(CounterCheck, ValuesByNameNullWhenAbsentUncollectedOrNoCounters) {
   EXPECT_FALSE(sum_of(1.0, std::nullopt).has_value());
 }
 
-TEST(CounterCheck, AModelValueShownBesideItsCounterIsSetOnce) {
+TEST(CounterAgreement, AModelValueShownBesideItsCounterIsSetOnce) {
   Row row = row_with(1, std::vector<Quantity>{});
   row.model = {{"sectors", "sectors", 4.0}};
   set_model_value(row, {"dram", "B/B", 1.5});
@@ -60,12 +60,12 @@ TEST(CounterCheck, AModelValueShownBesideItsCounterIsSetOnce) {
   EXPECT_EQ(row.model[1].value, 2.5);
 }
 
-TEST(CounterCheck, AgreementIsAVerdictWithTheLargestDeviation) {
-  CounterCheck check(kSectors, "sectors");
+TEST(CounterAgreement, AgreementIsAVerdictWithTheLargestDeviation) {
+  CounterAgreement agreement(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
   Row b = row_with(32, std::vector<Quantity>{});
-  check.add(a, "sectors_counter", 4.0, 4.0);
-  check.add(b, "sectors_counter", 32.96, 32.0);  // +3%: within 5%
+  agreement.add(a, "sectors_counter", 4.0, 4.0);
+  agreement.add(b, "sectors_counter", 32.96, 32.0);  // +3%: within 5%
   ASSERT_EQ(b.derived.size(), 2u);
   EXPECT_EQ(b.derived[0].name, "sectors_counter");
   EXPECT_EQ(b.derived[0].unit, "sectors");
@@ -74,7 +74,7 @@ TEST(CounterCheck, AgreementIsAVerdictWithTheLargestDeviation) {
   EXPECT_NEAR(*b.derived[1].value, 1.03, 1e-12);
   EXPECT_FALSE(flagged(a));
   EXPECT_FALSE(flagged(b));
-  const auto f = check.finding();
+  const auto f = agreement.finding();
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->id, "x_counter_sectors");
   EXPECT_EQ(f->kind, FindingKind::kVerdict);
@@ -88,21 +88,21 @@ TEST(CounterCheck, AgreementIsAVerdictWithTheLargestDeviation) {
       "(largest deviation +3.0%, at stride 32: 32.96 sectors measured vs 32 sectors model)");
 }
 
-TEST(CounterCheck, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
-  CounterCheck check(kSectors, "sectors");
+TEST(CounterAgreement, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
+  CounterAgreement agreement(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
   Row b = row_with(2, std::vector<Quantity>{});
   Row c = row_with(4, std::vector<Quantity>{});
-  check.add(a, "sectors_counter", 4.18, 4.0);   // +4.5%: within 5%
-  check.add(b, "sectors_counter", 7.2, 8.0);    // -10%
-  check.add(c, "sectors_counter", 17.3, 16.0);  // +8.1%: off, less than b
-  CounterCheck other(kLines, "lines");
+  agreement.add(a, "sectors_counter", 4.18, 4.0);   // +4.5%: within 5%
+  agreement.add(b, "sectors_counter", 7.2, 8.0);    // -10%
+  agreement.add(c, "sectors_counter", 17.3, 16.0);  // +8.1%: off, less than b
+  CounterAgreement other(kLines, "lines");
   other.add(c, "lines_counter", 6.0, 4.0);  // a second quantity off on c: still one flag
   EXPECT_FALSE(flagged(a));
   EXPECT_TRUE(flagged(b));
   EXPECT_EQ(std::count(c.flags.begin(), c.flags.end(), "ctr-vs-model"), 1);
-  EXPECT_EQ(check.rows_off(), 2u);
-  const auto f = check.finding();
+  EXPECT_EQ(agreement.rows_off(), 2u);
+  const auto f = agreement.finding();
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->id, "x_counter_sectors");
   EXPECT_EQ(f->kind, FindingKind::kWarning);
@@ -117,21 +117,21 @@ TEST(CounterCheck, DisagreementFlagsTheRowAndWarnsWithBothNumbers) {
             "(-10.0%)");
 }
 
-TEST(CounterCheck, ABoundedModelAgreesInsideItsBoundsAndMeasuresOutsideFromTheNearerOne) {
-  CounterCheck check(kSectors, "sectors");
+TEST(CounterAgreement, ABoundedModelAgreesInsideItsBoundsAndMeasuresOutsideFromTheNearerOne) {
+  CounterAgreement agreement(kSectors, "sectors");
   Row inside = row_with(1, std::vector<Quantity>{});
   Row above = row_with(2, std::vector<Quantity>{});
   Row below = row_with(4, std::vector<Quantity>{});
-  check.add_bounded(inside, "bytes_counter", 1.24, 1.0, 1.5);  // +24% over low: inside
+  agreement.add_bounded(inside, "bytes_counter", 1.24, 1.0, 1.5);  // +24% over low: inside
   EXPECT_FALSE(flagged(inside));
-  EXPECT_EQ(check.rows_off(), 0u);
-  EXPECT_EQ(check.finding()->kind, FindingKind::kVerdict);
-  check.add_bounded(above, "bytes_counter", 1.68, 1.0, 1.5);  // +12% over high
-  check.add_bounded(below, "bytes_counter", 0.97, 1.0, 1.5);  // -3% under low: within 5%
+  EXPECT_EQ(agreement.rows_off(), 0u);
+  EXPECT_EQ(agreement.finding()->kind, FindingKind::kVerdict);
+  agreement.add_bounded(above, "bytes_counter", 1.68, 1.0, 1.5);  // +12% over high
+  agreement.add_bounded(below, "bytes_counter", 0.97, 1.0, 1.5);  // -3% under low: within 5%
   EXPECT_TRUE(flagged(above));
   EXPECT_FALSE(flagged(below));
-  EXPECT_EQ(check.rows_off(), 1u);
-  const auto f = check.finding();
+  EXPECT_EQ(agreement.rows_off(), 1u);
+  const auto f = agreement.finding();
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, FindingKind::kWarning);
   EXPECT_DOUBLE_EQ(value_of(*f, "model"), 1.5);  // the bound it was measured against
@@ -140,33 +140,33 @@ TEST(CounterCheck, ABoundedModelAgreesInsideItsBoundsAndMeasuresOutsideFromTheNe
   EXPECT_NEAR(*find_quantity(above.derived, "bytes_counter_vs_model")->value, 1.68, 1e-12);
 }
 
-TEST(CounterCheck, UnknownSidesGiveNullValuesAndNoFinding) {
-  CounterCheck check(kSectors, "sectors");
+TEST(CounterAgreement, UnknownSidesGiveNullValuesAndNoFinding) {
+  CounterAgreement agreement(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
-  check.add(a, "sectors_counter", std::nullopt, 4.0);
-  check.add(a, "lines_counter", 3.0, std::nullopt);
+  agreement.add(a, "sectors_counter", std::nullopt, 4.0);
+  agreement.add(a, "lines_counter", 3.0, std::nullopt);
   ASSERT_EQ(a.derived.size(), 4u);
   EXPECT_FALSE(a.derived[0].value.has_value());
   EXPECT_FALSE(a.derived[1].value.has_value());
   EXPECT_DOUBLE_EQ(*a.derived[2].value, 3.0);  // measured, but no model to compare with
   EXPECT_FALSE(a.derived[3].value.has_value());
   EXPECT_TRUE(a.flags.empty());
-  EXPECT_EQ(check.rows_compared(), 0u);
-  EXPECT_FALSE(check.finding().has_value());
+  EXPECT_EQ(agreement.rows_compared(), 0u);
+  EXPECT_FALSE(agreement.finding().has_value());
 }
 
 // The identity of a counter finding (id and params) must not depend on which row happened to
 // deviate most: that row goes into the outcome, so two runs whose worst rows differ by noise make
 // the same finding.
-TEST(CounterCheck, TheWorstRowIsTheOutcomeNotTheIdentity) {
+TEST(CounterAgreement, TheWorstRowIsTheOutcomeNotTheIdentity) {
   // Worst row 4.3 vs 4.0 (beyond 5%: differ) or 4.1 vs 4.0 (within: agree), at stride `worst`.
   const auto finding_with_worst_at = [](std::int64_t worst, double worst_counter) {
-    CounterCheck check(kSectors, "sectors");
+    CounterAgreement agreement(kSectors, "sectors");
     for (std::int64_t stride : {1, 2, 4}) {
       Row row = row_with(stride, std::nullopt);
-      check.add(row, "sectors", stride == worst ? worst_counter : 4.01, 4.0);
+      agreement.add(row, "sectors", stride == worst ? worst_counter : 4.01, 4.0);
     }
-    return *check.finding();
+    return *agreement.finding();
   };
   for (const double counter : {4.3, 4.1}) {
     const Finding a = finding_with_worst_at(2, counter);
@@ -181,12 +181,12 @@ TEST(CounterCheck, TheWorstRowIsTheOutcomeNotTheIdentity) {
   }
 }
 
-TEST(CounterCheck, ARowWithAParamItsDefinitionDoesNotDeclareIsAProgrammingError) {
-  CounterCheck check(kSectors, "sectors");
+TEST(CounterAgreement, ARowWithAParamItsDefinitionDoesNotDeclareIsAProgrammingError) {
+  CounterAgreement agreement(kSectors, "sectors");
   Row a = row_with(1, std::vector<Quantity>{});
   a.params.push_back({"width", std::int64_t{4}, "B"});
-  check.add(a, "sectors_counter", 4.0, 4.0);
-  EXPECT_THROW(check.finding(), std::logic_error);
+  agreement.add(a, "sectors_counter", 4.0, 4.0);
+  EXPECT_THROW(agreement.finding(), std::logic_error);
 }
 
 }  // namespace

@@ -35,8 +35,8 @@ std::optional<double> sum_of(std::optional<double> a, std::optional<double> b);
 // that is shown only beside its counter (rows without counters do not get it).
 void set_model_value(Row& row, Quantity value);
 
-// How a counter check came out: what its definition makes the finding from.
-struct CounterCheckOutcome {
+// How a counter agreement came out: what its definition makes the finding from.
+struct CounterAgreementOutcome {
   bool agree = true;
   std::size_t rows_off = 0;
   std::size_t rows_compared = 0;
@@ -47,10 +47,11 @@ struct CounterCheckOutcome {
   std::optional<double> model;
   std::vector<Param> point;  // the worst row's params
 };
-using CounterCheckMaker = std::function<Finding(const CounterCheckOutcome&)>;
+using CounterAgreementMaker = std::function<Finding(const CounterAgreementOutcome&)>;
 
-// The fields every counter check's finding has; its point (the worst row's params) is the probe's.
-namespace counter_check_fields {
+// The fields every counter agreement's finding has; its point (the worst row's params) is the
+// probe's.
+namespace counter_agreement_fields {
 constexpr Text<"agreement"> kAgreement;  // agree, differ
 constexpr Value<"rows_off"> kRowsOff;
 constexpr Value<"rows_compared"> kRowsCompared;
@@ -58,13 +59,13 @@ constexpr Value<"tolerance", "%"> kTolerance;
 constexpr Value<"deviation", "%"> kDeviation;
 constexpr ValueIn<"counter"> kCounter;
 constexpr ValueIn<"model"> kModel;
-}  // namespace counter_check_fields
+}  // namespace counter_agreement_fields
 
-// The sentence of every counter check: `what` names the quantity in running text ("load sectors
+// The sentence of every counter agreement: `what` names the quantity in running text ("load sectors
 // per request (l1tex)"), `point` the row the outcome names ("stride 32, 4 B").
 template <class View>
-std::string counter_check_text(const View& f, std::string_view what, const std::string& point) {
-  using namespace counter_check_fields;
+std::string counter_agreement_text(const View& f, std::string_view what, const std::string& point) {
+  using namespace counter_agreement_fields;
   const double n = f.value(kRowsCompared);
   const std::string rows = fmt::format("{:g} row{}", n, n == 1 ? "" : "s");
   if (f[kAgreement] == "agree")
@@ -80,20 +81,20 @@ std::string counter_check_text(const View& f, std::string_view what, const std::
       f[kModel], f.value(kDeviation));
 }
 
-// Declares the finding `id` of one counter check in `list`: the quantity in running text, the
+// Declares the finding `id` of one counter agreement in `list`: the quantity in running text, the
 // params of the rows it compares (`point`: their handles) and how a sentence names such a row
-// (`point_text`, reading those handles). Gives what CounterCheck makes its finding with: a
+// (`point_text`, reading those handles). Gives what CounterAgreement makes its finding with: a
 // verdict when every compared row agrees, else the same finding as a warning.
 template <class... H, class PointText>
-CounterCheckMaker define_counter_check(FindingList& list, std::string_view id,
-                                       std::string_view what, Point<H...> point,
-                                       PointText point_text) {
-  using namespace counter_check_fields;
+CounterAgreementMaker define_counter_agreement(FindingList& list, std::string_view id,
+                                               std::string_view what, Point<H...> point,
+                                               PointText point_text) {
+  using namespace counter_agreement_fields;
   const auto def = list.verdict_or_warning(
       id, params(), values(kRowsOff, kRowsCompared, kTolerance, kDeviation, kCounter, kModel),
       outcome(point, kAgreement),
-      [what, point_text](const auto& f) { return counter_check_text(f, what, point_text(f)); });
-  return [def, point](const CounterCheckOutcome& o) {
+      [what, point_text](const auto& f) { return counter_agreement_text(f, what, point_text(f)); });
+  return [def, point](const CounterAgreementOutcome& o) {
     const auto make = [&](const auto&... given) {
       return o.agree ? def.make(given...) : def.make_warning(given...);
     };
@@ -111,7 +112,7 @@ CounterCheckMaker define_counter_check(FindingList& list, std::string_view id,
 // collected, no model for the row). Where both are known the row is compared, and flagged
 // kCounterModelFlag when they differ by more than kCounterModelTolerance.
 //
-// finding() gives, once rows were compared, one finding (its definition: define_counter_check)
+// finding() gives, once rows were compared, one finding (its definition: define_counter_agreement)
 // whatever the decision, so a
 // quantity near the tolerance keeps its identity from run to run: outcome `agreement` "agree"
 // (a verdict: every compared row within the tolerance) or "differ" (a warning: the model columns
@@ -119,10 +120,10 @@ CounterCheckMaker define_counter_check(FindingList& list, std::string_view id,
 // the row that deviates most (its params, in the outcome too); values: rows off, rows compared,
 // the tolerance, that row's signed deviation and both numbers. nullopt when no row was compared
 // (no counters, or none usable): then nothing is said.
-class CounterCheck {
+class CounterAgreement {
  public:
-  // make: the finding's definition (define_counter_check); unit: the quantity's unit.
-  CounterCheck(CounterCheckMaker make, std::string unit);
+  // make: the finding's definition (define_counter_agreement); unit: the quantity's unit.
+  CounterAgreement(CounterAgreementMaker make, std::string unit);
 
   void add(Row& row, const std::string& name, std::optional<double> counter,
            std::optional<double> model);
@@ -138,7 +139,7 @@ class CounterCheck {
   std::size_t rows_off() const { return off_; }
 
  private:
-  CounterCheckMaker make_;
+  CounterAgreementMaker make_;
   std::string unit_;
   std::size_t compared_ = 0;
   std::size_t off_ = 0;
