@@ -7,7 +7,7 @@
 #include <map>
 #include <numeric>
 
-#include "gpuprobe/core/counter_check.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/stats.hpp"
 #include "internal.hpp"
 

@@ -113,8 +113,8 @@ const void* kernel_of(Space space, Op op) {
   return kernel_of<kCopy>(space);
 }
 
-__global__ void check_written_kernel(const uint4* dst, std::uint64_t n, std::uint32_t period,
-                                     std::uint32_t seed, runtime::MismatchTally tally) {
+__global__ void verify_written_kernel(const uint4* dst, std::uint64_t n, std::uint32_t period,
+                                      std::uint32_t seed, runtime::MismatchTally tally) {
   runtime::ThreadMismatches t;
   for (std::uint64_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n;
        j += gridDim.x * blockDim.x) {
@@ -124,8 +124,8 @@ __global__ void check_written_kernel(const uint4* dst, std::uint64_t n, std::uin
   tally.add(t);
 }
 
-__global__ void check_sums_kernel(const std::uint32_t* sink, std::uint32_t n,
-                                  std::uint32_t expected, runtime::MismatchTally tally) {
+__global__ void verify_sums_kernel(const std::uint32_t* sink, std::uint32_t n,
+                                   std::uint32_t expected, runtime::MismatchTally tally) {
   runtime::ThreadMismatches t;
   for (std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x)
     t.note(sink[j] != expected, j);
@@ -158,20 +158,20 @@ void launch_ring(const RingLaunch& l, cudaStream_t stream) {
                            stream));
 }
 
-Mismatches check_written(const void* dst, std::uint64_t elements, std::uint32_t period,
-                         std::uint32_t seed, cudaStream_t stream) {
+Mismatches verify_written(const void* dst, std::uint64_t elements, std::uint32_t period,
+                          std::uint32_t seed, cudaStream_t stream) {
   runtime::MismatchCounter counter;
-  check_written_kernel<<<256, 256, 0, stream>>>(static_cast<const uint4*>(dst), elements, period,
-                                                seed, counter.tally());
-  GP_CHECK_LAUNCH("check_written_kernel");
+  verify_written_kernel<<<256, 256, 0, stream>>>(static_cast<const uint4*>(dst), elements, period,
+                                                 seed, counter.tally());
+  GP_CHECK_LAUNCH("verify_written_kernel");
   return counter.read(stream);
 }
 
-Mismatches check_sums(const std::uint32_t* sink, std::uint32_t threads, std::uint32_t expected,
-                      cudaStream_t stream) {
+Mismatches verify_sums(const std::uint32_t* sink, std::uint32_t threads, std::uint32_t expected,
+                       cudaStream_t stream) {
   runtime::MismatchCounter counter;
-  check_sums_kernel<<<256, 256, 0, stream>>>(sink, threads, expected, counter.tally());
-  GP_CHECK_LAUNCH("check_sums_kernel");
+  verify_sums_kernel<<<256, 256, 0, stream>>>(sink, threads, expected, counter.tally());
+  GP_CHECK_LAUNCH("verify_sums_kernel");
   return counter.read(stream);
 }
 

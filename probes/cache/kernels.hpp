@@ -59,9 +59,9 @@ __host__ __device__
 
 // Elements [0, elements) of dst against written_word(j mod period); sink[0, warps) against
 // `expected`.
-Mismatches check_written(const void* dst, std::uint64_t elements, std::uint32_t period,
-                         std::uint32_t seed, cudaStream_t stream);
-Mismatches check_sums(const std::uint32_t* sink, std::uint32_t warps, std::uint32_t expected,
-                      cudaStream_t stream);
+Mismatches verify_written(const void* dst, std::uint64_t elements, std::uint32_t period,
+                          std::uint32_t seed, cudaStream_t stream);
+Mismatches verify_sums(const std::uint32_t* sink, std::uint32_t warps, std::uint32_t expected,
+                       cudaStream_t stream);
 
 }  // namespace gpuprobe::cache

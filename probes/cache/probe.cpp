@@ -61,7 +61,7 @@ Op op_of(const std::string& s) {
   return s == cache::kRead ? Op::kReadOp : s == cache::kWrite ? Op::kWriteOp : Op::kCopyOp;
 }
 
-std::string size_check(std::uint64_t b) {
+std::string size_validate(std::uint64_t b) {
   return b % kGranule == 0
              ? std::string()
              : fmt::format("{} is not a multiple of 4 KiB", format_bytes(static_cast<double>(b)));
@@ -73,7 +73,7 @@ Axis sizes_axis(const char* name, const char* help, const char* def, const char*
   a.min = kGranule;
   a.max = max;
   a.max_items = 64;
-  a.check = size_check;
+  a.validate = size_validate;
   return a;
 }
 
@@ -201,31 +201,32 @@ class CacheProbe final : public SweepProbe<Point> {
 };
 
 // The read's check: every warp's sum (each word of the source is 0x01010101).
-std::function<std::string()> read_check(const cache::RingLaunch& l, cudaStream_t check) {
+std::function<std::string()> read_verify(const cache::RingLaunch& l, cudaStream_t check) {
   const auto warps = static_cast<std::uint32_t>(l.blocks) * (cache::kThreads / 32);
   const std::uint32_t expected = 32u * l.iters * 4u * 0x01010101u;
   return [l, warps, expected, check] {
-    return mismatch_text("sums", cache::check_sums(l.sink, warps, expected, check), warps, "warps");
+    return mismatch_text("sums", cache::verify_sums(l.sink, warps, expected, check), warps,
+                         "warps");
   };
 }
 
 // The write's and copy's check: every ring written (sm: every block's), or, for a copy, the
 // destination holds the source's pattern (sm: the first and the last block's ring).
-std::function<std::string()> write_check(const Sized& z, const cache::RingLaunch& l,
-                                         cudaStream_t check) {
+std::function<std::string()> write_verify(const Sized& z, const cache::RingLaunch& l,
+                                          cudaStream_t check) {
   const std::uint64_t ring = z.src_bytes;
   if (l.op == Op::kWriteOp)
     return [l, n = z.dst_bytes / cache::kElementBytes, check] {
-      return mismatch_text("dst", cache::check_written(l.dst, n, l.elements, kWriteSeed, check), n,
+      return mismatch_text("dst", cache::verify_written(l.dst, n, l.elements, kWriteSeed, check), n,
                            "elements");
     };
   const std::uint64_t last = z.dst_bytes - ring;
   return [l, ring, last, check] {
     MismatchReport r;
-    runtime::PatternBuffer{"dst", l.dst, ring, kCopySeed}.check(r, check);
+    runtime::PatternBuffer{"dst", l.dst, ring, kCopySeed}.verify_into(r, check);
     if (last > 0) {
       void* end = static_cast<char*>(l.dst) + last;
-      runtime::PatternBuffer{"last block's dst", end, ring, kCopySeed}.check(r, check);
+      runtime::PatternBuffer{"last block's dst", end, ring, kCopySeed}.verify_into(r, check);
     }
     return r.text();
   };
@@ -247,7 +248,7 @@ runtime::Operation make_op(const Sized& z, Buffers& b, cudaStream_t check) {
       GP_CUDA(cudaMemsetAsync(const_cast<void*>(l.src), 1, ring, st));
       GP_CUDA(cudaMemsetAsync(l.sink, 0, sink_bytes, st));
     };
-    o.verify = read_check(l, check);
+    o.verify = read_verify(l, check);
     return o;
   }
   o.prepare = [l, ring, out](cudaStream_t st) {
@@ -255,7 +256,7 @@ runtime::Operation make_op(const Sized& z, Buffers& b, cudaStream_t check) {
       runtime::fill_pattern_device(const_cast<void*>(l.src), ring, kCopySeed, st);
     GP_CUDA(cudaMemsetAsync(l.dst, 0, out, st));
   };
-  o.verify = write_check(z, l, check);
+  o.verify = write_verify(z, l, check);
   return o;
 }
 
