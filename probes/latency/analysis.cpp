@@ -32,11 +32,15 @@ struct Prefix {
   }
 };
 
+// The middle one of a segment's sorted latencies (the lower of the two middle ones for an even
+// count): a measured point, never an average of two that may fall between two groups.
 double segment_median(std::span<const SeriesPoint> pts, std::size_t a, std::size_t b) {
   std::vector<double> v;
   for (std::size_t i = a; i < b; ++i)
     v.push_back(pts[i].cycles);
-  return median_of(v);
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>((v.size() - 1) / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
 }
 
 // Splits [a, b) recursively; appends the cut points (the first index of each right part).
@@ -62,7 +66,7 @@ Level level_of(std::span<const SeriesPoint> pts, std::size_t a, std::size_t b) {
   Level l;
   l.first = a;
   l.last = b - 1;
-  const double m = segment_median(pts, a, b);
+  const double m = segment_median(pts, a, b);  // a measured point: the band holds one at least
   std::vector<double> on;
   bool any = false;
   for (std::size_t i = a; i < b; ++i) {
@@ -88,8 +92,8 @@ double ratio(std::optional<double> num, std::optional<double> den) {
 }  // namespace
 
 int served_rank(const std::string& level) {
-  const char* order[] = {kServedL1, kServedL2Near, kServedL2Far, kServedDram};
-  for (int i = 0; i < 4; ++i)
+  const char* order[] = {kServedL1, kServedL2, kServedDram};
+  for (int i = 0; i < 3; ++i)
     if (level == order[i]) return i;
   return -1;
 }
@@ -154,12 +158,23 @@ std::vector<Level> find_levels(std::span<const SeriesPoint> points) {
   std::vector<std::size_t> cuts;
   segment(points, pre, 0, points.size(), cuts);
   std::sort(cuts.begin(), cuts.end());
+  cuts.push_back(points.size());
   std::size_t a = 0;
   for (std::size_t c : cuts) {
+    // Adjacent segments whose plateaus differ by less than a step are one level.
+    if (!out.empty()) {
+      const Level joined = level_of(points, out.back().first, c);
+      const Level alone = level_of(points, a, c);
+      if (std::abs(alone.median - out.back().median) <
+          kMinStep * std::min(alone.median, out.back().median)) {
+        out.back() = joined;
+        a = c;
+        continue;
+      }
+    }
     out.push_back(level_of(points, a, c));
     a = c;
   }
-  out.push_back(level_of(points, a, points.size()));
   return out;
 }
 
@@ -209,15 +224,13 @@ std::optional<Served> served_by(const Row& row, double accesses) {
   s.l2_hit = ratio(l2h, l2);
   s.fabric_share = ratio(fab, l2);
   s.dram_per_access = *dram / accesses;
-  // Shares of the accesses: L1 hits; DRAM (a 32-B sector per access that went there); the rest
-  // L2, far where the reads crossed the fabric. The level is the largest share.
+  // Shares of the accesses: L1 hits; DRAM (kDramBytesPerMiss per access that went there); the
+  // rest L2. The level is the largest share.
   const double from_l1 = s.l1_hit;
-  const double from_dram = std::min(1.0 - from_l1, s.dram_per_access / 32.0);
+  const double from_dram = std::min(1.0 - from_l1, s.dram_per_access / kDramBytesPerMiss);
   const double from_l2 = std::max(0.0, 1.0 - from_l1 - from_dram);
-  const double far = std::min(from_l2, s.fabric_share * (1.0 - from_l1));
-  const double near = from_l2 - far;
   const std::pair<double, const char*> shares[] = {
-      {from_l1, kServedL1}, {near, kServedL2Near}, {far, kServedL2Far}, {from_dram, kServedDram}};
+      {from_l1, kServedL1}, {from_l2, kServedL2}, {from_dram, kServedDram}};
   s.level = std::max_element(std::begin(shares), std::end(shares),
                              [](const auto& a, const auto& b) { return a.first < b.first; })
                 ->second;

@@ -94,8 +94,11 @@ Clusters two_clusters(std::vector<double> values);
 // The rule of Clusters::two.
 bool clusters_apart(double fast_median, double slow_median, double slow_share, double eta);
 
-// Which level the counters say served a chase row: L1, L2 near, L2 far or DRAM, from the L1 hit
-// rate, the share of L2 reads that crossed the fabric and DRAM bytes per access.
+// Which level the counters say served a chase row: L1, L2 or DRAM, from the L1 hit rate and DRAM
+// bytes per access (the share of L2 reads that crossed the L2 fabric is reported beside; it does
+// not tell the near and the far partition apart: about half of an L2-resident chase's reads cross
+// it on an H100 at the near-L2 latency, so the far L2 is told by the traces' clusters instead).
+inline constexpr double kDramBytesPerMiss = 64;  // H100: ~62 B read per access at 95 % L2 misses
 struct Served {
   double l1_hit = 0;
   double l2_hit = 0;
@@ -112,8 +115,12 @@ struct RunFacts {
   std::map<std::uint64_t, std::uint64_t> l1_model_by_carveout;  // B; empty: no model
 };
 
-// Strides from here chase pages (the TLB series); below, cache levels.
+// Strides from here chase pages (the TLB series, loads that bypass L1: ld.global.cg, so every
+// access is served by L2 and a step is address translation); below, cache levels.
 inline constexpr std::uint64_t kPageStrideFrom = 65536;
+// Working sets over this multiple of the L2 start each sample with the L2 flushed (no warm read):
+// what L2 kept of them would serve a random share of the chase and blur the DRAM plateau.
+inline constexpr std::uint64_t kFlushFromL2Multiple = 2;
 // The chase's own warm-up: the whole chain when it has at most kFullWarmMax elements (so L1
 // holds what fits), else kShortWarm steps (the parallel warm read has put the chain in L2).
 inline constexpr std::uint64_t kFullWarmMax = 8192;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/units.hpp"
@@ -141,8 +142,9 @@ const auto kCounters = list.verdict_or_warning(
     "latency_counters", params(kStrideKey, kCarveoutKey), values(), outcome(kServedList, kAgreement),
     [](const auto& f) {
       std::string served;
-      for (const auto& s : f.items(kServedList))
-        served += (served.empty() ? "" : ", ") + s;
+      if (const auto* levels = std::get_if<TextList>(&f.param(kServedList).value))
+        for (const auto& s : *levels)
+          served += (served.empty() ? "" : ", ") + s;
       return fmt::format("{}: the counters say the levels, fastest first, were served by {} — {}",
                          series_text(f), served, f[kAgreement]);
     });
@@ -198,12 +200,26 @@ std::optional<Served> level_served(const Series& s, const Level& l) {
 }
 
 std::string decided_text(const Series& s, std::size_t i) {
+  const Level& l = s.levels[i];
+  const std::string narrow =
+      l.plateau_first == l.plateau_last ? "; one working set on it: a transition or a narrow level"
+                                        : "";
   if (s.levels.size() == 1) return "one level: no change point of 15 % or more";
   if (i + 1 < s.levels.size())
-    return fmt::format("change point before {}", format_bytes(static_cast<double>(
-                                                     s.rows[s.levels[i + 1].first]->bytes)));
-  return "last level: change point before " +
-         format_bytes(static_cast<double>(s.rows[s.levels[i].first]->bytes));
+    return fmt::format("change point before {}{}",
+                       format_bytes(static_cast<double>(s.rows[s.levels[i + 1].first]->bytes)),
+                       narrow);
+  return fmt::format("last level, from the change point before {}{}",
+                     format_bytes(static_cast<double>(s.rows[l.first]->bytes)), narrow);
+}
+
+// Whether the counters see one data level on both sides of a step: L1 and L2 hit rates within
+// kSameShare of each other and little DRAM traffic on either side.
+bool same_data_level(const Served& a, const Served& b) {
+  constexpr double kSameShare = 0.1;
+  constexpr double kLittleDram = 8;  // B per access
+  return std::abs(a.l1_hit - b.l1_hit) < kSameShare && std::abs(a.l2_hit - b.l2_hit) < kSameShare &&
+         a.dram_per_access < kLittleDram && b.dram_per_access < kLittleDram;
 }
 
 Finding level_finding(const Series& s, std::size_t i, double clock) {
@@ -248,7 +264,7 @@ void tlb_findings(const Series& s, double clock, std::vector<Finding>& out) {
     const std::string before = sa ? sa->level : kNotCollected;
     const std::string after = sb ? sb->level : kNotCollected;
     const char* cause = !sa || !sb ? "no counters to tell a TLB step from a data-cache step"
-                        : before == after
+                        : same_data_level(*sa, *sb)
                             ? "address translation: the counters see the same data level on both "
                               "sides (a TLB reach)"
                             : "the data level changes too (counters): not a TLB step alone";

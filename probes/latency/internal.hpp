@@ -13,8 +13,7 @@ namespace gpuprobe::latency {
 
 // What the counters can say served a plateau (served_by).
 inline constexpr const char* kServedL1 = "L1";
-inline constexpr const char* kServedL2Near = "L2 near";
-inline constexpr const char* kServedL2Far = "L2 far";
+inline constexpr const char* kServedL2 = "L2";
 inline constexpr const char* kServedDram = "DRAM";
 inline constexpr const char* kNotCollected = "no counters";
 // The hierarchy's order of those, fastest first (-1 for kNotCollected).

@@ -30,10 +30,15 @@ __global__ void warm_kernel(const char* base, std::uint64_t n, std::uint64_t str
   if (acc == 1) *sink = 1;  // never: an address is never 1; keeps the loads
 }
 
-// A dependent load the compiler can neither drop nor move across the clock reads.
+// A dependent load the compiler can neither drop nor move across the clock reads: cached in L1
+// (ld.global.ca), or in L2 only (ld.global.cg) for the page series.
+template <bool kBypassL1 = false>
 __device__ __forceinline__ std::uint64_t load_next(std::uint64_t p) {
   std::uint64_t next;
-  asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(next) : "l"(p) : "memory");
+  if constexpr (kBypassL1)
+    asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(next) : "l"(p) : "memory");
+  else
+    asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(next) : "l"(p) : "memory");
   return next;
 }
 
@@ -55,15 +60,16 @@ __device__ __forceinline__ std::uint32_t cycles32() {
   return t;
 }
 
+template <bool kBypassL1>
 __global__ void chase_kernel(std::uint64_t start, std::uint32_t warm, std::uint32_t steps,
                              SlotRing ring) {
   std::uint64_t p = start;
   for (std::uint32_t i = 0; i < warm; ++i)
-    p = load_next(p);
+    p = load_next<kBypassL1>(p);
   const std::uint64_t g0 = global_ns();
   const std::uint64_t c0 = cycles64();
   for (std::uint32_t i = 0; i < steps; ++i)
-    p = load_next(p);
+    p = load_next<kBypassL1>(p);
   const std::uint64_t c1 = cycles64();
   const std::uint64_t g1 = global_ns();
   const std::uint32_t slot = atomicAdd(ring.count, 1u);
@@ -106,10 +112,10 @@ void launch_warm(const char* base, std::uint64_t n, std::uint64_t stride, std::u
 }
 
 void launch_chase(const void* start, std::uint32_t warm, std::uint32_t steps, SlotRing ring,
-                  int carveout, cudaStream_t stream) {
-  GP_CUDA(cudaFuncSetAttribute(chase_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                               carveout));
-  chase_kernel<<<1, 1, 0, stream>>>(reinterpret_cast<std::uint64_t>(start), warm, steps, ring);
+                  int carveout, bool bypass_l1, cudaStream_t stream) {
+  const auto kernel = bypass_l1 ? chase_kernel<true> : chase_kernel<false>;
+  GP_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
+  kernel<<<1, 1, 0, stream>>>(reinterpret_cast<std::uint64_t>(start), warm, steps, ring);
   GP_CHECK_LAUNCH("latency chase");
 }
 

@@ -36,9 +36,9 @@ void launch_warm(const char* base, std::uint64_t n, std::uint64_t stride, std::u
 
 // One thread: `warm` dependent loads from `start`, then `steps` timed ones (clock64 and
 // %globaltimer around them), recorded in `ring`. The kernel's shared-memory carve-out is set to
-// `carveout` % first.
+// `carveout` % first. `bypass_l1`: ld.global.cg (L2 only) instead of ld.global.ca.
 void launch_chase(const void* start, std::uint32_t warm, std::uint32_t steps, SlotRing ring,
-                  int carveout, cudaStream_t stream);
+                  int carveout, bool bypass_l1, cudaStream_t stream);
 
 // One thread: `warm` loads, then kTraceSteps loads each timed alone (clock before and after, the
 // loaded address stored to shared memory in between so the second clock waits for the load);

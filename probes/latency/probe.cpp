@@ -110,7 +110,7 @@ std::string verify_trace(PointState& st, const char* base) {
 // chain (and notes where a round of chase launches starts), every sample and pass is preceded by
 // a parallel read of the chain (into L2), the lane is the one-thread kernel.
 runtime::Operation make_operation(PointState& st, char* base, std::uint32_t* sink,
-                                  std::uint64_t steps) {
+                                  std::uint64_t steps, std::uint64_t l2_bytes) {
   const Point p = st.point;
   const std::uint64_t n = p.elements();
   const auto warm = static_cast<std::uint32_t>(latency::warm_steps(n));
@@ -121,7 +121,10 @@ runtime::Operation make_operation(PointState& st, char* base, std::uint32_t* sin
   PointState* s = &st;
   runtime::Operation op;
   op.label = fmt::format("{} s{} c{} {}", p.mode, p.stride, p.carveout, p.bytes);
-  op.cache = runtime::Cache::kAsLeft;  // the warm read sets the cache state
+  const bool pages = p.stride >= latency::kPageStrideFrom;
+  const bool flush = l2_bytes > 0 && p.bytes > latency::kFlushFromL2Multiple * l2_bytes;
+  // The warm read sets the cache state; a set far over the L2 starts from a flushed L2 instead.
+  op.cache = flush ? runtime::Cache::kFlushL2 : runtime::Cache::kAsLeft;
   op.prepare = [=](cudaStream_t stream) {
     latency::launch_build_chain(base, order, n, p.stride, stream);
     if (!trace && !s->verified) {
@@ -129,10 +132,12 @@ runtime::Operation make_operation(PointState& st, char* base, std::uint32_t* sin
       s->round_starts.push_back(read_count(*s));
     }
   };
-  op.reset_sample = [=](cudaStream_t stream) {
-    latency::launch_warm(base, n, p.stride, sink, kWarmBlocks, stream);
-  };
-  op.reset_pass = op.reset_sample;
+  if (!flush) {
+    op.reset_sample = [=](cudaStream_t stream) {
+      latency::launch_warm(base, n, p.stride, sink, kWarmBlocks, stream);
+    };
+    op.reset_pass = op.reset_sample;
+  }
   latency::SlotRing ring{static_cast<latency::ChaseSlot*>(st.ring.get()), slot_count(st),
                          kSlotCapacity};
   auto* out = static_cast<std::uint32_t*>(st.ring.get());
@@ -142,7 +147,7 @@ runtime::Operation make_operation(PointState& st, char* base, std::uint32_t* sin
                           latency::launch_trace(start, warm, out, end, carve, l.stream());
                         else
                           latency::launch_chase(start, warm, static_cast<std::uint32_t>(steps),
-                                                ring, carve, l.stream());
+                                                ring, carve, pages, l.stream());
                       }});
   op.verify = [=]() { return trace ? verify_trace(*s, base) : verify_chase(*s, base, steps); };
   return op;
@@ -198,6 +203,7 @@ Row make_row(const PointState& st, const SampleSet& samples, std::uint64_t steps
 // Measures the points of one series (one chain buffer shared by their operations).
 void measure_series(runtime::ProbeContext& ctx, const std::vector<Point>& pts,
                     std::uint64_t steps, std::vector<Row>& rows) {
+  const std::uint64_t l2 = ctx.device().l2_bytes;
   std::uint64_t span = 0;
   for (const Point& p : pts)
     span = std::max(span, p.bytes);
@@ -216,7 +222,8 @@ void measure_series(runtime::ProbeContext& ctx, const std::vector<Point>& pts,
     st->ring = runtime::DeviceBuffer(kSlotCapacity * sizeof(latency::ChaseSlot) + 8);
     GP_CUDA(cudaMemset(st->ring.get(), 0, st->ring.bytes()));
     st->end = runtime::DeviceBuffer(8);
-    ops.push_back(make_operation(*st, base, static_cast<std::uint32_t*>(sink.get()), steps));
+    ops.push_back(
+        make_operation(*st, base, static_cast<std::uint32_t*>(sink.get()), steps, l2));
     states.push_back(std::move(st));
   }
   const std::vector<SampleSet> measured = ctx.measure_all(ops);
@@ -323,12 +330,14 @@ class LatencyProbe final : public Probe {
   ProbeResult skeleton(std::uint64_t steps) const {
     return new_result(fmt::format(
         "one thread chases a random cyclic permutation of the working set's elements (each holds "
-        "the next one's address; ld.global.ca); per launch: the whole chain (up to {} elements, "
-        "else {} steps) untimed, then {} dependent loads timed with clock64 and %globaltimer; "
-        "latency = cycles / loads, ns = ns / loads; a parallel read of the chain before each "
-        "sample and counter pass puts it in L2; trace rows time {} loads one by one (clock "
-        "before and after each); every launch's end element checked",
-        latency::kFullWarmMax, latency::kShortWarm, steps, latency::kTraceSteps));
+        "the next one's address; ld.global.ca, ld.global.cg for page strides); per launch: the "
+        "whole chain (up to {} elements, else {} steps) untimed, then {} dependent loads timed "
+        "with clock64 and %globaltimer; latency = cycles / loads, ns = ns / loads; before each "
+        "sample and counter pass a parallel read of the chain puts it in L2 (sets over {} x L2: "
+        "the L2 flushed instead); trace rows time {} loads one by one (clock before and after "
+        "each); every launch's end element checked",
+        latency::kFullWarmMax, latency::kShortWarm, steps, latency::kFlushFromL2Multiple,
+        latency::kTraceSteps));
   }
 };
 

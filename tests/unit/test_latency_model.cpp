@@ -44,8 +44,11 @@ TEST(LatencyModel, LadderIsGeometricAndRoundedToTheStride) {
 }
 
 TEST(LatencyModel, LadderEndsAtTheLargestWholeStrideOnce) {
-  const std::vector<std::uint64_t> want = {1024, 2048, 4096};
-  EXPECT_EQ(models::size_ladder(1024, 5000, 1, 1024), want);
+  // 1024, 2048, 4096, then 5000 rounded down to 256: 4864.
+  const std::vector<std::uint64_t> want = {1024, 2048, 4096, 4864};
+  EXPECT_EQ(models::size_ladder(1024, 5000, 1, 256), want);
+  // 5000 rounded down to 1024 is 4096, already there; the floor is two elements (2048).
+  EXPECT_EQ(models::size_ladder(1024, 5000, 1, 1024), (std::vector<std::uint64_t>{2048, 4096}));
   // At least two elements: a 64-byte floor for a 32-byte stride.
   EXPECT_EQ(models::size_ladder(8, 64, 1, 32), std::vector<std::uint64_t>{64});
   EXPECT_TRUE(models::size_ladder(8, 32, 1, 32).empty());
