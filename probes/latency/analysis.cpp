@@ -106,8 +106,13 @@ std::vector<ChaseRow> read_chase_rows(ProbeResult& result, const RunFacts& facts
     const auto bytes = int_param_of(row, kBytes);
     const auto cycles = metric_median(row, kCycles);
     if (!stride || !carve || !bytes || !cycles || *stride <= 0) continue;
-    ChaseRow r{&row, static_cast<std::uint64_t>(*stride), static_cast<std::uint64_t>(*carve),
-               static_cast<std::uint64_t>(*bytes), *cycles, std::nullopt, std::nullopt};
+    ChaseRow r{&row,
+               static_cast<std::uint64_t>(*stride),
+               static_cast<std::uint64_t>(*carve),
+               static_cast<std::uint64_t>(*bytes),
+               *cycles,
+               std::nullopt,
+               std::nullopt};
     if (const Quantity* q = find_quantity(row.derived, kClock); q && q->value)
       r.clock_mhz = q->value;
     const std::uint64_t n = r.bytes / r.stride;
@@ -231,9 +236,10 @@ std::optional<Served> served_by(const Row& row, double accesses) {
   const double from_l2 = std::max(0.0, 1.0 - from_l1 - from_dram);
   const std::pair<double, const char*> shares[] = {
       {from_l1, kServedL1}, {from_l2, kServedL2}, {from_dram, kServedDram}};
-  s.level = std::max_element(std::begin(shares), std::end(shares),
-                             [](const auto& a, const auto& b) { return a.first < b.first; })
-                ->second;
+  s.level =
+      std::max_element(std::begin(shares), std::end(shares), [](const auto& a, const auto& b) {
+        return a.first < b.first;
+      })->second;
   return s;
 }
 

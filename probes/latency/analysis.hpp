@@ -19,16 +19,16 @@
 namespace gpuprobe::latency {
 
 // Row params and metrics (names shared by the probe, the analysis and the tests).
-inline constexpr const char* kMode = "mode";          // kChase or kTrace
-inline constexpr const char* kChase = "chase";        // the timed chase at one working set
-inline constexpr const char* kTrace = "trace";        // per-access times at an L2-resident set
-inline constexpr const char* kStride = "stride";      // bytes between chased elements
-inline constexpr const char* kCarveout = "carveout";  // shared-memory carve-out, %
-inline constexpr const char* kBytes = "bytes";        // the working set: elements x stride
-inline constexpr const char* kL2Pct = "l2_pct";       // trace rows: working set in % of L2
-inline constexpr const char* kCycles = "latency";     // metric: cycles per access
-inline constexpr const char* kNs = "latency_ns";      // metric: ns per access
-inline constexpr const char* kClock = "clock_mhz";    // derived: SM clock during the row
+inline constexpr const char* kMode = "mode";             // kChase or kTrace
+inline constexpr const char* kChase = "chase";           // the timed chase at one working set
+inline constexpr const char* kTrace = "trace";           // per-access times at an L2-resident set
+inline constexpr const char* kStride = "stride";         // bytes between chased elements
+inline constexpr const char* kCarveout = "carveout";     // shared-memory carve-out, %
+inline constexpr const char* kBytes = "bytes";           // the working set: elements x stride
+inline constexpr const char* kL2Pct = "l2_pct";          // trace rows: working set in % of L2
+inline constexpr const char* kCycles = "latency";        // metric: cycles per access
+inline constexpr const char* kSeconds = "latency_time";  // metric: s per access (global timer)
+inline constexpr const char* kClock = "clock_mhz";       // derived: SM clock during the row
 
 // The counters over one chase launch (its warm-up steps and its timed ones; the parallel warm
 // read runs outside the range).
@@ -66,9 +66,9 @@ struct Level {
   double median = 0;
   double low = 0;
   double high = 0;
-  std::uint64_t smallest = 0;               // smallest working set on the plateau
-  std::uint64_t size = 0;                   // largest working set on the plateau
-  std::optional<std::uint64_t> next_size;   // the next working set measured after it
+  std::uint64_t smallest = 0;              // smallest working set on the plateau
+  std::uint64_t size = 0;                  // largest working set on the plateau
+  std::optional<std::uint64_t> next_size;  // the next working set measured after it
 };
 
 // Binary segmentation of log(cycles) over the points in size order: split the segment where the
@@ -118,9 +118,19 @@ struct RunFacts {
 // Strides from here chase pages (the TLB series, loads that bypass L1: ld.global.cg, so every
 // access is served by L2 and a step is address translation); below, cache levels.
 inline constexpr std::uint64_t kPageStrideFrom = 65536;
-// Working sets over this multiple of the L2 start each sample with the L2 flushed (no warm read):
-// what L2 kept of them would serve a random share of the chase and blur the DRAM plateau.
+// Working sets whose footprint is over this multiple of the L2 start each sample with the L2
+// flushed (no warm read): what L2 kept of them would serve a random share of the chase and blur
+// the DRAM plateau.
 inline constexpr std::uint64_t kFlushFromL2Multiple = 2;
+// The bytes of cache a chase's elements occupy: one sector each up to 32-byte strides, one line
+// (128 B) each from line strides on (a page chase over 16 GiB holds 8192 lines: 1 MiB).
+inline std::uint64_t footprint_bytes(std::uint64_t elements, std::uint64_t stride) {
+  constexpr std::uint64_t kLine = 128;
+  return elements * (stride < kLine ? stride : kLine);
+}
+inline bool flushed_first(std::uint64_t elements, std::uint64_t stride, std::uint64_t l2_bytes) {
+  return l2_bytes > 0 && footprint_bytes(elements, stride) > kFlushFromL2Multiple * l2_bytes;
+}
 // The chase's own warm-up: the whole chain when it has at most kFullWarmMax elements (so L1
 // holds what fits), else kShortWarm steps (the parallel warm read has put the chain in L2).
 inline constexpr std::uint64_t kFullWarmMax = 8192;

@@ -78,10 +78,11 @@ template <class View>
 std::string counters_text(const View& f) {
   const auto l1 = f.maybe(kL1Hit);
   if (!l1) return "";
-  return fmt::format("; counters: L1 hit {:.2f}, L2 hit {:.2f}, over the fabric {:.2f}, DRAM {:.1f} "
-                     "B per access",
-                     *l1, f.maybe(kL2Hit).value_or(0), f.maybe(kFabricShare).value_or(0),
-                     f.maybe(kDramPerAccess).value_or(0));
+  return fmt::format(
+      "; counters: L1 hit {:.2f}, L2 hit {:.2f}, over the fabric {:.2f}, DRAM {:.1f} "
+      "B per access",
+      *l1, f.maybe(kL2Hit).value_or(0), f.maybe(kFabricShare).value_or(0),
+      f.maybe(kDramPerAccess).value_or(0));
 }
 
 std::string ns_text(std::optional<double> ns) {
@@ -139,8 +140,8 @@ const auto kTlbStep = list.verdict(
     });
 
 const auto kCounters = list.verdict_or_warning(
-    "latency_counters", params(kStrideKey, kCarveoutKey), values(), outcome(kServedList, kAgreement),
-    [](const auto& f) {
+    "latency_counters", params(kStrideKey, kCarveoutKey), values(),
+    outcome(kServedList, kAgreement), [](const auto& f) {
       std::string served;
       if (const auto* levels = std::get_if<TextList>(&f.param(kServedList).value))
         for (const auto& s : *levels)
@@ -157,21 +158,21 @@ const auto kClockNote = list.note(
           f.value(kClockMhz), f.value(kClockLow), f.value(kClockHigh));
     });
 
-const auto kShortSweep = list.warning(
-    "latency_short_sweep", params(), values(kLargest, kL2Bytes), [](const auto& f) {
+const auto kShortSweep =
+    list.warning("latency_short_sweep", params(), values(kLargest, kL2Bytes), [](const auto& f) {
       return fmt::format(
           "the largest cache-level working set is {}, under 4 x the L2 ({}): the last level may "
           "still be partly served by L2",
           f[kLargest], f[kL2Bytes]);
     });
 
-const auto kMemory = list.note("latency_memory", params(), values(), outcome(kDropped),
-                               [](const auto& f) {
-                                 return fmt::format(
-                                     "{} working sets did not fit half of the free device memory "
-                                     "and were not measured",
-                                     f[kDropped]);
-                               });
+const auto kMemory =
+    list.note("latency_memory", params(), values(), outcome(kDropped), [](const auto& f) {
+      return fmt::format(
+          "{} working sets did not fit half of the free device memory "
+          "and were not measured",
+          f[kDropped]);
+    });
 
 }  // namespace
 
@@ -201,9 +202,9 @@ std::optional<Served> level_served(const Series& s, const Level& l) {
 
 std::string decided_text(const Series& s, std::size_t i) {
   const Level& l = s.levels[i];
-  const std::string narrow =
-      l.plateau_first == l.plateau_last ? "; one working set on it: a transition or a narrow level"
-                                        : "";
+  const std::string narrow = l.plateau_first == l.plateau_last
+                                 ? "; one working set on it: a transition or a narrow level"
+                                 : "";
   if (s.levels.size() == 1) return "one level: no change point of 15 % or more";
   if (i + 1 < s.levels.size())
     return fmt::format("change point before {}{}",
@@ -236,8 +237,7 @@ Finding level_finding(const Series& s, std::size_t i, double clock) {
       kDramPerAccess(opt(&Served::dram_per_access)), kFromBytes(i64(l.smallest)),
       kSizeKey(i64(l.size)),
       kNextSize(l.next_size ? std::optional<std::int64_t>(i64(*l.next_size)) : std::nullopt),
-      kServedBy(served ? served->level : std::string(kNotCollected)),
-      kDecided(decided_text(s, i)));
+      kServedBy(served ? served->level : std::string(kNotCollected)), kDecided(decided_text(s, i)));
 }
 
 void l1_capacity_finding(const Series& s, const RunFacts& facts, std::vector<Finding>& out) {
@@ -245,7 +245,7 @@ void l1_capacity_finding(const Series& s, const RunFacts& facts, std::vector<Fin
   if (s.pages() || s.levels.size() < 2 || model == facts.l1_model_by_carveout.end()) return;
   const Level& l = s.levels.front();
   const auto m = model->second;
-  const char* against = m < l.size                          ? "larger than the model"
+  const char* against = m < l.size                           ? "larger than the model"
                         : (!l.next_size || m < *l.next_size) ? "at the model"
                                                              : "smaller than the model";
   out.push_back(kL1Capacity.make(
@@ -273,8 +273,7 @@ void tlb_findings(const Series& s, double clock, std::vector<Finding>& out) {
         kAfter(b.median), kBeforeNs(ns_of(a.median, clock)), kAfterNs(ns_of(b.median, clock)),
         kSizeKey(i64(a.size)),
         kNextSize(a.next_size ? std::optional<std::int64_t>(i64(*a.next_size)) : std::nullopt),
-        kPages(i64(a.size / s.stride)), kServedBefore(before), kServedAfter(after),
-        kCause(cause)));
+        kPages(i64(a.size / s.stride)), kServedBefore(before), kServedAfter(after), kCause(cause)));
   }
 }
 
@@ -321,8 +320,8 @@ void add_series_findings(const std::vector<Series>& series, const RunFacts& fact
   }
   if (!clocks.empty())
     out.push_back(kClockNote.make(kClockMhz(clock),
-                              kClockLow(*std::min_element(clocks.begin(), clocks.end())),
-                              kClockHigh(*std::max_element(clocks.begin(), clocks.end()))));
+                                  kClockLow(*std::min_element(clocks.begin(), clocks.end())),
+                                  kClockHigh(*std::max_element(clocks.begin(), clocks.end()))));
   if (largest > 0 && facts.l2_bytes > 0 && largest < 4 * facts.l2_bytes)
     out.push_back(kShortSweep.make(kLargest(static_cast<double>(largest)),
                                    kL2Bytes(static_cast<double>(facts.l2_bytes))));
@@ -339,13 +338,17 @@ void add_trace_findings(const ProbeResult& result, double clock, std::vector<Fin
     if (!pct || !bytes || !fast || !slow || !share || !eta || !fast->value || !slow->value ||
         !share->value || !eta->value)
       continue;
-    const Clusters c{0, *fast->value, *slow->value, *share->value, *eta->value,
+    const Clusters c{0,
+                     *fast->value,
+                     *slow->value,
+                     *share->value,
+                     *eta->value,
                      clusters_apart(*fast->value, *slow->value, *share->value, *eta->value)};
-    out.push_back(kFarL2.make(
-        kL2PctKey(*pct), kBytesKey(*bytes), kNearCycles(c.fast_median), kFarCycles(c.slow_median),
-        kNearNs(ns_of(c.fast_median, clock)), kFarNs(ns_of(c.slow_median, clock)),
-        kFarShare(c.slow_share), kEta(c.eta),
-        kClustersKey(c.two ? "two clusters (near and far L2)" : "one cluster")));
+    out.push_back(
+        kFarL2.make(kL2PctKey(*pct), kBytesKey(*bytes), kNearCycles(c.fast_median),
+                    kFarCycles(c.slow_median), kNearNs(ns_of(c.fast_median, clock)),
+                    kFarNs(ns_of(c.slow_median, clock)), kFarShare(c.slow_share), kEta(c.eta),
+                    kClustersKey(c.two ? "two clusters (near and far L2)" : "one cluster")));
   }
 }
 

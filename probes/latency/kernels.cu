@@ -26,7 +26,8 @@ __global__ void warm_kernel(const char* base, std::uint64_t n, std::uint64_t str
   std::uint64_t acc = 0;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += threads)
-    acc ^= *reinterpret_cast<const volatile std::uint64_t*>(base + models::element_offset(i, stride));
+    acc ^=
+        *reinterpret_cast<const volatile std::uint64_t*>(base + models::element_offset(i, stride));
   if (acc == 1) *sink = 1;  // never: an address is never 1; keeps the loads
 }
 
@@ -121,8 +122,8 @@ void launch_chase(const void* start, std::uint32_t warm, std::uint32_t steps, Sl
 
 void launch_trace(const void* start, std::uint32_t warm, std::uint32_t* out, std::uint64_t* end,
                   int carveout, cudaStream_t stream) {
-  GP_CUDA(cudaFuncSetAttribute(trace_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                               carveout));
+  GP_CUDA(
+      cudaFuncSetAttribute(trace_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
   trace_kernel<<<1, 1, 0, stream>>>(reinterpret_cast<std::uint64_t>(start), warm, out, end);
   GP_CHECK_LAUNCH("latency trace");
 }

@@ -82,8 +82,8 @@ std::string verify_chase(PointState& st, const char* base, std::uint64_t steps) 
   const std::uint64_t want =
       expected_end(st, base, latency::warm_steps(st.point.elements()) + steps);
   const std::string wrong = mismatch_text(
-      "chase", find_mismatches(count, [&](std::uint64_t i) { return slots[i].end != want; }),
-      count, "launches");
+      "chase", find_mismatches(count, [&](std::uint64_t i) { return slots[i].end != want; }), count,
+      "launches");
   if (!st.verified) {
     st.slots = std::move(slots);
     st.verified = true;
@@ -122,7 +122,7 @@ runtime::Operation make_operation(PointState& st, char* base, std::uint32_t* sin
   runtime::Operation op;
   op.label = fmt::format("{} s{} c{} {}", p.mode, p.stride, p.carveout, p.bytes);
   const bool pages = p.stride >= latency::kPageStrideFrom;
-  const bool flush = l2_bytes > 0 && p.bytes > latency::kFlushFromL2Multiple * l2_bytes;
+  const bool flush = latency::flushed_first(n, p.stride, l2_bytes);
   // The warm read sets the cache state; a set far over the L2 starts from a flushed L2 instead.
   op.cache = flush ? runtime::Cache::kFlushL2 : runtime::Cache::kAsLeft;
   op.prepare = [=](cudaStream_t stream) {
@@ -186,8 +186,9 @@ Row make_row(const PointState& st, const SampleSet& samples, std::uint64_t steps
         [](const latency::ChaseSlot& s, double k) { return static_cast<double>(s.cycles) / k; },
         d));
     row.metrics.push_back(launch_metric(
-        st, latency::kNs, "ns",
-        [](const latency::ChaseSlot& s, double k) { return static_cast<double>(s.ns) / k; }, d));
+        st, latency::kSeconds, "s",
+        [](const latency::ChaseSlot& s, double k) { return static_cast<double>(s.ns) * 1e-9 / k; },
+        d));
     double cycles = 0, ns = 0;
     for (const auto& s : st.slots)
       cycles += static_cast<double>(s.cycles), ns += static_cast<double>(s.ns);
@@ -201,8 +202,8 @@ Row make_row(const PointState& st, const SampleSet& samples, std::uint64_t steps
 }
 
 // Measures the points of one series (one chain buffer shared by their operations).
-void measure_series(runtime::ProbeContext& ctx, const std::vector<Point>& pts,
-                    std::uint64_t steps, std::vector<Row>& rows) {
+void measure_series(runtime::ProbeContext& ctx, const std::vector<Point>& pts, std::uint64_t steps,
+                    std::vector<Row>& rows) {
   const std::uint64_t l2 = ctx.device().l2_bytes;
   std::uint64_t span = 0;
   for (const Point& p : pts)
@@ -222,8 +223,7 @@ void measure_series(runtime::ProbeContext& ctx, const std::vector<Point>& pts,
     st->ring = runtime::DeviceBuffer(kSlotCapacity * sizeof(latency::ChaseSlot) + 8);
     GP_CUDA(cudaMemset(st->ring.get(), 0, st->ring.bytes()));
     st->end = runtime::DeviceBuffer(8);
-    ops.push_back(
-        make_operation(*st, base, static_cast<std::uint32_t*>(sink.get()), steps, l2));
+    ops.push_back(make_operation(*st, base, static_cast<std::uint32_t*>(sink.get()), steps, l2));
     states.push_back(std::move(st));
   }
   const std::vector<SampleSet> measured = ctx.measure_all(ops);
@@ -286,16 +286,16 @@ class LatencyProbe final : public Probe {
     Axis steps = number_axis("steps", "timed dependent loads per launch", "8192", "2048");
     steps.min = 256;
     steps.max = 1u << 20;
-    Axis trace = list_axis("trace",
-                           "working sets of the per-access traces, % of the L2 size (0: none)",
-                           "25,75", "75");
+    Axis trace =
+        list_axis("trace", "working sets of the per-access traces, % of the L2 size (0: none)",
+                  "25,75", "75");
     trace.unit = "%";
     trace.max = 400;
     trace.max_items = 8;
     return {stride,
             carve,
-            size_axis("max-size", "largest working set of the cache strides", "512MiB",
-                      "256MiB", 4096, 64ull << 30),
+            size_axis("max-size", "largest working set of the cache strides", "512MiB", "256MiB",
+                      4096, 64ull << 30),
             size_axis("tlb-max", "largest span of the page strides", "8GiB", "2GiB", 1ull << 20,
                       256ull << 30),
             per_octave,
@@ -332,9 +332,11 @@ class LatencyProbe final : public Probe {
         "one thread chases a random cyclic permutation of the working set's elements (each holds "
         "the next one's address; ld.global.ca, ld.global.cg for page strides); per launch: the "
         "whole chain (up to {} elements, else {} steps) untimed, then {} dependent loads timed "
-        "with clock64 and %globaltimer; latency = cycles / loads, ns = ns / loads; before each "
-        "sample and counter pass a parallel read of the chain puts it in L2 (sets over {} x L2: "
-        "the L2 flushed instead); trace rows time {} loads one by one (clock before and after "
+        "with clock64 and %globaltimer; latency = cycles / loads, latency_time = timer / loads; "
+        "before each "
+        "sample and counter pass a parallel read of the chain puts it in L2 (sets whose lines "
+        "or sectors take over {} x L2: the L2 flushed instead); trace rows time {} loads one by "
+        "one (clock before and after "
         "each); every launch's end element checked",
         latency::kFullWarmMax, latency::kShortWarm, steps, latency::kFlushFromL2Multiple,
         latency::kTraceSteps));
@@ -369,10 +371,9 @@ ProbeResult LatencyProbe::run(runtime::ProbeContext& ctx, const AxisValues& valu
     while (b < all.size() && all[b].mode == all[a].mode && all[b].stride == all[a].stride &&
            all[b].carveout == all[a].carveout)
       ++b;
-    const std::vector<Point> series =
-        fitting({all.begin() + static_cast<std::ptrdiff_t>(a),
-                 all.begin() + static_cast<std::ptrdiff_t>(b)},
-                dropped);
+    const std::vector<Point> series = fitting({all.begin() + static_cast<std::ptrdiff_t>(a),
+                                               all.begin() + static_cast<std::ptrdiff_t>(b)},
+                                              dropped);
     if (!series.empty()) measure_series(ctx, series, steps, result.rows);
     a = b;
   }

@@ -17,10 +17,9 @@ std::vector<Point> points(const AxisValues& v, std::uint64_t l2_bytes) {
       const bool pages = s >= kPageStrideFrom;
       if (pages && ci > 0) continue;
       const std::uint64_t lo = pages ? kMinPages * s : kMinBytes;
-      const std::uint64_t hi = pages ? v.number("tlb-max")
-                               : ci == 0
-                                   ? v.number("max-size")
-                                   : std::min(v.number("max-size"), kCarveoutMaxBytes);
+      const std::uint64_t hi = pages     ? v.number("tlb-max")
+                               : ci == 0 ? v.number("max-size")
+                                         : std::min(v.number("max-size"), kCarveoutMaxBytes);
       for (std::uint64_t b : models::size_ladder(lo, hi, per_octave, s))
         out.push_back({kChase, s, carveouts[ci], b, 0});
     }

@@ -12,7 +12,7 @@ constexpr TermEntry kTerms[] = {
     {"l2_pct", "L2%", "trace: working set in % of the L2 size"},
     {"bytes", "set", "working set: elements x stride"},
     {"latency", "cyc", "cycles per dependent load (clock64 over the timed steps)"},
-    {"latency_ns", "ns", "ns per dependent load (%globaltimer over the timed steps)"},
+    {"latency_time", "t", "time per dependent load (%globaltimer over the timed steps)"},
     {"clock_mhz", "MHz", "SM clock during the row: cycles / ns of its launches"},
     {"l1_hit", "L1 hit", "counters: L1 hit rate of the chase's load sectors"},
     {"l2_hit", "L2 hit", "counters: L2 hit rate of the reads from the SMs"},

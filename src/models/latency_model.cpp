@@ -12,8 +12,8 @@ std::vector<std::uint64_t> size_ladder(std::uint64_t min, std::uint64_t max,
   if (stride == 0 || per_octave == 0 || max < 2 * stride) return out;
   const std::uint64_t lo = std::max(min, 2 * stride);
   for (std::uint64_t k = 0;; ++k) {
-    const double s = static_cast<double>(lo) * std::exp2(static_cast<double>(k) /
-                                                         static_cast<double>(per_octave));
+    const double s = static_cast<double>(lo) *
+                     std::exp2(static_cast<double>(k) / static_cast<double>(per_octave));
     if (s > static_cast<double>(max)) break;
     const std::uint64_t bytes = static_cast<std::uint64_t>(s) / stride * stride;
     if (out.empty() || bytes > out.back()) out.push_back(bytes);
@@ -31,9 +31,9 @@ std::optional<L1Storage> l1_storage(int major, int minor) {
     v.insert(v.end(), more.begin(), more.end());
     return v;
   };
-  if (major == 9 && minor == 0) return L1Storage{256 * K, with({132 * K, 164 * K, 196 * K, 228 * K})};
-  if (major == 8 && (minor == 0 || minor == 7))
-    return L1Storage{192 * K, with({132 * K, 164 * K})};
+  if (major == 9 && minor == 0)
+    return L1Storage{256 * K, with({132 * K, 164 * K, 196 * K, 228 * K})};
+  if (major == 8 && (minor == 0 || minor == 7)) return L1Storage{192 * K, with({132 * K, 164 * K})};
   if (major == 8 && (minor == 6 || minor == 9)) return L1Storage{128 * K, base};
   if (major == 7 && minor == 0)
     return L1Storage{128 * K, {0, 8 * K, 16 * K, 32 * K, 64 * K, 96 * K}};

@@ -46,8 +46,9 @@ TEST(LatencyGpu, PageSeriesAndCarveoutsRun) {
   GP_REQUIRE_GPU();
   auto probe = make_latency_probe();
   const ProbeResult r = testing::run_probe(
-      *probe, {"--stride", "128,2MiB", "--carveout", "0,100", "--max-size", "512KiB",
-               "--tlb-max", "256MiB", "--per-octave", "1", "--steps", "1024", "--trace", "0"},
+      *probe,
+      {"--stride", "128,2MiB", "--carveout", "0,100", "--max-size", "512KiB", "--tlb-max", "256MiB",
+       "--per-octave", "1", "--steps", "1024", "--trace", "0"},
       3, false);
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
   EXPECT_NE(chase_at(r, "2097152", "268435456"), nullptr);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,49 @@ TEST(LatencyLevels, FindsEachLevelOfTheHierarchy) {
   EXPECT_GT(levels[1].size, 8 * kMiB);
   EXPECT_LE(levels[2].size, 40 * kMiB);
   EXPECT_FALSE(levels[3].next_size);
+}
+
+// The 32-byte series of `gpuprobe latency` on the H100 80GB HBM3 (driver 580.159.04, commit
+// 458371814020, 2026-11-27; median cycles per load, 4 working sets per octave): the levels its run
+// reported, found again from the medians alone.
+const std::vector<SeriesPoint> kH100 = {
+    {1024, 32.0},       {1216, 32.0},       {1440, 32.0},       {1696, 32.0},
+    {2048, 32.0},       {2432, 32.0},       {2880, 32.0},       {3424, 32.0},
+    {4096, 32.0},       {4864, 32.0},       {5792, 32.0},       {6880, 32.0},
+    {8192, 32.0},       {9728, 32.0},       {11584, 32.0},      {13760, 32.0},
+    {16384, 32.0},      {19456, 32.0},      {23168, 32.0},      {27552, 32.0},
+    {32768, 32.0},      {38944, 32.0},      {46336, 32.0},      {55104, 32.0},
+    {65536, 32.0},      {77920, 32.0},      {92672, 32.0},      {110208, 32.0},
+    {131072, 32.0},     {155840, 32.0},     {185344, 32.0},     {220416, 32.0},
+    {262144, 209.6},    {311712, 276.7},    {370720, 276.6},    {440864, 276.9},
+    {524288, 277.2},    {623456, 276.1},    {741440, 276.2},    {881728, 276.1},
+    {1048576, 276.1},   {1246944, 276.2},   {1482880, 276.1},   {1763456, 275.8},
+    {2097152, 276.1},   {2493920, 276.0},   {2965792, 275.9},   {3526944, 276.1},
+    {4194304, 276.1},   {4987872, 275.9},   {5931616, 275.9},   {7053920, 276.2},
+    {8388608, 275.9},   {9975776, 275.7},   {11863264, 276.0},  {14107872, 276.0},
+    {16777216, 275.9},  {19951584, 275.9},  {23726560, 275.8},  {28215776, 275.9},
+    {33554432, 285.7},  {39903168, 322.4},  {47453120, 410.4},  {56431584, 453.4},
+    {67108864, 490.6},  {79806336, 518.6},  {94906240, 542.5},  {112863200, 677.4},
+    {134217728, 677.1}, {159612672, 678.0}, {189812512, 678.9}, {225726400, 679.2},
+    {268435456, 677.6}, {319225344, 680.3}, {379625056, 681.1}, {451452800, 682.9},
+    {536870912, 682.3},
+};
+
+TEST(LatencyLevels, FindsTheH100Levels) {
+  const auto levels = latency::find_levels(kH100);
+  ASSERT_EQ(levels.size(), 6u);
+  // L1: 32 cycles up to 215 KiB; 256 KiB is past it.
+  EXPECT_DOUBLE_EQ(levels[0].median, 32.0);
+  EXPECT_EQ(levels[0].size, 220416u);
+  EXPECT_EQ(levels[0].next_size, std::optional<std::uint64_t>(262144));
+  // 256 KiB alone (partial L1 hits), then near L2: 276 cycles from 304 KiB to 32 MiB.
+  EXPECT_EQ(levels[1].plateau_first, levels[1].plateau_last);
+  EXPECT_NEAR(levels[2].median, 276.0, 0.5);
+  EXPECT_EQ(levels[2].size, 33554432u);
+  // DRAM: 679 cycles from 108 MiB to 512 MiB (the L2 flushed before each sample).
+  EXPECT_NEAR(levels[5].median, 679.0, 1.0);
+  EXPECT_EQ(levels[5].smallest, 112863200u);
+  EXPECT_FALSE(levels[5].next_size);
 }
 
 TEST(LatencyLevels, FlatOrSmallStepsAreOneLevel) {

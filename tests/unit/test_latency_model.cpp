@@ -65,6 +65,19 @@ TEST(LatencyModel, HopperL1IsWhatTheCarveoutLeaves) {
   EXPECT_EQ(models::l1_capacity(*s, 50, max_shared), 124 * kKiB);
 }
 
+// A page chase holds one line per page: 8 GiB of 2-MiB pages is 512 KiB of cache, far under an
+// H100's 2 x 50 MiB, so it keeps its warm read; a 512 MiB sector chase is flushed first. The
+// first H100 run keyed this on the span and sent the page chases beyond 16 GiB to DRAM.
+TEST(LatencyModel, FlushFollowsTheFootprintNotTheSpan) {
+  const std::uint64_t l2 = 50 * kMiB;
+  EXPECT_EQ(latency::footprint_bytes(4096, 2 * kMiB), 512 * kKiB);
+  EXPECT_EQ(latency::footprint_bytes(1000, 32), 32000u);
+  EXPECT_FALSE(latency::flushed_first(16384, 2 * kMiB, l2));
+  EXPECT_TRUE(latency::flushed_first(512 * kMiB / 32, 32, l2));
+  EXPECT_FALSE(latency::flushed_first(64 * kMiB / 32, 32, l2));
+  EXPECT_FALSE(latency::flushed_first(512 * kMiB / 32, 32, 0));
+}
+
 TEST(LatencyModel, UnlistedArchitectureHasNoModel) {
   EXPECT_FALSE(models::l1_storage(12, 0));
   EXPECT_TRUE(models::l1_storage(8, 0));
@@ -89,10 +102,15 @@ TEST(LatencySweep, PointsPerCarveoutAndStrideThenTraces) {
   std::vector<std::tuple<std::string, std::uint64_t, std::uint64_t, std::uint64_t>> got;
   for (const auto& p : pts)
     got.emplace_back(p.mode, p.stride, p.carveout, p.bytes);
-  const decltype(got) want = {
-      {"chase", 32, 0, 1024},          {"chase", 32, 0, 2048},          {"chase", 32, 0, 4096},
-      {"chase", 2 * kMiB, 0, 32 * kMiB}, {"chase", 2 * kMiB, 0, 64 * kMiB}, {"chase", 32, 50, 1024},
-      {"chase", 32, 50, 2048},         {"chase", 32, 50, 4096},         {"trace", 32, 0, 30 * kMiB}};
+  const decltype(got) want = {{"chase", 32, 0, 1024},
+                              {"chase", 32, 0, 2048},
+                              {"chase", 32, 0, 4096},
+                              {"chase", 2 * kMiB, 0, 32 * kMiB},
+                              {"chase", 2 * kMiB, 0, 64 * kMiB},
+                              {"chase", 32, 50, 1024},
+                              {"chase", 32, 50, 2048},
+                              {"chase", 32, 50, 4096},
+                              {"trace", 32, 0, 30 * kMiB}};
   EXPECT_EQ(got, want);
   EXPECT_EQ(pts.back().l2_pct, 75u);
 }

@@ -14,7 +14,7 @@
 
 namespace gpuprobe::models {
 
-inline constexpr std::uint64_t kChaseLineBytes = 128;  // an L1/L2 line
+inline constexpr std::uint64_t kChaseLineBytes = 128;   // an L1/L2 line
 inline constexpr std::uint64_t kPageSpreadFrom = 4096;  // strides above this get a line offset
 
 // Byte offset of chase element i at `stride` (a multiple of 8): i x stride, plus, for strides
