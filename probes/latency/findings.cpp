@@ -115,6 +115,18 @@ const auto kL1Capacity = list.verdict(
           f[kL1Model], f[kAgainstModel]);
     });
 
+const auto kL2Reach = list.verdict(
+    "latency_l2_reach", params(kStrideKey, kCarveoutKey), values(kLatency, kLatencyNs),
+    outcome(kSizeKey, kNextSize), [](const auto& f) {
+      return fmt::format(
+          "{}: the first L2 plateau ({:.1f} cycles, {}) holds working sets up to {}{}: the L2 "
+          "this chase sees; past it the far L2 partition and DRAM serve a growing share (the "
+          "traces' clusters and the next levels; measured)",
+          series_text(f), f.value(kLatency), ns_text(f.maybe(kLatencyNs)),
+          size_words(f.param(kSizeKey)),
+          f.has(kNextSize) ? fmt::format(" ({} is past it)", size_words(f.param(kNextSize))) : "");
+    });
+
 const auto kFarL2 = list.verdict(
     "latency_far_l2", params(kL2PctKey, kBytesKey),
     values(kNearCycles, kFarCycles, kNearNs, kFarNs, kFarShare, kEta), outcome(kClustersKey),
@@ -255,6 +267,21 @@ void l1_capacity_finding(const Series& s, const RunFacts& facts, std::vector<Fin
       kAgainstModel(against)));
 }
 
+// The first level of a cache series that L2 served over two working sets or more: its plateau's
+// end is the L2 the chase sees, where the far partition starts to serve.
+void l2_reach_finding(const Series& s, double clock, std::vector<Finding>& out) {
+  if (s.pages()) return;
+  for (const Level& l : s.levels) {
+    const auto sv = level_served(s, l);
+    if (!sv || sv->level != std::string(kServedL2) || l.plateau_first == l.plateau_last) continue;
+    out.push_back(kL2Reach.make(
+        kStrideKey(i64(s.stride)), kCarveoutKey(i64(s.carveout)), kLatency(l.median),
+        kLatencyNs(ns_of(l.median, clock)), kSizeKey(i64(l.size)),
+        kNextSize(l.next_size ? std::optional<std::int64_t>(i64(*l.next_size)) : std::nullopt)));
+    return;
+  }
+}
+
 // A page-stride series: each step between levels is a TLB step when the counters see the same
 // data level on both sides.
 void tlb_findings(const Series& s, double clock, std::vector<Finding>& out) {
@@ -311,6 +338,7 @@ void add_series_findings(const std::vector<Series>& series, const RunFacts& fact
     for (std::size_t i = 0; i < s.levels.size(); ++i)
       out.push_back(level_finding(s, i, clock));
     l1_capacity_finding(s, facts, out);
+    l2_reach_finding(s, clock, out);
     if (s.pages()) tlb_findings(s, clock, out);
     counters_finding(s, out);
     for (const ChaseRow* r : s.rows) {
