@@ -16,6 +16,7 @@
 #include "gpuprobe/core/glossary.hpp"
 #include "host_links/analysis.hpp"
 #include "l2_persist/analysis.hpp"
+#include "latency/analysis.hpp"
 #include "overlap/analysis.hpp"
 #include "peer/analysis.hpp"
 #include "transfer/analysis.hpp"
@@ -35,6 +36,7 @@ Glossary every_glossary() {
   l2_persist::add_words(g);
   peer::add_words(g);
   host_links::add_words(g);
+  latency::add_words(g);
   return g;
 }
 
