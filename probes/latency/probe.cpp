@@ -10,15 +10,14 @@
 #include <random>
 
 #include "analysis.hpp"
-#include "gpuprobe/core/analysis_guard.hpp"
 #include "gpuprobe/core/mismatches.hpp"
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/models/latency_model.hpp"
-#include "gpuprobe/probe.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
+#include "gpuprobe/sweep_probe.hpp"
 #include "internal.hpp"
 #include "kernels.hpp"
 #include "registry.hpp"
@@ -172,9 +171,11 @@ Metric launch_metric(const PointState& st, const char* name, const char* unit,
   return m;
 }
 
-Row make_row(const PointState& st, const SampleSet& samples, std::uint64_t steps) {
-  Row row;
+// A measured point's row: its params (a trace's bytes after the planned ones), the latency
+// metrics in place of the framework's bandwidth, the clock.
+void fill_row(Row& row, const PointState& st, const SampleSet& samples, std::uint64_t steps) {
   row.params = latency::row_params(st.point);
+  row.metrics.clear();
   const auto d = static_cast<double>(steps);
   if (st.point.mode == latency::kTrace) {
     Metric m{latency::kCycles, "cycles", statistics_of(st.trace), {st.trace}};
@@ -196,24 +197,23 @@ Row make_row(const PointState& st, const SampleSet& samples, std::uint64_t steps
         {latency::kClock, "MHz", ns > 0 ? std::optional<double>(cycles / ns * 1e3) : std::nullopt});
   }
   row.metrics.push_back(time_metric(samples));
-  row.flags = samples.flags;
-  row.counters = samples.counters;
-  return row;
 }
 
-// Measures the points of one series (one chain buffer shared by their operations).
-void measure_series(runtime::ProbeContext& ctx, const std::vector<Point>& pts, std::uint64_t steps,
-                    std::vector<Row>& rows) {
-  const std::uint64_t l2 = ctx.device().l2_bytes;
+// Measures the points `at` of one series (one chain buffer shared by their operations).
+void measure_series(Sweep<Point>& s, const std::vector<Point>& sized,
+                    const std::vector<std::size_t>& at) {
+  runtime::ProbeContext& ctx = s.ctx();
+  const std::uint64_t steps = s.values().number("steps");
   std::uint64_t span = 0;
-  for (const Point& p : pts)
-    span = std::max(span, p.bytes);
+  for (const std::size_t i : at)
+    span = std::max(span, sized[i].bytes);
   runtime::DeviceBuffer chain(span);
   runtime::DeviceBuffer sink(4);
   char* base = static_cast<char*>(chain.get());
   std::vector<std::unique_ptr<PointState>> states;
   std::vector<runtime::Operation> ops;
-  for (const Point& p : pts) {
+  for (const std::size_t i : at) {
+    const Point& p = sized[i];
     auto st = std::make_unique<PointState>();
     st->point = p;
     st->order_host = random_order(p.elements(), 0x1A7E5Cull ^ (p.bytes * 31 + p.stride));
@@ -223,23 +223,41 @@ void measure_series(runtime::ProbeContext& ctx, const std::vector<Point>& pts, s
     st->ring = runtime::DeviceBuffer(kSlotCapacity * sizeof(latency::ChaseSlot) + 8);
     GP_CUDA(cudaMemset(st->ring.get(), 0, st->ring.bytes()));
     st->end = runtime::DeviceBuffer(8);
-    ops.push_back(make_operation(*st, base, static_cast<std::uint32_t*>(sink.get()), steps, l2));
+    ops.push_back(make_operation(*st, base, static_cast<std::uint32_t*>(sink.get()), steps,
+                                 ctx.device().l2_bytes));
     states.push_back(std::move(st));
   }
   const std::vector<SampleSet> measured = ctx.measure_all(ops);
-  for (std::size_t i = 0; i < states.size(); ++i)
-    rows.push_back(make_row(*states[i], measured[i], steps));
+  for (std::size_t k = 0; k < at.size(); ++k)
+    fill_row(s.add(at[k], measured[k]), *states[k], measured[k], steps);
 }
 
-// Points whose chain and order do not fit half of the free device memory are dropped (a note).
-std::vector<Point> fitting(const std::vector<Point>& pts, std::uint64_t& dropped) {
+// The series of a sweep: runs of points with one mode, stride and carve-out, in point order.
+std::vector<std::vector<std::size_t>> series_of(const std::vector<Point>& pts) {
+  std::vector<std::vector<std::size_t>> out;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const bool same = i > 0 && pts[i].mode == pts[i - 1].mode &&
+                      pts[i].stride == pts[i - 1].stride && pts[i].carveout == pts[i - 1].carveout;
+    if (!same) out.emplace_back();
+    out.back().push_back(i);
+  }
+  return out;
+}
+
+// The points of `at` whose chain and order fit half of the free device memory; the others are
+// dropped (counted for the note).
+std::vector<std::size_t> fitting(Sweep<Point>& s, const std::vector<Point>& sized,
+                                 const std::vector<std::size_t>& at, std::uint64_t& dropped) {
   const std::uint64_t budget = runtime::device_memory().free_bytes / 2;
-  std::vector<Point> out;
-  for (const Point& p : pts) {
-    if (p.bytes + 4 * p.elements() > budget || p.bytes == 0)
+  std::vector<std::size_t> out;
+  for (const std::size_t i : at) {
+    const Point& p = sized[i];
+    if (p.bytes == 0 || p.bytes + 4 * p.elements() > budget) {
+      s.drop(i);
       ++dropped;
-    else
-      out.push_back(p);
+    } else {
+      out.push_back(i);
+    }
   }
   return out;
 }
@@ -254,7 +272,7 @@ Axis size_axis(const char* name, const char* help, const char* def, const char* 
   return a;
 }
 
-class LatencyProbe final : public Probe {
+class LatencyProbe final : public SweepProbe<Point> {
  public:
   std::string name() const override { return "latency"; }
   std::string description() const override {
@@ -317,29 +335,23 @@ class LatencyProbe final : public Probe {
     return metric_names(latency::kCounterMetrics);
   }
 
-  ProbeResult plan(const AxisValues& values) const override {
-    ProbeResult r = skeleton(values.number("steps"));
-    for (const Point& p : latency::points(values, 0))
-      r.rows.push_back(unmeasured_row(latency::row_params(p)));
-    return r;
+  std::vector<Point> points(const AxisValues& values) const override {
+    return latency::points(values);
   }
+  Row row(const Point& p) const override { return unmeasured_row(latency::row_params(p)); }
+  Analysis measure(Sweep<Point>& s) override;
 
-  ProbeResult run(runtime::ProbeContext& ctx, const AxisValues& values) override;
-
- private:
-  ProbeResult skeleton(std::uint64_t steps) const {
-    return new_result(fmt::format(
+  std::string method(const AxisValues& values) const override {
+    return fmt::format(
         "one thread chases a random cyclic permutation of the working set's elements (each holds "
         "the next one's address; ld.global.ca, ld.global.cg for page strides); per launch: the "
         "whole chain (up to {} elements, else {} steps) untimed, then {} dependent loads timed "
         "with clock64 and %globaltimer; latency = cycles / loads, latency_time = timer / loads; "
-        "before each "
-        "sample and counter pass a parallel read of the chain puts it in L2 (sets whose lines "
-        "or sectors take over {} x L2: the L2 flushed instead); trace rows time {} loads one by "
-        "one (clock before and after "
-        "each); every launch's end element checked",
-        latency::kFullWarmMax, latency::kShortWarm, steps, latency::kFlushFromL2Multiple,
-        latency::kTraceSteps));
+        "before each sample and counter pass a parallel read of the chain puts it in L2 (sets "
+        "whose lines or sectors take over {} x L2: the L2 flushed instead); trace rows time {} "
+        "loads one by one (clock before and after each); every launch's end element checked",
+        latency::kFullWarmMax, latency::kShortWarm, values.number("steps"),
+        latency::kFlushFromL2Multiple, latency::kTraceSteps);
   }
 };
 
@@ -359,28 +371,21 @@ latency::RunFacts run_facts(const DeviceInfo& dev, const AxisValues& values) {
   return f;
 }
 
-ProbeResult LatencyProbe::run(runtime::ProbeContext& ctx, const AxisValues& values) {
-  const DeviceInfo& dev = ctx.device();
-  const std::uint64_t steps = values.number("steps");
-  ProbeResult result = skeleton(steps);
-  const std::vector<Point> all = latency::points(values, dev.l2_bytes);
+// Series by series (each over one chain buffer), the traces sized to this device's L2; points
+// that do not fit are dropped with a note.
+LatencyProbe::Analysis LatencyProbe::measure(Sweep<Point>& s) {
+  const DeviceInfo& dev = s.ctx().device();
+  std::vector<Point> sized = s.points();
+  latency::size_traces(sized, dev.l2_bytes);
   std::uint64_t dropped = 0;
-  std::size_t a = 0;
-  while (a < all.size()) {
-    std::size_t b = a + 1;
-    while (b < all.size() && all[b].mode == all[a].mode && all[b].stride == all[a].stride &&
-           all[b].carveout == all[a].carveout)
-      ++b;
-    const std::vector<Point> series = fitting({all.begin() + static_cast<std::ptrdiff_t>(a),
-                                               all.begin() + static_cast<std::ptrdiff_t>(b)},
-                                              dropped);
-    if (!series.empty()) measure_series(ctx, series, steps, result.rows);
-    a = b;
+  for (const std::vector<std::size_t>& series : series_of(sized)) {
+    const std::vector<std::size_t> at = fitting(s, sized, series, dropped);
+    if (!at.empty()) measure_series(s, sized, at);
   }
-  const latency::RunFacts facts = run_facts(dev, values);
-  analyse_keeping_rows(result, [&] { latency::analyse(result, facts); });
-  if (dropped > 0) result.findings.push_back(latency::memory_note(dropped));
-  return result;
+  return [facts = run_facts(dev, s.values()), dropped](ProbeResult& r) {
+    latency::analyse(r, facts);
+    if (dropped > 0) r.findings.push_back(latency::memory_note(dropped));
+  };
 }
 
 }  // namespace

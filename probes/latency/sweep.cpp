@@ -7,7 +7,7 @@
 
 namespace gpuprobe::latency {
 
-std::vector<Point> points(const AxisValues& v, std::uint64_t l2_bytes) {
+std::vector<Point> points(const AxisValues& v) {
   std::vector<Point> out;
   const auto& carveouts = v.list("carveout");
   const auto& strides = v.list("stride");
@@ -30,10 +30,14 @@ std::vector<Point> points(const AxisValues& v, std::uint64_t l2_bytes) {
   if (line == 0) return out;
   for (std::uint64_t pct : v.list("trace")) {
     if (pct == 0) continue;
-    const std::uint64_t bytes = l2_bytes * pct / 100 / line * line;
-    out.push_back({kTrace, line, carveouts.front(), bytes, pct});
+    out.push_back({kTrace, line, carveouts.front(), 0, pct});
   }
   return out;
+}
+
+void size_traces(std::vector<Point>& points, std::uint64_t l2_bytes) {
+  for (Point& p : points)
+    if (p.mode == kTrace) p.bytes = l2_bytes * p.l2_pct / 100 / p.stride * p.stride;
 }
 
 std::vector<Param> row_params(const Point& p) {

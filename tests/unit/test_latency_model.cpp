@@ -97,8 +97,8 @@ AxisValues values_of(std::vector<std::uint64_t> strides, std::vector<std::uint64
 }
 
 TEST(LatencySweep, PointsPerCarveoutAndStrideThenTraces) {
-  const auto pts =
-      latency::points(values_of({32, 2 * kMiB}, {0, 50}, 4 * kKiB, 64 * kMiB, {0, 75}), 40 * kMiB);
+  auto pts = latency::points(values_of({32, 2 * kMiB}, {0, 50}, 4 * kKiB, 64 * kMiB, {0, 75}));
+  latency::size_traces(pts, 40 * kMiB);
   std::vector<std::tuple<std::string, std::uint64_t, std::uint64_t, std::uint64_t>> got;
   for (const auto& p : pts)
     got.emplace_back(p.mode, p.stride, p.carveout, p.bytes);
@@ -116,7 +116,7 @@ TEST(LatencySweep, PointsPerCarveoutAndStrideThenTraces) {
 }
 
 TEST(LatencySweep, LaterCarveoutsStopAtOneMebibyte) {
-  const auto pts = latency::points(values_of({128}, {0, 100}, 8 * kMiB, kMiB, {}), 0);
+  const auto pts = latency::points(values_of({128}, {0, 100}, 8 * kMiB, kMiB, {}));
   std::uint64_t largest_first = 0, largest_later = 0;
   for (const auto& p : pts)
     (p.carveout == 0 ? largest_first : largest_later) =
@@ -126,11 +126,29 @@ TEST(LatencySweep, LaterCarveoutsStopAtOneMebibyte) {
 }
 
 TEST(LatencySweep, PlannedTracesHaveNoBytesYet) {
-  const auto pts = latency::points(values_of({32}, {0}, 4 * kKiB, kMiB, {25}), 0);
+  const auto pts = latency::points(values_of({32}, {0}, 4 * kKiB, kMiB, {25}));
   ASSERT_EQ(pts.back().mode, latency::kTrace);
   const auto params = latency::row_params(pts.back());
   EXPECT_FALSE(find_param(params, latency::kBytes));
   EXPECT_TRUE(find_param(params, latency::kL2Pct));
+}
+
+// A sized trace keeps its planned params in order and adds its bytes after them (the sweep's
+// rows must begin with their planned params); chase points are left as they are.
+TEST(LatencySweep, SizedTracesAddTheirBytesAfterThePlannedParams) {
+  const auto planned = latency::points(values_of({32}, {0}, 4 * kKiB, kMiB, {25}));
+  auto sized = planned;
+  latency::size_traces(sized, 50 * kMiB);
+  ASSERT_EQ(sized.size(), planned.size());
+  for (std::size_t i = 0; i + 1 < sized.size(); ++i)
+    EXPECT_EQ(sized[i].bytes, planned[i].bytes);
+  EXPECT_EQ(sized.back().bytes, 50 * kMiB / 4 / 32 * 32);
+  const auto before = latency::row_params(planned.back());
+  const auto after = latency::row_params(sized.back());
+  ASSERT_EQ(after.size(), before.size() + 1);
+  for (std::size_t k = 0; k < before.size(); ++k)
+    EXPECT_EQ(after[k].key, before[k].key);
+  EXPECT_EQ(after.back().key, latency::kBytes);
 }
 
 }  // namespace
