@@ -14,7 +14,7 @@
 
 namespace gpuprobe::testing {
 
-// The result of `probe` in tests/fixtures/<file> (e.g. "schema1/h100-all.json"), as that run
+// The result of `probe` in tests/fixtures/<file> (e.g. "schema1/h100-all.json.gz"), as that run
 // wrote it. Throws std::runtime_error when the file has no such result (UsageError when the file
 // cannot be read), so a test that depends on it fails.
 inline const ProbeResult& fixture_result(const std::string& file, const std::string& probe) {

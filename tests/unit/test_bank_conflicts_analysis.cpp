@@ -1,4 +1,4 @@
-// Unit tests of bank-conflicts' analysis on real H100 rows (tests/fixtures/schema1/h100-all.json):
+// Unit tests of bank-conflicts' analysis on real H100 rows (tests/fixtures/schema1/h100-all.json.gz):
 // derived values, summary rows, findings and their sentences against the numbers of that run.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -23,7 +23,7 @@ const std::string kPrefixStores = "stores, slowdown vs stride 1 measured (model)
 // The bank-conflicts result of the fixture, as that run wrote it (schema 1: stride rows' metric
 // still named `time`; its verdict and notes lines are findings with text only).
 const ProbeResult& recorded() {
-  return testing::fixture_result("schema1/h100-all.json", "bank-conflicts");
+  return testing::fixture_result("schema1/h100-all.json.gz", "bank-conflicts");
 }
 
 bool is_stride_row(const Row& row) {

@@ -1,4 +1,4 @@
-// Unit tests of coalescing's analysis on real H100 rows (tests/fixtures/schema1/h100-all.json,
+// Unit tests of coalescing's analysis on real H100 rows (tests/fixtures/schema1/h100-all.json.gz,
 // a quick `gpuprobe all` sweep): model columns, ratios, summary rows, findings and phrasings
 // checked against the file's own numbers and its old prose verdict; and the edge cases.
 #include <gtest/gtest.h>
@@ -20,7 +20,7 @@ using coalescing::RunFacts;
 
 // The coalescing result of the fixture as written (with what the old probe derived).
 const ProbeResult& original() {
-  return testing::fixture_result("schema1/h100-all.json", "coalescing");
+  return testing::fixture_result("schema1/h100-all.json.gz", "coalescing");
 }
 
 // The measured rows only: params, metrics, flags and the sizing's working_set_over_l2.

@@ -228,11 +228,11 @@ TEST(JsonRead, SamplesThatAreNotRoundsOfNumbersAreMalformed) {
   }
 }
 
-// Real schema-1 output from an H100 (tests/fixtures/schema1/h100-all.json, a copy of the first
+// Real schema-1 output from an H100 (tests/fixtures/schema1/h100-all.json.gz, a copy of the first
 // committed examples/results/h100/all.json) is read: every field comes back, and its prose
 // verdict and notes lines become findings that carry the lines as their text.
 TEST(JsonRoundTrip, Schema1H100ReportIsReadWithItsLinesAsFindings) {
-  const std::string path = std::string(GPUPROBE_FIXTURES_DIR) + "/schema1/h100-all.json";
+  const std::string path = std::string(GPUPROBE_FIXTURES_DIR) + "/schema1/h100-all.json.gz";
   const nlohmann::ordered_json original = read_json_file(path);
   const RunReport report = report_from_json(original, path);
   EXPECT_EQ(report.schema_version, 1);

@@ -1,4 +1,4 @@
-// Unit tests for transfer's analysis on real H100 rows (tests/fixtures/schema1/h100-all.json):
+// Unit tests for transfer's analysis on real H100 rows (tests/fixtures/schema1/h100-all.json.gz):
 // the fits, the fit beside every row, the ratios to pageable and the findings are recomputed
 // from the measured rows alone and must reproduce what that run reported.
 #include "transfer/analysis.hpp"
@@ -16,7 +16,7 @@ namespace gpuprobe {
 namespace {
 
 const ProbeResult& h100_transfer() {
-  return testing::fixture_result("schema1/h100-all.json", "transfer");
+  return testing::fixture_result("schema1/h100-all.json.gz", "transfer");
 }
 
 // The run's measured rows only: what the analysis adds is taken away.
