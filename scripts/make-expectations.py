@@ -5,7 +5,9 @@ Usage: scripts/make-expectations.py RUN.json [RUN.json ...] > expectations/<gpu-
        scripts/make-expectations.py --out-dir DIR RUN.json [RUN.json ...]
          (writes DIR/<gpu-name>.txt, named as `gpuprobe check` looks it up, and prints its path)
 
-Each bound is the lowest value over the runs x (1 - margin). With several runs the margin is
+Each bound is the lowest value over the runs x (1 - margin); for a latency (lower is healthier:
+the probes in UPPER) it is the highest value x (1 + margin), written with <=. With several runs
+the margin is
 max(5%, 2 x their spread), the spread being (max - min) / median; with one run, which cannot
 show how far another run lands (docs/method.md: runs minutes apart differ more than rounds of
 one run), it is max(10%, 3 x the value's spread within the run: between its rounds, or its 95%
@@ -21,7 +23,12 @@ The quantities (the headline of each probe's quick run, as `gpuprobe all` has it
   smallest and largest reuse (copy time / zero-copy time), and the coalesced read-once ratio to
   pinned cudaMemcpy (finding zerocopy_once_vs_memcpy);
 - l2-persist: the window's gain (speed-up over no window) with the hot region the size of the
-  set-aside, hitRatio 1, per workload.
+  set-aside, hitRatio 1, per workload;
+- latency (upper bounds, cycles): per cache series (stride below a page) its headline plateaus,
+  found without the levels or the counters, so that every healthy run has them: the L1 (the
+  smallest working set every run has), the DRAM (the largest one; the quick sweep ends at over
+  4 x the L2) and, from the per-access trace of each share of the L2, the near and the far L2
+  (the fast and slow clusters' medians).
 Only a value that every run has and that a healthy run cannot lack is bounded. Not gated, each
 with a comment line saying why (and a count on stderr): a value some run lacks; a value a healthy
 run can lack, by the outcome it reports (OUTCOME_DEPENDENT, or any value of that name found null
@@ -186,10 +193,38 @@ def l2_persist_rows(result):
     return out
 
 
+PAGE_STRIDE = 65536  # latency: strides from here chase pages (the TLB series), not cache levels
+
+
+def latency_values(result):
+    """The latency plateaus every healthy run has: per cache series (stride, carve-out) the
+    chase at its smallest working set (L1) and at its largest (DRAM), and each trace's fast and
+    slow clusters (near and far L2)."""
+    out = {}
+    chases = {}
+    for r in result["rows"]:
+        p = r["params"]
+        if p.get("mode") == "chase" and p.get("stride", PAGE_STRIDE) < PAGE_STRIDE:
+            chases.setdefault((p["stride"], p["carveout"]), []).append(r)
+    for rows in chases.values():
+        for r in (min(rows, key=lambda x: x["params"]["bytes"]),
+                  max(rows, key=lambda x: x["params"]["bytes"])):
+            key = selector("latency", r["params"], ("mode", "stride", "carveout", "bytes"))
+            out[key + ".latency"] = metric_value(r, "latency")
+    for r in result["rows"]:
+        if r["params"].get("mode") == "trace":
+            key = selector("latency", r["params"], ("mode", "stride", "carveout", "l2_pct"))
+            for name in ("fast_cycles", "slow_cycles"):
+                out[f"{key}.{name}"] = plain_value(r.get("derived", {}), name)
+    return out
+
+
 PROBES = (("transfer", transfer_rows), ("coalescing", coalescing_summary),
           ("bank-conflicts", ladder_rows), ("overlap", overlap_rows),
-          ("zerocopy", zerocopy_values), ("l2-persist", l2_persist_rows))
+          ("zerocopy", zerocopy_values), ("l2-persist", l2_persist_rows),
+          ("latency", latency_values))
 GAINS = {"overlap", "l2-persist"}  # speed-ups over doing without: a bound <= 1 asserts nothing
+UPPER = {"latency"}  # lower is healthier: an upper bound from the highest value
 
 
 def constant(value, unit):
@@ -199,23 +234,26 @@ def constant(value, unit):
 
 def bound_line(probe, quantity, values, unit, spreads):
     """values: per-run values; spreads: per-run spreads within the run (used with one run)."""
-    low = min(values)
+    low, high = min(values), max(values)
     shown = f" {unit}" if unit else ""
     if len(values) > 1:
         spread = (max(values) - min(values)) / statistics.median(values)
         margin = max(MIN_MARGIN, 2 * spread)
-        how = (f"{len(values)} runs: {low:.4g}-{max(values):.4g}{shown}, spread {spread:.1%}, "
+        how = (f"{len(values)} runs: {low:.4g}-{high:.4g}{shown}, spread {spread:.1%}, "
                f"margin {margin:.1%}")
     else:
         margin = max(MIN_MARGIN_ONE_RUN, 3 * spreads[0])
         how = (f"1 run: {low:.4g}{shown}, spread within the run {spreads[0]:.1%}, "
                f"margin {margin:.1%}")
-    bound = low * (1 - margin)
+    upper = probe in UPPER
+    bound = high * (1 + margin) if upper else low * (1 - margin)
     if margin > MAX_MARGIN:
         return f"# not gated: {quantity}: {how} is over {MAX_MARGIN:.0%} (too noisy to gate)\n"
     if probe in GAINS and bound <= 1:
         return (f"# not gated: {quantity}: {how}; the bound {bound:.3g} <= 1 could not tell the "
                 f"gain from none\n")
+    if upper:
+        return f"# {how}; bound = highest x (1 + margin)\n{quantity} <= {constant(bound, unit)}\n"
     return f"# {how}\n{quantity} >= {constant(bound, unit)}\n"
 
 

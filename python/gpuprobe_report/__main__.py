@@ -22,6 +22,7 @@ import plot_bank_conflicts  # noqa: E402
 import plot_coalescing  # noqa: E402
 import plot_generic  # noqa: E402
 import plot_l2_persist  # noqa: E402
+import plot_latency  # noqa: E402
 import plot_overlap  # noqa: E402
 import plot_peer  # noqa: E402
 import plot_transfer  # noqa: E402
@@ -36,6 +37,7 @@ PLOTTERS = {
     "zerocopy": plot_zerocopy.pictures,
     "l2-persist": plot_l2_persist.pictures,
     "peer": plot_peer.pictures,
+    "latency": plot_latency.pictures,
 }
 
 

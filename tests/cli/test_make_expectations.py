@@ -45,6 +45,24 @@ def run(summaries):
                          "summary": summaries}]}
 
 
+def chase(stride, size, cycles):
+    return {"params": {"mode": "chase", "stride": stride, "carveout": 0, "bytes": size},
+            "metrics": {"latency": {"unit": "cycles", "median": cycles, "rel_noise": 0.001}}}
+
+
+def latency_run(l1, dram, near=282.0, far=475.0):
+    """A run of one GPU with one ok latency result: a cache series, a page series, a trace."""
+    rows = [chase(32, 1024, l1), chase(32, 4096, l1), chase(32, 256 << 20, dram),
+            chase(2 << 20, 32 << 20, 280.0), chase(2 << 20, 2 << 30, 900.0),
+            {"params": {"mode": "trace", "stride": 32, "carveout": 0, "l2_pct": 75,
+                        "bytes": 39321600},
+             "derived": {"fast_cycles": value(near, "cycles"),
+                         "slow_cycles": value(far, "cycles")}}]
+    return {"schema_version": 3, "tool": {"git": "test"}, "devices": [{"name": "Test GPU"}],
+            "results": [{"probe": "latency", "status": "ok", "rows": rows, "findings": [],
+                         "summary": []}]}
+
+
 class MakeExpectations(unittest.TestCase):
     def make(self, runs):
         with tempfile.TemporaryDirectory() as d:
@@ -109,6 +127,24 @@ class MakeExpectations(unittest.TestCase):
         runs = [run([zerocopy_summary(32, 6.0, first=v)]) for v in (2.0, 2.02, 2.04)]
         text = self.make(runs)
         self.assertIn("stride=32,element_bytes=16].copy_over_zerocopy_first >= 1.9x\n", text)
+
+    def test_latency_plateaus_get_upper_bounds_from_the_highest_value(self):
+        # L1 (smallest working set), DRAM (largest), near and far L2 (the trace's clusters): a
+        # latency is healthy when low, so the bound is the highest value x (1 + margin).
+        runs = [latency_run(32.0, dram) for dram in (670.0, 675.0, 680.0)]
+        text = self.make(runs)
+        self.assertIn("latency[mode=chase,stride=32,carveout=0,bytes=1024].latency <= 33.6\n", text)
+        # DRAM: spread 10/675 = 1.5%, margin 5%: 680 x 1.05 = 714.
+        self.assertIn("latency[mode=chase,stride=32,carveout=0,bytes=268435456].latency <= 714\n",
+                      text)
+        self.assertIn("latency[mode=trace,stride=32,carveout=0,l2_pct=75].fast_cycles <= 296.1\n",
+                      text)
+        self.assertIn("latency[mode=trace,stride=32,carveout=0,l2_pct=75].slow_cycles <= 498.8\n",
+                      text)
+        # Neither a middle working set nor the page series (a TLB step is no plateau every GPU has).
+        self.assertNotIn("bytes=4096", text)
+        self.assertNotIn("stride=2097152", text)
+        self.assertNotIn(">=", "".join(l for l in text.splitlines() if l.startswith("latency")))
 
     def test_stderr_counts_bounds_and_values_left_out(self):
         with tempfile.TemporaryDirectory() as d:

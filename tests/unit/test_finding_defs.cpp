@@ -17,6 +17,7 @@
 #include "gpuprobe/core/glossary.hpp"
 #include "host_links/analysis.hpp"
 #include "l2_persist/analysis.hpp"
+#include "latency/analysis.hpp"
 #include "overlap/analysis.hpp"
 #include "peer/analysis.hpp"
 #include "transfer/analysis.hpp"
@@ -37,6 +38,7 @@ Glossary every_glossary() {
   cache::add_words(g);
   peer::add_words(g);
   host_links::add_words(g);
+  latency::add_words(g);
   return g;
 }
 
