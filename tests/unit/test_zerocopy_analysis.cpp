@@ -1,6 +1,6 @@
 // Unit tests for zerocopy's analysis: the break-even computation (crossing, never crossing,
 // always winning), the counters beside the model on hand-made rows, the phrasings; and the
-// analysis re-run on the measured rows of a real H100 run (tests/fixtures/zerocopy.json).
+// analysis re-run on the measured rows of a real H100 run (tests/fixtures/zerocopy.json.gz).
 #include "zerocopy/analysis.hpp"
 
 #include <gtest/gtest.h>
@@ -225,9 +225,10 @@ TEST(ZeroCopyAnalysis, InFlightLittlesLaw) {
 }
 
 // ---- The analysis re-run on a real H100 run ---------------------------------------------------
-// tests/fixtures/zerocopy.json: `gpuprobe zerocopy --json zerocopy.json --no-color` (defaults,
+// tests/fixtures/zerocopy.json.gz: `gpuprobe zerocopy --json zerocopy.json --no-color` (defaults,
 // counters on) on an NVIDIA H100 80GB HBM3 (PCIe gen5 x16, driver 13.0), Release build of
-// commit 0209af9; identical to examples/results/h100/zerocopy.json.
+// commit 0209af9: examples/results/h100/zerocopy.json.gz trimmed to what these tests read (each
+// metric's raw samples left out; statistics, counters and findings as the run wrote them).
 
 const ProbeResult& h100_zerocopy() {
   return testing::fixture_result("zerocopy.json.gz", "zerocopy");
