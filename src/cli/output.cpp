@@ -103,7 +103,7 @@ void validate_output_file(const char* flag, const std::string& path,
       throw UsageError(fmt::format(
           "{} {}: that is also an input file, which writing would destroy: give another name", flag,
           printable(path)));
-  check_path(flag, path);
+  validate_path(flag, path);
 }
 
 void write_outputs(const GlobalOptions& o, const RunReport& report, const Glossary& glossary,

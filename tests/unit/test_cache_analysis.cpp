@@ -261,7 +261,7 @@ TEST(CacheAnalysis, ACurveWithoutTwoAlikeSizesHasANoteAndNoPlateau) {
 // The committed H100 run, its rows stripped of what the analysis adds, analysed again: the same
 // plateaus, knees and counter verdicts as the run reported, and the levels the docs state.
 ProbeResult h100_rows_only(cache::RunFacts& facts) {
-  const ProbeResult& run =
+  const ProbeResult run =
       testing::fixture_result("../../examples/results/h100/cache.json.gz", "cache");
   const Finding* f = find_finding(run, "cache_facts");
   if (f == nullptr) throw std::runtime_error("no cache_facts in the H100 run");
@@ -289,7 +289,7 @@ TEST(CacheAnalysisH100, TheRunsFindingsComeBackFromItsRows) {
   cache::RunFacts facts;
   ProbeResult again = h100_rows_only(facts);
   cache::analyse(again, facts);
-  const ProbeResult& run =
+  const ProbeResult run =
       testing::fixture_result("../../examples/results/h100/cache.json.gz", "cache");
   // The runner orders findings by kind (verdicts first): match them by identity.
   auto keyed = [](const ProbeResult& r, const char* id) {
