@@ -245,7 +245,7 @@ class FindingDef<Fields<P...>, Fields<V...>, Fields<O...>> {
   template <class... G>
   Finding make(G... given) const {
     if constexpr ((finding_field::kIsTuple<G> || ...)) {
-      return std::apply([this](auto... g) { return make(std::move(g)...); },
+      return std::apply([self = this](auto... g) { return self->make(std::move(g)...); },
                         std::tuple_cat(finding_field::as_tuple(std::move(given))...));
     } else {
       return make_flat(std::move(given)...);
