@@ -17,7 +17,7 @@ std::vector<gpuprobe::Axis> make_axes() {
   axes.back().max = std::uint64_t{1} << 40;
   axes.push_back(list_axis("strides", "elements", "1:32"));
   axes.back().min = 1;
-  axes.back().check = [](std::uint64_t v) {
+  axes.back().validate = [](std::uint64_t v) {
     return v % 3 == 0 ? std::string("is a multiple of 3") : std::string();
   };
   axes.push_back(number_axis("size", "edge", "8192"));
