@@ -135,7 +135,9 @@ void put(std::vector<Quantity>& q, const std::string& name, const std::string& u
 // DRAM bytes per byte the kernel moved.
 void counter_columns(Row& row) {
   if (!row.counters) return;
-  const Quantity* moved = find_quantity(row.derived, "bytes_moved");
+  // Copied before the pushes below, which may move row.derived's storage.
+  const Quantity* moved_q = find_quantity(row.derived, "bytes_moved");
+  const std::optional<double> moved = moved_q ? moved_q->value : std::nullopt;
   const auto dram_r = counter_value(row, kDramRead), dram_w = counter_value(row, kDramWrite);
   std::optional<double> dram;
   if (dram_r && dram_w) dram = *dram_r + *dram_w;
@@ -143,7 +145,7 @@ void counter_columns(Row& row) {
       ratio(counter_value(row, kL1Hits), counter_value(row, kL1Sectors)));
   put(row.derived, "l2_hit_rate", "",
       ratio(counter_value(row, kL2ReadHits), counter_value(row, kL2Reads)));
-  put(row.derived, "dram_bytes_per_byte", "", ratio(dram, moved ? moved->value : std::nullopt));
+  put(row.derived, "dram_bytes_per_byte", "", ratio(dram, moved));
 }
 
 CurvePoint point_of(const Row& row) {
