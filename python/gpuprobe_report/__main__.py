@@ -68,7 +68,8 @@ def all_probes(runs):
 
 
 def main(args):
-    plt.rcParams.update({"svg.hashsalt": "gpuprobe", "font.size": 8, "figure.dpi": 100})
+    plt.rcParams.update({"svg.hashsalt": "gpuprobe", "font.size": 8, "figure.dpi": 100,
+                         "svg.fonttype": "none"})
     if "text.parse_math" in plt.rcParams:
         plt.rcParams["text.parse_math"] = False  # a '$' in a GPU name or file is text, not TeX
     runs = rd.load_runs(args.files, args.name)

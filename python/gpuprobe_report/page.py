@@ -54,6 +54,10 @@ def fmt(v, unit=""):
     return f"{text} {unit}".strip()
 
 
+_DIGITS = re.compile(r"(?<=[ ,\"(MLCz-])(\d+\.\d{2})\d+")
+_FONTS = re.compile(r"font-family: [^;\"]*sans-serif")
+
+
 def svg_of(picture, index):
     """The figure as inline SVG, its ids prefixed so that several figures share one page."""
     buf = io.StringIO()
@@ -61,6 +65,9 @@ def svg_of(picture, index):
     text = buf.getvalue()
     text = text[text.index("<svg"):]
     text = re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)
+    # Coordinates to 1/100 of a pixel (matplotlib writes 1/10^6): a smaller page, the same picture.
+    text = _DIGITS.sub(r"\1", text)
+    text = _FONTS.sub("font-family: sans-serif", text)  # text as text: the reader's sans font
     prefix = f"f{index}-"
     text = re.sub(r'id="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', text)
     text = re.sub(r'url\(#([^)]+)\)', lambda m: f"url(#{prefix}{m.group(1)})", text)
