@@ -28,7 +28,9 @@ The quantities (the headline of each probe's quick run, as `gpuprobe all` has it
   found without the levels or the counters, so that every healthy run has them: the L1 (the
   smallest working set every run has), the DRAM (the largest one; the quick sweep ends at over
   4 x the L2) and, from the per-access trace of each share of the L2, the near and the far L2
-  (the fast and slow clusters' medians).
+  (the fast and slow clusters' medians);
+- cache: per scope and op the bandwidth at the smallest and the largest working set swept (shared
+  memory; L1 and L2 per SM; L2 and DRAM across the GPU).
 Only a value that every run has and that a healthy run cannot lack is bounded. Not gated, each
 with a comment line saying why (and a count on stderr): a value some run lacks; a value a healthy
 run can lack, by the outcome it reports (OUTCOME_DEPENDENT, or any value of that name found null
@@ -219,10 +221,28 @@ def latency_values(result):
     return out
 
 
+def cache_values(result):
+    """Per scope and op the bandwidth at the smallest and the largest working set the run swept:
+    rows every quick run has (the plateaus' names depend on where the data put the knees, so a
+    healthy run can lack one). On an H100's quick sweep: shared memory; L1 and L2 per SM; L2 and
+    DRAM across the GPU."""
+    out = {}
+    series = {}
+    for r in result["rows"]:
+        if metric_value(r, "bandwidth") is not None:
+            series.setdefault((r["params"]["scope"], r["params"]["op"]), []).append(r)
+    for rows in series.values():
+        size = lambda x: x["params"]["working_set_bytes"]  # noqa: E731
+        for r in (min(rows, key=size), max(rows, key=size)):
+            key = selector("cache", r["params"], ("scope", "op", "working_set_bytes"))
+            out[key + ".bandwidth"] = metric_value(r, "bandwidth")
+    return out
+
+
 PROBES = (("transfer", transfer_rows), ("coalescing", coalescing_summary),
           ("bank-conflicts", ladder_rows), ("overlap", overlap_rows),
           ("zerocopy", zerocopy_values), ("l2-persist", l2_persist_rows),
-          ("latency", latency_values))
+          ("latency", latency_values), ("cache", cache_values))
 GAINS = {"overlap", "l2-persist"}  # speed-ups over doing without: a bound <= 1 asserts nothing
 UPPER = {"latency"}  # lower is healthier: an upper bound from the highest value
 

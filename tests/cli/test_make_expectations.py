@@ -50,6 +50,22 @@ def chase(stride, size, cycles):
             "metrics": {"latency": {"unit": "cycles", "median": cycles, "rel_noise": 0.001}}}
 
 
+def ring(scope, size, gbps):
+    return {"params": {"scope": scope, "op": "read", "working_set_bytes": size},
+            "metrics": {"bandwidth": {"unit": "GB/s", "median": gbps, "rel_noise": 0.001}}}
+
+
+def cache_run(l2, dram):
+    """A run of one GPU with one ok cache result: a device series of three sizes and one shared
+    size, and a planned row without a metric."""
+    rows = [ring("device", 4 << 20, l2), ring("device", 32 << 20, 7000.0),
+            ring("device", 512 << 20, dram), ring("shared", 64 << 10, 30000.0),
+            {"params": {"scope": "sm", "op": "read", "working_set_bytes": 1 << 20}}]
+    return {"schema_version": 3, "tool": {"git": "test"}, "devices": [{"name": "Test GPU"}],
+            "results": [{"probe": "cache", "status": "ok", "rows": rows, "findings": [],
+                         "summary": []}]}
+
+
 def latency_run(l1, dram, near=282.0, far=475.0):
     """A run of one GPU with one ok latency result: a cache series, a page series, a trace."""
     rows = [chase(32, 1024, l1), chase(32, 4096, l1), chase(32, 256 << 20, dram),
@@ -145,6 +161,20 @@ class MakeExpectations(unittest.TestCase):
         self.assertNotIn("bytes=4096", text)
         self.assertNotIn("stride=2097152", text)
         self.assertNotIn(">=", "".join(l for l in text.splitlines() if l.startswith("latency")))
+
+    def test_cache_bounds_the_smallest_and_largest_working_set_of_each_series(self):
+        runs = [cache_run(8000.0, dram) for dram in (3100.0, 3120.0, 3140.0)]
+        text = self.make(runs)
+        # L2: one value, margin 5%: 8000 x 0.95 = 7600.
+        self.assertIn("cache[scope=device,op=read,working_set_bytes=4194304].bandwidth >= 7600GB/s\n",
+                      text)
+        # DRAM: spread 40/3120 = 1.3%, margin 5%: 3100 x 0.95 = 2945.
+        self.assertIn(
+            "cache[scope=device,op=read,working_set_bytes=536870912].bandwidth >= 2945GB/s\n", text)
+        # A series of one size is bounded once; a middle size and a planned row not at all.
+        self.assertEqual(text.count("scope=shared"), 1)
+        self.assertNotIn("working_set_bytes=33554432", text)
+        self.assertNotIn("scope=sm", text)
 
     def test_stderr_counts_bounds_and_values_left_out(self):
         with tempfile.TemporaryDirectory() as d:
