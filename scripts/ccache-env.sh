@@ -4,3 +4,6 @@
 CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(pwd)}
 CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 export CCACHE_BASEDIR CCACHE_NOHASHDIR
+# The tests' precompiled header (tests/CMakeLists.txt) is cacheable only with these.
+CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
+export CCACHE_SLOPPINESS
