@@ -23,6 +23,7 @@ import plot_coalescing  # noqa: E402
 import plot_generic  # noqa: E402
 import plot_l2_persist  # noqa: E402
 import plot_latency  # noqa: E402
+import plot_local  # noqa: E402
 import plot_overlap  # noqa: E402
 import plot_peer  # noqa: E402
 import plot_transfer  # noqa: E402
@@ -38,6 +39,7 @@ PLOTTERS = {
     "l2-persist": plot_l2_persist.pictures,
     "peer": plot_peer.pictures,
     "latency": plot_latency.pictures,
+    "local": plot_local.pictures,
 }
 
 
