@@ -21,10 +21,10 @@ std::optional<Variant> variant_of(Row& r) {
   const auto cap = int_param_of(r, kMaxRegisters);
   const auto step = metric_median(r, kStepTime);
   v.time = find_metric(r, "time");
-  const std::optional<double> got[] = {
-      derived_of(r, kRegisters), derived_of(r, kLocalBytes), derived_of(r, kBlocksPerSm),
-      derived_of(r, kOccupancy), derived_of(r, kThreads),    derived_of(r, kSteps),
-      derived_of(r, kTouches)};
+  const std::optional<double> got[] = {derived_of(r, kRegisters),   derived_of(r, kLocalBytes),
+                                       derived_of(r, kBlocksPerSm), derived_of(r, kOccupancy),
+                                       derived_of(r, kThreads),     derived_of(r, kSteps),
+                                       derived_of(r, kTouches)};
   if (!cap || !step || v.time == nullptr) return std::nullopt;
   for (const auto& g : got)
     if (!g) return std::nullopt;
@@ -32,8 +32,8 @@ std::optional<Variant> variant_of(Row& r) {
   v.step_time = *step;
   v.registers = *got[0], v.local_bytes = *got[1], v.blocks = *got[2], v.occupancy = *got[3];
   v.threads = *got[4], v.steps = *got[5], v.touches = *got[6];
-  v.footprint = models::spill_footprint(v.local_bytes, static_cast<int>(v.blocks),
-                                        models::kLocalThreads);
+  v.footprint =
+      models::spill_footprint(v.local_bytes, static_cast<int>(v.blocks), models::kLocalThreads);
   return v;
 }
 
@@ -76,10 +76,11 @@ void add_model(Variant& v, const Group& g, const RunFacts& f) {
   const double latency = in_l1 ? f.l1_latency_s : f.l2_latency_s;
   const double cost = std::max(models::spill_bandwidth_seconds(t, v.threads, f.l1_bytes_per_second),
                                models::spill_latency_seconds(v.touches, waves, latency));
-  r.model.push_back({"spill_cost", "ps", work > 0 ? std::optional(cost / work * 1e12) : std::nullopt});
+  r.model.push_back(
+      {"spill_cost", "ps", work > 0 ? std::optional(cost / work * 1e12) : std::nullopt});
   if (g.kernel == kMemoryName && work > 0)
-    r.model.push_back(
-        {"chase_step_time", "ps", models::chase_seconds(waves, v.steps, f.l2_latency_s) / work * 1e12});
+    r.model.push_back({"chase_step_time", "ps",
+                       models::chase_seconds(waves, v.steps, f.l2_latency_s) / work * 1e12});
 }
 
 // Counter columns: the local traffic beside the model, the L1 hit rate of the local loads, the
@@ -107,8 +108,9 @@ void add_slowdown(Variant& v, const Group& g) {
   if (!g.base) return;
   const Variant& b = g.variants[*g.base];
   const double base_time = b.time->stats.median;
-  r.derived.push_back({"slowdown", "x", base_time > 0 ? std::optional(v.time->stats.median / base_time)
-                                                     : std::nullopt});
+  r.derived.push_back(
+      {"slowdown", "x",
+       base_time > 0 ? std::optional(v.time->stats.median / base_time) : std::nullopt});
   r.derived.push_back({"extra_step_time", "ps", v.step_time - b.step_time});
 }
 
@@ -163,7 +165,8 @@ L1Fit l1_fit(const Group& g) {
     if (v.local_bytes <= 0 || !v.l1_hit) continue;
     ++fit.with_counters;
     if (*v.l1_hit >= kL1Served) {
-      if (!fit.largest_in || v.footprint > g.variants[*fit.largest_in].footprint) fit.largest_in = i;
+      if (!fit.largest_in || v.footprint > g.variants[*fit.largest_in].footprint)
+        fit.largest_in = i;
     } else if (!fit.smallest_out || v.footprint < g.variants[*fit.smallest_out].footprint) {
       fit.smallest_out = i;
     }

@@ -34,10 +34,8 @@ inline constexpr const char* kSteps = "steps";          // per thread
 inline constexpr const char* kTouches = "touches";  // times each spilled byte is stored + loaded
 
 // The counters over one repetition (full CUPTI names).
-inline constexpr std::string_view kLocalLoad =
-    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum";
-inline constexpr std::string_view kLocalStore =
-    "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum";
+inline constexpr std::string_view kLocalLoad = "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum";
+inline constexpr std::string_view kLocalStore = "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum";
 inline constexpr std::string_view kLocalLoadHits =
     "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum";
 inline constexpr std::string_view kL2Reads = "lts__t_sectors_srcunit_tex_op_read.sum";
@@ -55,11 +53,11 @@ inline constexpr double kL1Served = 0.5;
 // What the run knew or measured beside the rows (the probe fills it).
 struct RunFacts {
   int sm_count = 0;
-  double clock_mhz = 0;             // SM clock measured during the run
-  double l1_bytes_per_second = 0;   // models::l1_peak_gbps x 1e9
-  double l1_latency_s = 0;          // measured: latency's chase kernel over an L1-sized set
-  double l2_latency_s = 0;          // measured: the same over the chase table, bypassing L1
-  std::uint64_t table_bytes = 0;    // the memory kernel's chase table
+  double clock_mhz = 0;            // SM clock measured during the run
+  double l1_bytes_per_second = 0;  // models::l1_peak_gbps x 1e9
+  double l1_latency_s = 0;         // measured: latency's chase kernel over an L1-sized set
+  double l2_latency_s = 0;         // measured: the same over the chase table, bypassing L1
+  std::uint64_t table_bytes = 0;   // the memory kernel's chase table
   std::map<std::uint64_t, std::uint64_t> l1_by_carveout;  // L1 bytes a carve-out leaves
 };
 

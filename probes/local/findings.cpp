@@ -70,24 +70,26 @@ const auto kTradeoff = local_findings.verdict(
 const auto kL1Fit = local_findings.verdict(
     "local_spills_in_l1", params(kKernelName, kCarve),
     values(kInBytes, kInHit, kOutBytes, kOutHit, kL1Bytes), outcome(kLeave), [](const auto& f) {
-      const std::string served =
-          f.maybe(kInBytes) ? fmt::format("stack frames up to {} per SM were served by L1 ({} of "
-                                          "local loads hit)",
-                                          bytes(f.maybe(kInBytes)), pct(f.maybe(kInHit)))
-                            : std::string("no spilled footprint was served by L1");
-      const std::string missed =
-          f.maybe(kOutBytes) ? fmt::format("; from {} per SM only {} hit",
-                                           bytes(f.maybe(kOutBytes)), pct(f.maybe(kOutHit)))
-                             : std::string("; no footprint swept left it");
+      const std::string served = f.maybe(kInBytes)
+                                     ? fmt::format(
+                                           "stack frames up to {} per SM were served by L1 ({} of "
+                                           "local loads hit)",
+                                           bytes(f.maybe(kInBytes)), pct(f.maybe(kInHit)))
+                                     : std::string("no spilled footprint was served by L1");
+      const std::string missed = f.maybe(kOutBytes)
+                                     ? fmt::format("; from {} per SM only {} hit",
+                                                   bytes(f.maybe(kOutBytes)), pct(f.maybe(kOutHit)))
+                                     : std::string("; no footprint swept left it");
       return fmt::format("{}, carve-out {}%: {}{} (the L1 this carve-out leaves: {})",
                          f[kKernelName], f[kCarve], served, missed, bytes(f.maybe(kL1Bytes)));
     });
 
 const auto kNoBaseline = local_findings.note(
     "local_no_baseline", params(kKernelName, kCarve), values(), [](const auto& f) {
-      return fmt::format("{}, carve-out {}%: every cap swept spills: no unspilled baseline, no "
-                         "slowdown (add --max-registers 0)",
-                         f[kKernelName], f[kCarve]);
+      return fmt::format(
+          "{}, carve-out {}%: every cap swept spills: no unspilled baseline, no "
+          "slowdown (add --max-registers 0)",
+          f[kKernelName], f[kCarve]);
     });
 
 const auto kLatencies = local_findings.note(
@@ -114,11 +116,11 @@ void spill_cost(ProbeResult& result, const Group& g) {
     if (v.local_bytes > 0 && (most == nullptr || v.local_bytes > most->local_bytes)) most = &v;
   if (most == nullptr) return;
   const Variant& b = g.variants[*g.base];
-  result.findings.push_back(kSpillCost.make(
-      kKernelName(g.kernel), kCarve(g.carveout), kCap(most->cap), kSpillBytes(most->local_bytes),
-      kRegs(most->registers), kBaseRegs(b.registers),
-      kSlowdown(derived_value(*most->row, "slowdown")),
-      kModelSlowdown(model_value(*most->row, "slowdown"))));
+  result.findings.push_back(kSpillCost.make(kKernelName(g.kernel), kCarve(g.carveout),
+                                            kCap(most->cap), kSpillBytes(most->local_bytes),
+                                            kRegs(most->registers), kBaseRegs(b.registers),
+                                            kSlowdown(derived_value(*most->row, "slowdown")),
+                                            kModelSlowdown(model_value(*most->row, "slowdown"))));
 }
 
 const char* decision_text(Change c) {
@@ -141,9 +143,8 @@ void tradeoff(ProbeResult& result, const Group& g) {
   const Variant& b = g.variants[*g.base];
   const double vt = v.time->stats.median;
   result.findings.push_back(kTradeoff.make(
-      kKernelName(g.kernel), kCarve(g.carveout), kCap(v.cap), kRegs(v.registers),
-      kBlocks(v.blocks), kBaseRegs(b.registers), kBaseBlocks(b.blocks),
-      kSpillBytes(v.local_bytes),
+      kKernelName(g.kernel), kCarve(g.carveout), kCap(v.cap), kRegs(v.registers), kBlocks(v.blocks),
+      kBaseRegs(b.registers), kBaseBlocks(b.blocks), kSpillBytes(v.local_bytes),
       kSpeedup(vt > 0 ? std::optional(b.time->stats.median / vt) : std::nullopt),
       kDecision(decision_text(order_of(*v.time, *b.time)))));
 }
@@ -161,8 +162,7 @@ void l1(ProbeResult& result, const Group& g) {
       kInBytes(in ? std::optional(in->footprint) : std::nullopt),
       kInHit(in ? in->l1_hit : std::nullopt),
       kOutBytes(out ? std::optional(out->footprint) : std::nullopt),
-      kOutHit(out ? out->l1_hit : std::nullopt), kL1Bytes(g.l1_bytes),
-      kLeave(out ? "yes" : "no")));
+      kOutHit(out ? out->l1_hit : std::nullopt), kL1Bytes(g.l1_bytes), kLeave(out ? "yes" : "no")));
 }
 
 }  // namespace
@@ -189,10 +189,9 @@ void add_findings(ProbeResult& result, const std::vector<Group>& groups, const R
     l1(result, g);
   }
   if (!groups.empty())
-    result.findings.push_back(kLatencies.make(kL1Lat(facts.l1_latency_s * 1e9),
-                                              kL2Lat(facts.l2_latency_s * 1e9),
-                                              kTable(static_cast<double>(facts.table_bytes)),
-                                              kClock(facts.clock_mhz)));
+    result.findings.push_back(
+        kLatencies.make(kL1Lat(facts.l1_latency_s * 1e9), kL2Lat(facts.l2_latency_s * 1e9),
+                        kTable(static_cast<double>(facts.table_bytes)), kClock(facts.clock_mhz)));
 }
 
 const FindingList& finding_list() {

@@ -29,8 +29,8 @@ struct Group {
   std::string kernel;
   std::int64_t carveout = 0;
   std::vector<Variant> variants;
-  std::optional<std::size_t> base;       // index of the baseline in variants
-  std::optional<double> l1_bytes;        // the L1 the carve-out leaves (model)
+  std::optional<std::size_t> base;  // index of the baseline in variants
+  std::optional<double> l1_bytes;   // the L1 the carve-out leaves (model)
 };
 
 // The baseline: the compiler's own choice (cap 0) when it spills nothing, else the unspilled

@@ -20,7 +20,9 @@ using models::kLocalThreads;
 using models::kMemoryValues;
 using models::kValueLanes;
 
-constexpr int cap_or_all(int cap) { return cap == 0 ? 255 : cap; }
+constexpr int cap_or_all(int cap) {
+  return cap == 0 ? 255 : cap;
+}
 
 // Every value is read and rewritten each step, so whatever does not fit the registers is stored
 // and loaded again every step: spills in the hot loop.
@@ -82,8 +84,7 @@ const void* pick(KernelKind kind, int cap, std::index_sequence<I...>) {
 const void* function_of(KernelKind kind, int cap) {
   const void* fn = pick(kind, cap, std::make_index_sequence<std::size(kCaps)>{});
   if (fn == nullptr)
-    throw RunError("local: no kernel compiled for a cap of " + std::to_string(cap) +
-                   " registers");
+    throw RunError("local: no kernel compiled for a cap of " + std::to_string(cap) + " registers");
   return fn;
 }
 
@@ -122,8 +123,7 @@ void launch(const Launch& l, cudaStream_t stream) {
   void* compute_args[] = {&a.out, &a.seed, &a.steps};
   void* memory_args[] = {&a.table, &a.values, &a.out, &a.lines, &a.steps};
   GP_CUDA(cudaLaunchKernel(fn, dim3(static_cast<unsigned>(l.blocks)), dim3(kLocalThreads),
-                           l.kind == KernelKind::kCompute ? compute_args : memory_args, 0,
-                           stream));
+                           l.kind == KernelKind::kCompute ? compute_args : memory_args, 0, stream));
 }
 
 }  // namespace gpuprobe::local

@@ -29,8 +29,8 @@ Compiled compiled(KernelKind kind, int cap, int carveout);
 // One launch of either kernel: `blocks` blocks of kLocalThreads threads, out[thread] written.
 // compute: `steps` updates of kComputeValues values from `seed`. memory: kMemoryValues values
 // loaded from `values` (kMemoryValues x kValueLanes words, value k of lane l at k x 64 + l), then
-// `steps` dependent loads (warp w starts at line models::chase_start(w, lines); each lane reads its word
-// of the line, which holds the next line), then the fold.
+// `steps` dependent loads (warp w starts at line models::chase_start(w, lines); each lane reads its
+// word of the line, which holds the next line), then the fold.
 struct Launch {
   KernelKind kind = KernelKind::kCompute;
   int cap = 0;

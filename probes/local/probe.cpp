@@ -34,7 +34,7 @@ constexpr std::uint32_t kSeed = 0x10CA1u;
 constexpr std::uint64_t kLineBytes = models::kLineWords * 4;
 constexpr std::uint64_t kMaxTableBytes = 8ull << 20;
 constexpr std::uint64_t kL1ChaseBytes = 8 * 1024;  // far inside any L1
-constexpr std::uint32_t kChaseSteps = 4096;         // timed loads of a latency chase
+constexpr std::uint32_t kChaseSteps = 4096;        // timed loads of a latency chase
 
 struct Point {
   std::string kernel;
@@ -111,8 +111,8 @@ std::string check_outputs(const Shared& sh, KernelKind kind, cudaStream_t st) {
         (start + static_cast<std::uint64_t>(sh.chase_steps) * p) % sh.lines);
     return models::memory_expected(end, sh.fold[lane]);
   };
-  return mismatch_text("out", find_mismatches(n, [&](std::uint64_t t) { return got[t] != want(t); }),
-                       n, "threads");
+  return mismatch_text(
+      "out", find_mismatches(n, [&](std::uint64_t t) { return got[t] != want(t); }), n, "threads");
 }
 
 runtime::Operation make_op(const Point& p, const Shared& sh, cudaStream_t check) {
@@ -131,9 +131,8 @@ runtime::Operation make_op(const Point& p, const Shared& sh, cudaStream_t check)
   op.label = fmt::format("{} c{} r{}", p.kernel, p.carveout, p.cap);
   op.cache = runtime::Cache::kAsLeft;  // the table stays in L2 between samples
   const double threads = static_cast<double>(sh.blocks) * models::kLocalThreads;
-  op.lanes.push_back({p.kernel, threads * 4, [l](runtime::LaunchScope& sc) {
-                        local::launch(l, sc.stream());
-                      }});
+  op.lanes.push_back(
+      {p.kernel, threads * 4, [l](runtime::LaunchScope& sc) { local::launch(l, sc.stream()); }});
   const std::size_t out_bytes = static_cast<std::size_t>(threads) * 4;
   op.prepare = [out = l.out, out_bytes](cudaStream_t st) {
     GP_CUDA(cudaMemsetAsync(out, 0xFF, out_bytes, st));
@@ -251,8 +250,8 @@ Shared make_shared(Sweep<Point>& s, std::uint64_t table_bytes) {
     sh.compute_want.push_back(models::compute_expected(kSeed, lane, sh.compute_steps));
     sh.fold.push_back(models::memory_fold(kSeed, lane));
     for (int k = 0; k < models::kMemoryValues; ++k)
-      values[k * models::kValueLanes + lane] = models::local_start(kSeed, lane, k,
-                                                                   models::kMemoryValues);
+      values[k * models::kValueLanes + lane] =
+          models::local_start(kSeed, lane, k, models::kMemoryValues);
   }
   sh.values = runtime::DeviceBuffer(values.size() * 4);
   GP_CUDA(cudaMemcpy(sh.values.get(), values.data(), values.size() * 4, cudaMemcpyHostToDevice));
@@ -293,8 +292,8 @@ LocalProbe::Analysis LocalProbe::measure(Sweep<Point>& s) {
   std::vector<local::Compiled> compiled;
   for (std::size_t i = 0; i < s.points().size(); ++i) {
     const Point& p = s.points()[i];
-    const local::Compiled c = local::compiled(kind_of(p.kernel), static_cast<int>(p.cap),
-                                              static_cast<int>(p.carveout));
+    const local::Compiled c =
+        local::compiled(kind_of(p.kernel), static_cast<int>(p.cap), static_cast<int>(p.carveout));
     if (c.blocks_per_sm <= 0) {
       s.drop(i);
       continue;

@@ -59,14 +59,11 @@ Row row(const Spec& s) {
 
 // Counters of one repetition: local load/store sectors and load hits.
 void count(Row& r, double loads, double stores, double hits) {
-  r.counters = std::vector<Quantity>{{std::string(local::kLocalLoad), "", loads},
-                                     {std::string(local::kLocalStore), "", stores},
-                                     {std::string(local::kLocalLoadHits), "", hits},
-                                     {std::string(local::kL2Reads), "", 100.0},
-                                     {std::string(local::kL2Writes), "", 50.0},
-                                     {std::string(local::kDramRead), "", 64.0},
-                                     {std::string(local::kDramWrite), "", 0.0},
-                                     {std::string(local::kAchieved), "", 40.0}};
+  r.counters = std::vector<Quantity>{
+      {std::string(local::kLocalLoad), "", loads},    {std::string(local::kLocalStore), "", stores},
+      {std::string(local::kLocalLoadHits), "", hits}, {std::string(local::kL2Reads), "", 100.0},
+      {std::string(local::kL2Writes), "", 50.0},      {std::string(local::kDramRead), "", 64.0},
+      {std::string(local::kDramWrite), "", 0.0},      {std::string(local::kAchieved), "", 40.0}};
 }
 
 local::RunFacts facts() {
@@ -84,10 +81,10 @@ local::RunFacts facts() {
 // compute: spills slow it down; memory: the occupancy the cap buys wins.
 ProbeResult run() {
   ProbeResult r;
-  r.rows = {row({"compute", 0, 0, 74, 0, 3, 1.0e-3}), row({"compute", 0, 64, 64, 80, 4, 1.5e-3}),
-            row({"compute", 0, 32, 32, 360, 8, 4.0e-3}),
-            row({"memory", 0, 0, 112, 0, 2, 4.0e-3}), row({"memory", 0, 64, 64, 216, 4, 2.2e-3}),
-            row({"memory", 0, 32, 32, 344, 8, 1.2e-3})};
+  r.rows = {
+      row({"compute", 0, 0, 74, 0, 3, 1.0e-3}),    row({"compute", 0, 64, 64, 80, 4, 1.5e-3}),
+      row({"compute", 0, 32, 32, 360, 8, 4.0e-3}), row({"memory", 0, 0, 112, 0, 2, 4.0e-3}),
+      row({"memory", 0, 64, 64, 216, 4, 2.2e-3}),  row({"memory", 0, 32, 32, 344, 8, 1.2e-3})};
   return r;
 }
 
@@ -196,7 +193,8 @@ TEST(LocalAnalysis, CountersThatDifferFromTheModelAreAWarning) {
 
 TEST(LocalAnalysis, EverySpillingCapIsANoteNotASlowdown) {
   ProbeResult r;
-  r.rows = {row({"compute", 100, 48, 48, 264, 5, 2e-3}), row({"compute", 100, 32, 32, 360, 8, 4e-3})};
+  r.rows = {row({"compute", 100, 48, 48, 264, 5, 2e-3}),
+            row({"compute", 100, 32, 32, 360, 8, 4e-3})};
   local::analyse(r, facts());
   phrase_findings(r, words());
   EXPECT_EQ(all_of(r, "local_no_baseline").size(), 1u);

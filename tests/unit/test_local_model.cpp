@@ -25,9 +25,9 @@ TEST(LocalModel, ComputeReferenceMatchesAnIndependentImplementation) {
 }
 
 TEST(LocalModel, MemoryReferenceIsTheFoldFromTheEndLine) {
-  EXPECT_EQ(models::memory_fold(0x10CA1, 9), 0x008faded);           // python: Horner, base 31
-  EXPECT_EQ(models::memory_expected(0, 0x1234), 0x1234u);          // e x 31^96 + fold
-  EXPECT_EQ(models::memory_expected(1, 0), 0x2fb73401u);           // 31^96 mod 2^32
+  EXPECT_EQ(models::memory_fold(0x10CA1, 9), 0x008faded);  // python: Horner, base 31
+  EXPECT_EQ(models::memory_expected(0, 0x1234), 0x1234u);  // e x 31^96 + fold
+  EXPECT_EQ(models::memory_expected(1, 0), 0x2fb73401u);   // 31^96 mod 2^32
   EXPECT_EQ(models::memory_expected(12345, models::memory_fold(0x10CA1, 9)), 0xfa1a7226u);
   // The closed form equals folding from s = e directly.
   std::uint32_t s = 77;

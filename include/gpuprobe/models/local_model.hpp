@@ -13,11 +13,11 @@
 
 namespace gpuprobe::models {
 
-inline constexpr int kLocalThreads = 256;        // threads per block of both kernels
-inline constexpr int kComputeValues = 64;        // live values the compute kernel updates per step
-inline constexpr int kMemoryValues = 96;         // values the memory kernel keeps across its chase
-inline constexpr std::uint32_t kValueLanes = 64; // threads t and t + 64 start from the same values
-inline constexpr std::uint32_t kLineWords = 32;  // a chase line: 32 words, one per lane of a warp
+inline constexpr int kLocalThreads = 256;         // threads per block of both kernels
+inline constexpr int kComputeValues = 64;         // live values the compute kernel updates per step
+inline constexpr int kMemoryValues = 96;          // values the memory kernel keeps across its chase
+inline constexpr std::uint32_t kValueLanes = 64;  // threads t and t + 64 start from the same values
+inline constexpr std::uint32_t kLineWords = 32;   // a chase line: 32 words, one per lane of a warp
 
 // A 32-bit mixer (the start values).
 GP_LOCAL_HD inline std::uint32_t local_mix(std::uint32_t x) {
