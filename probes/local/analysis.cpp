@@ -9,11 +9,6 @@
 namespace gpuprobe::local {
 namespace {
 
-std::optional<double> derived_of(const Row& r, const char* name) {
-  const Quantity* q = find_quantity(r.derived, name);
-  return q ? q->value : std::nullopt;
-}
-
 // The row as a variant; nullopt when it lacks what the analysis reads.
 std::optional<Variant> variant_of(Row& r) {
   Variant v;
@@ -114,11 +109,6 @@ void add_slowdown(Variant& v, const Group& g) {
   r.derived.push_back({"extra_step_time", "ps", v.step_time - b.step_time});
 }
 
-std::optional<double> model_of(const Row& r, const char* name) {
-  const Quantity* q = find_quantity(r.model, name);
-  return q ? q->value : std::nullopt;
-}
-
 // The model's slowdown against the baseline: compute, the baseline's measured step plus the
 // spill cost; memory, the latency-bound chase plus the spill cost, over the baseline's chase.
 void add_model_slowdown(Variant& v, const Group& g) {
@@ -134,6 +124,16 @@ void add_model_slowdown(Variant& v, const Group& g) {
 }
 
 }  // namespace
+
+std::optional<double> derived_of(const Row& r, const char* name) {
+  const Quantity* q = find_quantity(r.derived, name);
+  return q ? q->value : std::nullopt;
+}
+
+std::optional<double> model_of(const Row& r, const char* name) {
+  const Quantity* q = find_quantity(r.model, name);
+  return q ? q->value : std::nullopt;
+}
 
 std::optional<std::size_t> baseline(const std::vector<Variant>& variants) {
   std::optional<std::size_t> best;

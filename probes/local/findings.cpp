@@ -101,26 +101,16 @@ const auto kLatencies = local_findings.note(
           f.value(kL1Lat), f.value(kL2Lat), bytes(f.value(kTable)), f.value(kClock));
     });
 
-std::optional<double> model_value(const Row& r, const char* name) {
-  const Quantity* q = find_quantity(r.model, name);
-  return q ? q->value : std::nullopt;
-}
-std::optional<double> derived_value(const Row& r, const char* name) {
-  const Quantity* q = find_quantity(r.derived, name);
-  return q ? q->value : std::nullopt;
-}
-
 void spill_cost(ProbeResult& result, const Group& g) {
   const Variant* most = nullptr;
   for (const Variant& v : g.variants)
     if (v.local_bytes > 0 && (most == nullptr || v.local_bytes > most->local_bytes)) most = &v;
   if (most == nullptr) return;
   const Variant& b = g.variants[*g.base];
-  result.findings.push_back(kSpillCost.make(kKernelName(g.kernel), kCarve(g.carveout),
-                                            kCap(most->cap), kSpillBytes(most->local_bytes),
-                                            kRegs(most->registers), kBaseRegs(b.registers),
-                                            kSlowdown(derived_value(*most->row, "slowdown")),
-                                            kModelSlowdown(model_value(*most->row, "slowdown"))));
+  result.findings.push_back(kSpillCost.make(
+      kKernelName(g.kernel), kCarve(g.carveout), kCap(most->cap), kSpillBytes(most->local_bytes),
+      kRegs(most->registers), kBaseRegs(b.registers), kSlowdown(derived_of(*most->row, "slowdown")),
+      kModelSlowdown(model_of(*most->row, "slowdown"))));
 }
 
 const char* decision_text(Change c) {

@@ -6,6 +6,7 @@
 // model prices spills at from latency's chase kernel. Sizing and operations here; the analysis
 // in analysis.cpp / findings.cpp.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <memory>
@@ -170,16 +171,17 @@ class LocalProbe final : public SweepProbe<Point> {
   }
 
   std::vector<Axis> axes() const override {
-    Axis caps = list_axis("max-registers",
-                          "register caps (__maxnreg__), 0 the compiler's own choice; compiled: "
-                          "0,128,96,80,64,56,48,40,32,24",
-                          "0,80,64,48,40,32,24", "0,64,32");
+    const std::string compiled = fmt::format("{}", fmt::join(local::kCaps, ","));
+    Axis caps =
+        list_axis("max-registers",
+                  "register caps (__maxnreg__), 0 the compiler's own choice; compiled: " + compiled,
+                  "0,80,64,48,40,32,24", "0,64,32");
     caps.max = 255;
     caps.max_items = 10;
-    caps.validate = [](std::uint64_t c) {
+    caps.validate = [compiled](std::uint64_t c) {
       return local::cap_compiled(static_cast<int>(c))
                  ? std::string()
-                 : fmt::format("{} is not a compiled cap (0,128,96,80,64,56,48,40,32,24)", c);
+                 : fmt::format("{} is not a compiled cap ({})", c, compiled);
     };
     Axis carve = list_axis("carveout",
                            "shared-memory carve-outs, % of the most shared memory per SM (the "
