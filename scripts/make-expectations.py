@@ -30,7 +30,9 @@ The quantities (the headline of each probe's quick run, as `gpuprobe all` has it
   4 x the L2) and, from the per-access trace of each share of the L2, the near and the far L2
   (the fast and slow clusters' medians);
 - cache: per scope and op the bandwidth at the smallest and the largest working set swept (shared
-  memory; L1 and L2 per SM; L2 and DRAM across the GPU).
+  memory; L1 and L2 per SM; L2 and DRAM across the GPU);
+- local (upper bounds, ps per thread-step): per kernel at the first carve-out, the unspilled
+  kernel (cap 0) and the smallest cap swept.
 Only a value that every run has and that a healthy run cannot lack is bounded. Not gated, each
 with a comment line saying why (and a count on stderr): a value some run lacks; a value a healthy
 run can lack, by the outcome it reports (OUTCOME_DEPENDENT, or any value of that name found null
@@ -239,12 +241,28 @@ def cache_values(result):
     return out
 
 
+def local_values(result):
+    """local's time per thread-step at the first carve-out, per kernel: unspilled (the
+    compiler's own choice, cap 0) and at the smallest cap swept (the most spilled)."""
+    out = {}
+    rows = [r for r in result["rows"] if r["params"].get("carveout") == 0]
+    for kernel in sorted({r["params"]["kernel"] for r in rows}):
+        mine = [r for r in rows if r["params"]["kernel"] == kernel]
+        caps = [r["params"]["max_registers"] for r in mine if r["params"]["max_registers"] > 0]
+        for r in mine:
+            cap = r["params"]["max_registers"]
+            if cap == 0 or (caps and cap == min(caps)):
+                key = selector("local", r["params"], ("kernel", "carveout", "max_registers"))
+                out[key + ".step_time"] = metric_value(r, "step_time")
+    return out
+
+
 PROBES = (("transfer", transfer_rows), ("coalescing", coalescing_summary),
           ("bank-conflicts", ladder_rows), ("overlap", overlap_rows),
           ("zerocopy", zerocopy_values), ("l2-persist", l2_persist_rows),
-          ("latency", latency_values), ("cache", cache_values))
+          ("latency", latency_values), ("cache", cache_values), ("local", local_values))
 GAINS = {"overlap", "l2-persist"}  # speed-ups over doing without: a bound <= 1 asserts nothing
-UPPER = {"latency"}  # lower is healthier: an upper bound from the highest value
+UPPER = {"latency", "local"}  # lower is healthier: an upper bound from the highest value
 
 
 def constant(value, unit):

@@ -24,6 +24,7 @@ import plot_generic  # noqa: E402
 import plot_l2_persist  # noqa: E402
 import plot_latency  # noqa: E402
 import plot_cache  # noqa: E402
+import plot_local  # noqa: E402
 import plot_overlap  # noqa: E402
 import plot_peer  # noqa: E402
 import plot_transfer  # noqa: E402
@@ -40,6 +41,7 @@ PLOTTERS = {
     "peer": plot_peer.pictures,
     "latency": plot_latency.pictures,
     "cache": plot_cache.pictures,
+    "local": plot_local.pictures,
 }
 
 

@@ -176,6 +176,26 @@ class MakeExpectations(unittest.TestCase):
         self.assertNotIn("working_set_bytes=33554432", text)
         self.assertNotIn("scope=sm", text)
 
+    def test_local_step_times_get_upper_bounds_unspilled_and_most_spilled(self):
+        # Per kernel at the first carve-out: cap 0 and the smallest cap; lower is healthier.
+        def row(kernel, carveout, cap, ps):
+            return {"params": {"kernel": kernel, "carveout": carveout, "max_registers": cap},
+                    "metrics": {"step_time": {"unit": "ps", "median": ps, "rel_noise": 0.001}}}
+        runs = []
+        for ps in (10.0, 10.2, 10.4):
+            rows = [row("compute", 0, 0, ps), row("compute", 0, 64, 2 * ps),
+                    row("compute", 0, 32, 4 * ps), row("compute", 100, 32, 9 * ps)]
+            runs.append({"schema_version": 3, "tool": {"git": "test"},
+                         "devices": [{"name": "Test GPU"}],
+                         "results": [{"probe": "local", "status": "ok", "rows": rows,
+                                      "findings": [], "summary": []}]})
+        text = self.make(runs)
+        # spread 0.4/10.2 = 3.9%, margin 7.8%: 10.4 x 1.0784 = 11.22; 41.6 x 1.0784 = 44.86.
+        self.assertIn("local[kernel=compute,carveout=0,max_registers=0].step_time <= 11.22\n", text)
+        self.assertIn("local[kernel=compute,carveout=0,max_registers=32].step_time <= 44.86\n", text)
+        self.assertNotIn("max_registers=64", text)
+        self.assertNotIn("carveout=100", text)
+
     def test_stderr_counts_bounds_and_values_left_out(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "run.json")

@@ -18,6 +18,7 @@
 #include "host_links/analysis.hpp"
 #include "l2_persist/analysis.hpp"
 #include "latency/analysis.hpp"
+#include "local/analysis.hpp"
 #include "overlap/analysis.hpp"
 #include "peer/analysis.hpp"
 #include "transfer/analysis.hpp"
@@ -39,6 +40,7 @@ Glossary every_glossary() {
   peer::add_words(g);
   host_links::add_words(g);
   latency::add_words(g);
+  local::add_words(g);
   return g;
 }
 
