@@ -1,0 +1,81 @@
+// constant's analysis (host-only, tested in CI): the sweep's points (sweep.cpp); the lookup rows'
+// model and counter columns, the broadcast ratios and the winners (analysis.cpp); the chase rows'
+// latency levels; the findings (findings.cpp) and the words (words.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuprobe/core/axes.hpp"
+#include "gpuprobe/core/glossary.hpp"
+#include "gpuprobe/core/result.hpp"
+#include "gpuprobe/models/constant_model.hpp"
+
+namespace gpuprobe::constant {
+
+// Row params and metrics (names shared by the probe, the analysis and the tests).
+inline constexpr const char* kMode = "mode";        // kLookup or kChase
+inline constexpr const char* kLookup = "lookup";    // throughput: every thread looks up
+inline constexpr const char* kChase = "chase";      // latency: one thread's dependent chase
+inline constexpr const char* kPath = "path";        // constant, readonly, texture, global
+inline constexpr const char* kWidth = "width";      // element bytes (lookup rows)
+inline constexpr const char* kDistinct = "distinct";  // addresses per warp (lookup rows)
+inline constexpr const char* kBytes = "bytes";      // table size
+inline constexpr const char* kLookups = "lookups";  // metric: lookups/s
+inline constexpr const char* kCycles = "latency";   // metric: cycles per chased lookup
+inline constexpr const char* kSeconds = "latency_time";  // metric: s per chased lookup
+inline constexpr const char* kWarpLookups = "warp_lookups";  // derived: warp lookups per launch
+
+// The counters over one launch. Constant lookups are LDC instructions served by the indexed
+// constant cache (idc); __ldg and ld.global are l1tex global-load requests, texture fetches
+// l1tex texture requests; L2 reads come from the L1 (tex unit) or the GPC constant cache (gcc).
+inline constexpr std::string_view kIdcRequests = "idc__requests.sum";
+inline constexpr std::string_view kIdcHits = "idc__requests_lookup_hit.sum";
+inline constexpr std::string_view kLdc = "smsp__inst_executed_op_ldc.sum";
+inline constexpr std::string_view kLsuRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr std::string_view kLsuSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr std::string_view kTexRequests = "l1tex__t_requests_pipe_tex_mem_texture.sum";
+inline constexpr std::string_view kTexSectors = "l1tex__t_sectors_pipe_tex_mem_texture.sum";
+inline constexpr std::string_view kL2FromL1 = "lts__t_sectors_srcunit_tex_op_read.sum";
+inline constexpr std::string_view kL2FromGcc = "lts__t_sectors_srcunit_gcc_op_read.sum";
+inline constexpr std::array<std::string_view, 9> kCounterMetrics = {
+    kIdcRequests, kIdcHits,    kLdc,      kLsuRequests, kLsuSectors,
+    kTexRequests, kTexSectors, kL2FromL1, kL2FromGcc};
+
+// One sweep point: a lookup (path, width, distinct, bytes) or a chase (path, bytes; 4-byte
+// offsets kChaseStride apart).
+struct Point {
+  std::string mode;
+  models::LookupPath path = models::LookupPath::kGlobal;
+  int width = 4;
+  int distinct = 1;
+  std::uint64_t bytes = 0;
+};
+
+// The points in measuring order: the lookups (per path, width, distinct, size), then the chases
+// (per path, a ladder from kChaseMin to --chase-max, per_octave sizes per doubling). The constant
+// path's tables stop at models::kConstantTableMax; the count of lookup sizes it skips goes to
+// `constant_skipped`.
+inline constexpr std::uint64_t kChaseMin = 1024;
+std::vector<Point> points(const AxisValues& values, std::size_t* constant_skipped = nullptr);
+std::vector<Param> row_params(const Point& p);
+
+// Level detection of the chases is latency's (latency::find_levels): a step is >= 15 %.
+// Two paths whose lookups/s differ by less than this are called even (the winner's margin).
+inline constexpr double kEvenMargin = 0.05;
+
+// Reads the rows and adds: the model and counter columns of the lookup rows, the broadcast
+// ratios, the winner of each (distinct, size) point, the textbook verdict, the chases' levels,
+// the counters' agreement, and the note on the constant path's 64 KiB.
+struct RunFacts {
+  std::size_t constant_skipped = 0;  // lookup sizes over 64 KiB the constant path did not run
+  std::size_t dropped = 0;           // points that did not fit the memory or a texture object
+};
+void analyse(ProbeResult& result, const RunFacts& facts);
+
+void add_words(Glossary& glossary);
+
+}  // namespace gpuprobe::constant

@@ -1,0 +1,369 @@
+// The `constant` probe: one table lookup served four ways (__constant__, __ldg, a texture object,
+// ld.global), swept over distinct addresses per warp, table size and element width for
+// throughput, and chased by one thread for latency per path and table size. Sizing and operations
+// here; the model, counters, levels and findings in analysis.cpp / findings.cpp (host-only).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <random>
+
+#include "analysis.hpp"
+#include "gpuprobe/core/mismatches.hpp"
+#include "gpuprobe/core/samples.hpp"
+#include "gpuprobe/core/units.hpp"
+#include "gpuprobe/runtime/buffers.hpp"
+#include "gpuprobe/runtime/context.hpp"
+#include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/device.hpp"
+#include "gpuprobe/sweep_probe.hpp"
+#include "kernels.hpp"
+#include "registry.hpp"
+
+namespace gpuprobe {
+namespace {
+
+using constant::Point;
+using models::LookupPath;
+
+constexpr int kBlocksPerSm = 8;                    // 2048 threads per SM
+constexpr std::uint32_t kBaseIters = 4096;         // lookups per thread at one address per warp
+constexpr std::uint32_t kMinIters = 8;
+constexpr std::uint64_t kFullWarmMax = 16384;      // chases up to this many elements warm fully
+constexpr std::uint32_t kShortWarm = 2048;         // else this many steps
+constexpr std::uint32_t kSlotCapacity = 4096;      // chase launches recorded per point
+
+// Lookups per thread: fewer where each costs more (more distinct addresses, a table past L1 or
+// L2), so every launch lasts about 0.1-3 ms on an H100.
+std::uint32_t iters_for(const Point& p) {
+  const std::uint64_t level = p.bytes <= (256u << 10) ? 1 : p.bytes <= (8u << 20) ? 4 : 64;
+  return std::max<std::uint32_t>(
+      kMinIters, static_cast<std::uint32_t>(kBaseIters / (static_cast<std::uint64_t>(p.distinct) * level)));
+}
+
+// A texture object over the table with `width`-byte texels (RAII).
+class Texture {
+ public:
+  Texture(const void* table, std::uint64_t bytes, int width) {
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = const_cast<void*>(table);
+    res.res.linear.desc = cudaCreateChannelDesc(32, width >= 8 ? 32 : 0, width >= 16 ? 32 : 0,
+                                                width >= 16 ? 32 : 0, cudaChannelFormatKindUnsigned);
+    res.res.linear.sizeInBytes = bytes;
+    cudaTextureDesc tex{};
+    tex.readMode = cudaReadModeElementType;
+    GP_CUDA(cudaCreateTextureObject(&object_, &res, &tex, nullptr));
+  }
+  ~Texture() { cudaDestroyTextureObject(object_); }
+  Texture(const Texture&) = delete;
+  Texture& operator=(const Texture&) = delete;
+  cudaTextureObject_t get() const { return object_; }
+
+ private:
+  cudaTextureObject_t object_ = 0;
+};
+
+// What every operation shares: the table buffer, its texture objects by width, the sums, a sink.
+struct Shared {
+  runtime::DeviceBuffer table, out, sink;
+  std::map<int, std::unique_ptr<Texture>> textures;
+  int blocks = 0;
+};
+
+runtime::Operation lookup_op(const Point& p, Shared& sh, cudaStream_t check) {
+  constant::LookupLaunch l;
+  l.path = p.path;
+  l.width = p.width;
+  l.distinct = p.distinct;
+  l.elements = static_cast<std::uint32_t>(p.bytes / static_cast<std::uint64_t>(p.width));
+  l.iters = iters_for(p);
+  l.blocks = sh.blocks;
+  l.table = sh.table.get();
+  l.tex = sh.textures.at(p.width)->get();
+  l.out = static_cast<std::uint32_t*>(sh.out.get());
+  const double threads = static_cast<double>(l.blocks) * constant::kLookupThreads;
+  runtime::Operation op;
+  op.label = fmt::format("lookup {} {} B d{} {}", models::lookup_path_name(p.path), p.width,
+                         p.distinct, format_bytes(static_cast<double>(p.bytes)));
+  op.cache = runtime::Cache::kAsLeft;
+  const std::uint64_t out_bytes = static_cast<std::uint64_t>(threads) * 4;
+  op.prepare = [l, bytes = p.bytes, out_bytes](cudaStream_t st) {
+    constant::launch_fill(const_cast<void*>(l.table), bytes, st);
+    if (l.path == LookupPath::kConstant) constant::copy_to_constant(l.table, bytes, st);
+    GP_CUDA(cudaMemsetAsync(l.out, 0, out_bytes, st));
+  };
+  op.lanes.push_back({"lookup", threads * l.iters * p.width, [l](runtime::LaunchScope& sc) {
+                        constant::launch_lookup(l, sc.stream());
+                      }});
+  op.verify = [l, threads, check] {
+    return mismatch_text("sums", constant::check_lookup(l, check),
+                         static_cast<std::uint64_t>(threads), "threads");
+  };
+  return op;
+}
+
+// One chase point while it is measured: its order, where its launches record, what they recorded
+// up to its verification (the counter pass's launches come after).
+struct ChaseState {
+  Point point;
+  std::shared_ptr<const std::vector<std::uint32_t>> order_host;
+  std::shared_ptr<runtime::DeviceBuffer> order;
+  runtime::DeviceBuffer ring{kSlotCapacity * sizeof(constant::ChaseSlot) + 8};
+  std::vector<constant::ChaseSlot> slots;
+  bool verified = false;
+  std::uint32_t* count() {
+    return reinterpret_cast<std::uint32_t*>(static_cast<char*>(ring.get()) +
+                                            kSlotCapacity * sizeof(constant::ChaseSlot));
+  }
+};
+
+std::string verify_chase(ChaseState& st, const constant::ChaseLaunch& c) {
+  std::uint32_t count = 0;
+  GP_CUDA(cudaMemcpy(&count, st.count(), sizeof count, cudaMemcpyDeviceToHost));
+  count = std::min(count, kSlotCapacity);
+  std::vector<constant::ChaseSlot> slots(count);
+  GP_CUDA(cudaMemcpy(slots.data(), st.ring.get(), count * sizeof(constant::ChaseSlot),
+                     cudaMemcpyDeviceToHost));
+  const auto& order = *st.order_host;
+  const std::uint64_t want = order[(c.warm + c.steps) % order.size()] * models::kChaseStride;
+  const std::string wrong = mismatch_text(
+      "chase", find_mismatches(count, [&](std::uint64_t i) { return slots[i].end != want; }), count,
+      "launches");
+  if (!st.verified) st.slots = std::move(slots), st.verified = true;
+  return wrong;
+}
+
+runtime::Operation chase_op(ChaseState& st, Shared& sh, std::uint32_t steps) {
+  const Point p = st.point;
+  const std::uint64_t n = p.bytes / models::kChaseStride;
+  constant::ChaseLaunch c;
+  c.path = p.path;
+  c.table = sh.table.get();
+  c.tex = sh.textures.at(4)->get();
+  c.start = (*st.order_host)[0] * static_cast<std::uint32_t>(models::kChaseStride);
+  c.warm = n <= kFullWarmMax ? static_cast<std::uint32_t>(n) : kShortWarm;
+  c.steps = steps;
+  c.slots = static_cast<constant::ChaseSlot*>(st.ring.get());
+  c.count = st.count();
+  c.capacity = kSlotCapacity;
+  runtime::Operation op;
+  op.label = fmt::format("chase {} {}", models::lookup_path_name(p.path),
+                         format_bytes(static_cast<double>(p.bytes)));
+  op.cache = runtime::Cache::kAsLeft;
+  const auto* order = static_cast<const std::uint32_t*>(st.order->get());
+  op.prepare = [c, order, n, bytes = p.bytes](cudaStream_t s) {
+    constant::launch_build_chain(const_cast<void*>(c.table), order, static_cast<std::uint32_t>(n),
+                                 s);
+    if (c.path == LookupPath::kConstant) constant::copy_to_constant(c.table, bytes, s);
+  };
+  if (p.path != LookupPath::kConstant)
+    op.reset_sample = [c, bytes = p.bytes, sink = static_cast<std::uint32_t*>(sh.sink.get())](
+                          cudaStream_t s) { constant::launch_warm(c.table, bytes, sink, s); };
+  op.reset_pass = op.reset_sample;
+  op.lanes.push_back({"chase", static_cast<double>(4 * steps), [c](runtime::LaunchScope& l) {
+                        constant::launch_chase(c, l.stream());
+                      }});
+  op.verify = [&st, c] { return verify_chase(st, c); };
+  return op;
+}
+
+Metric slot_metric(const ChaseState& st, const char* name, const char* unit, double scale,
+                   bool cycles, std::uint32_t steps) {
+  std::vector<double> v;
+  for (const auto& s : st.slots)
+    v.push_back(static_cast<double>(cycles ? s.cycles : s.ns) * scale / steps);
+  if (v.empty()) throw std::runtime_error(fmt::format("{}: no chase launch recorded", name));
+  return Metric{name, unit, statistics_of(v), {v}};
+}
+
+// A random order of n elements (one cycle), shared by the paths' chases of one size.
+std::shared_ptr<const std::vector<std::uint32_t>> random_order(std::uint64_t n) {
+  auto order = std::make_shared<std::vector<std::uint32_t>>(n);
+  std::iota(order->begin(), order->end(), 0u);
+  std::shuffle(order->begin(), order->end(), std::mt19937_64(0xC0457A47ull ^ n));
+  return order;
+}
+
+// The lookups: one batch over the shared table; each row gets lookups/s and its warp lookups.
+void measure_lookups(Sweep<Point>& s, Shared& sh, const std::vector<std::size_t>& at) {
+  const cudaStream_t st = s.ctx().stream();
+  std::vector<runtime::Operation> ops;
+  for (const std::size_t i : at)
+    ops.push_back(lookup_op(s.points()[i], sh, st));
+  const std::vector<SampleSet> measured = s.ctx().measure_all(ops);
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    const Point& p = s.points()[at[k]];
+    const double lookups = ops[k].lanes[0].bytes / p.width;
+    Row& row = s.add(at[k], measured[k]);
+    row.metrics.push_back(mapped_metric(measured[k], measured[k].seconds, constant::kLookups,
+                                        "Glookup/s",
+                                        [lookups](double sec) { return lookups / sec / 1e9; }));
+    row.derived.push_back({constant::kWarpLookups, "", lookups / 32});
+  }
+}
+
+// The chases: one batch over the shared table, the orders shared by the paths of one size.
+void measure_chases(Sweep<Point>& s, Shared& sh, const std::vector<std::size_t>& at) {
+  const auto steps = static_cast<std::uint32_t>(s.values().number("steps"));
+  std::map<std::uint64_t, std::pair<std::shared_ptr<const std::vector<std::uint32_t>>,
+                                    std::shared_ptr<runtime::DeviceBuffer>>>
+      orders;
+  std::vector<std::unique_ptr<ChaseState>> states;
+  std::vector<runtime::Operation> ops;
+  for (const std::size_t i : at) {
+    auto st = std::make_unique<ChaseState>();
+    st->point = s.points()[i];
+    auto& o = orders[st->point.bytes];
+    if (!o.first) {
+      o.first = random_order(st->point.bytes / models::kChaseStride);
+      o.second = std::make_shared<runtime::DeviceBuffer>(o.first->size() * 4);
+      GP_CUDA(cudaMemcpy(o.second->get(), o.first->data(), o.first->size() * 4,
+                         cudaMemcpyHostToDevice));
+    }
+    st->order_host = o.first;
+    st->order = o.second;
+    GP_CUDA(cudaMemset(st->ring.get(), 0, st->ring.bytes()));
+    ops.push_back(chase_op(*st, sh, steps));
+    states.push_back(std::move(st));
+  }
+  const std::vector<SampleSet> measured = s.ctx().measure_all(ops);
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    Row& row = s.add(at[k], measured[k]);
+    row.metrics.clear();
+    row.metrics.push_back(slot_metric(*states[k], constant::kCycles, "cycles", 1, true, steps));
+    row.metrics.push_back(slot_metric(*states[k], constant::kSeconds, "s", 1e-9, false, steps));
+    row.metrics.push_back(time_metric(measured[k]));
+  }
+}
+
+Axis sizes_axis() {
+  Axis a = size_list_axis("sizes",
+                          "lookup table sizes, powers of two (the constant path stops at 64 KiB)",
+                          "4KiB,64KiB,1MiB,256MiB", "4KiB,64MiB");
+  a.min = 1024;
+  a.max = 512ull << 20;
+  a.max_items = 16;
+  a.validate = [](std::uint64_t b) {
+    return (b & (b - 1)) == 0 ? std::string() : fmt::format("{} is not a power of two", b);
+  };
+  return a;
+}
+
+Axis counts_axis(const char* name, const char* help, const char* def, const char* quick,
+                 std::uint64_t max, bool (*ok)(std::uint64_t), const char* why) {
+  Axis a = list_axis(name, help, def, quick);
+  a.min = 1;
+  a.max = max;
+  a.max_items = 8;
+  a.validate = [ok, why](std::uint64_t v) {
+    return ok(v) ? std::string() : fmt::format("{} is not {}", v, why);
+  };
+  return a;
+}
+
+Axis number(const char* name, const char* help, const char* def, const char* quick,
+            std::uint64_t min, std::uint64_t max, NumberKind kind = NumberKind::kCount) {
+  Axis a = number_axis(name, help, def, quick);
+  a.min = min;
+  a.max = max;
+  a.number = kind;
+  if (kind == NumberKind::kSize) a.unit = "B";
+  return a;
+}
+
+class ConstantProbe final : public SweepProbe<Point> {
+ public:
+  std::string name() const override { return "constant"; }
+  std::string description() const override {
+    return "one table lookup four ways (__constant__, __ldg, texture, ld.global): broadcast vs "
+           "divergent throughput, latency per table size, the winner at each point";
+  }
+  std::vector<Axis> axes() const override {
+    return {choice_axis("path", "how the table is read",
+                        {"constant", "readonly", "texture", "global"}, "all"),
+            counts_axis("width", "element bytes (16-byte constant lookups are two 8-byte LDCs)",
+                        "4,8,16", "4", 16,
+                        [](std::uint64_t w) { return w == 4 || w == 8 || w == 16; }, "4, 8 or 16"),
+            counts_axis("distinct", "distinct addresses per warp (powers of two)",
+                        "1,2,4,8,16,32", "1,32", 32,
+                        [](std::uint64_t d) { return (d & (d - 1)) == 0; }, "a power of two"),
+            sizes_axis(),
+            number("chase-max", "largest table of the latency chases (constant: 64 KiB at most)",
+                   "256MiB", "4MiB", 4096, 512ull << 20, NumberKind::kSize),
+            number("per-octave", "chase table sizes per doubling", "2", "1", 1, 8),
+            number("steps", "timed dependent lookups per chase launch", "2048", "1024", 256,
+                   1u << 20)};
+  }
+  std::string memory_flags() const override { return "--sizes, --chase-max"; }
+  std::string help_footer() const override {
+    return "Throughput: every thread of 8 blocks per SM looks up a random element per iteration "
+           "(one per warp group of 32/distinct lanes); latency: one thread chases 4-byte offsets "
+           "64 B apart in a random cycle. Points whose table does not fit half of the free device "
+           "memory, or a texture object, are dropped with a note.";
+  }
+  void add_words(Glossary& g) const override { constant::add_words(g); }
+  std::vector<std::string> counter_metrics() const override {
+    return metric_names(constant::kCounterMetrics);
+  }
+  std::vector<Point> points(const AxisValues& v) const override { return constant::points(v); }
+  Row row(const Point& p) const override { return unmeasured_row(constant::row_params(p)); }
+  std::string method(const AxisValues& v) const override {
+    return fmt::format(
+        "lookups: {} blocks of {} threads per SM, each thread {} lookups of a random element "
+        "(fewer for more distinct addresses and larger tables), the warp's lanes in `distinct` "
+        "groups reading table elements table/distinct apart; lookups/s and GB/s of the elements "
+        "read; every thread's sum checked against the table's formula; chases: one thread, {} "
+        "dependent lookups of 4-byte offsets 64 B apart in a random cycle (the whole cycle, up "
+        "to {} elements, else {} steps, untimed first; tables other than constant read once in "
+        "parallel before each sample), clock64 and %globaltimer around them; every launch's end "
+        "checked",
+        kBlocksPerSm, constant::kLookupThreads, kBaseIters, v.number("steps"), kFullWarmMax,
+        kShortWarm);
+  }
+  Analysis measure(Sweep<Point>& s) override;
+};
+
+ConstantProbe::Analysis ConstantProbe::measure(Sweep<Point>& s) {
+  const DeviceInfo& dev = s.ctx().device();
+  Shared sh;
+  sh.blocks = dev.sm_count * kBlocksPerSm;
+  int texels = 0;
+  GP_CUDA(cudaDeviceGetAttribute(&texels, cudaDevAttrMaxTexture1DLinearWidth, dev.index));
+  const std::uint64_t budget = runtime::device_memory().free_bytes / 2;
+  std::vector<std::size_t> lookups, chases;
+  std::uint64_t most = 0, dropped = 0;
+  for (std::size_t i = 0; i < s.points().size(); ++i) {
+    const Point& p = s.points()[i];
+    const std::uint64_t texture_max = static_cast<std::uint64_t>(texels) * (p.mode == constant::kChase ? 4 : p.width);
+    if (p.bytes > budget || (p.path == LookupPath::kTexture && p.bytes > texture_max)) {
+      s.drop(i);
+      ++dropped;
+      continue;
+    }
+    most = std::max(most, p.bytes);
+    (p.mode == constant::kLookup ? lookups : chases).push_back(i);
+  }
+  sh.table = runtime::DeviceBuffer(std::max<std::uint64_t>(most, 4096));
+  sh.out = runtime::DeviceBuffer(static_cast<std::uint64_t>(sh.blocks) * constant::kLookupThreads * 4);
+  sh.sink = runtime::DeviceBuffer(4);
+  for (const int w : {4, 8, 16})
+    sh.textures[w] = std::make_unique<Texture>(
+        sh.table.get(), std::min<std::uint64_t>(sh.table.bytes(), static_cast<std::uint64_t>(texels) * w), w);
+  if (!lookups.empty()) measure_lookups(s, sh, lookups);
+  if (!chases.empty()) measure_chases(s, sh, chases);
+  constant::RunFacts facts;
+  constant::points(s.values(), &facts.constant_skipped);
+  facts.dropped = dropped;
+  return [facts](ProbeResult& r) { constant::analyse(r, facts); };
+}
+
+}  // namespace
+
+std::unique_ptr<Probe> make_constant_probe() {
+  return std::make_unique<ConstantProbe>();
+}
+
+}  // namespace gpuprobe
