@@ -17,15 +17,15 @@
 namespace gpuprobe::constant {
 
 // Row params and metrics (names shared by the probe, the analysis and the tests).
-inline constexpr const char* kMode = "mode";        // kLookup or kChase
-inline constexpr const char* kLookup = "lookup";    // throughput: every thread looks up
-inline constexpr const char* kChase = "chase";      // latency: one thread's dependent chase
-inline constexpr const char* kPath = "path";        // constant, readonly, texture, global
-inline constexpr const char* kWidth = "width";      // element bytes (lookup rows)
-inline constexpr const char* kDistinct = "distinct";  // addresses per warp (lookup rows)
-inline constexpr const char* kBytes = "bytes";      // table size
-inline constexpr const char* kLookups = "lookups";  // metric: lookups/s
-inline constexpr const char* kCycles = "latency";   // metric: cycles per chased lookup
+inline constexpr const char* kMode = "mode";             // kLookup or kChase
+inline constexpr const char* kLookup = "lookup";         // throughput: every thread looks up
+inline constexpr const char* kChase = "chase";           // latency: one thread's dependent chase
+inline constexpr const char* kPath = "path";             // constant, readonly, texture, global
+inline constexpr const char* kWidth = "width";           // element bytes (lookup rows)
+inline constexpr const char* kDistinct = "distinct";     // addresses per warp (lookup rows)
+inline constexpr const char* kBytes = "bytes";           // table size
+inline constexpr const char* kLookups = "lookups";       // metric: lookups/s
+inline constexpr const char* kCycles = "latency";        // metric: cycles per chased lookup
 inline constexpr const char* kSeconds = "latency_time";  // metric: s per chased lookup
 inline constexpr const char* kWarpLookups = "warp_lookups";  // derived: warp lookups per launch
 

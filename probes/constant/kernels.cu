@@ -13,8 +13,12 @@ __constant__ uint4 c_table[kConstantTableMax / sizeof(uint4)];
 
 constexpr int kFillThreads = 256;
 
-__device__ __forceinline__ std::uint32_t fold(std::uint32_t v) { return v; }
-__device__ __forceinline__ std::uint32_t fold(uint2 v) { return v.x + 3u * v.y; }
+__device__ __forceinline__ std::uint32_t fold(std::uint32_t v) {
+  return v;
+}
+__device__ __forceinline__ std::uint32_t fold(uint2 v) {
+  return v.x + 3u * v.y;
+}
 __device__ __forceinline__ std::uint32_t fold(uint4 v) {
   return v.x + 3u * v.y + 5u * v.z + 7u * v.w;
 }
@@ -187,6 +191,22 @@ int fill_blocks(std::uint64_t words) {
 
 }  // namespace
 
+Texture::Texture(const void* table, std::uint64_t bytes, int width) {
+  cudaResourceDesc res{};
+  res.resType = cudaResourceTypeLinear;
+  res.res.linear.devPtr = const_cast<void*>(table);
+  const int y = width >= 8 ? 32 : 0, zw = width >= 16 ? 32 : 0;
+  res.res.linear.desc = cudaCreateChannelDesc(32, y, zw, zw, cudaChannelFormatKindUnsigned);
+  res.res.linear.sizeInBytes = bytes;
+  cudaTextureDesc tex{};
+  tex.readMode = cudaReadModeElementType;
+  GP_CUDA(cudaCreateTextureObject(&object_, &res, &tex, nullptr));
+}
+
+Texture::~Texture() {
+  (void)cudaDestroyTextureObject(object_);  // as buffers free: a destructor never throws
+}
+
 void launch_fill(void* table, std::uint64_t bytes, cudaStream_t stream) {
   fill_kernel<<<fill_blocks(bytes / 4), kFillThreads, 0, stream>>>(
       static_cast<std::uint32_t*>(table), bytes / 4);
@@ -199,10 +219,18 @@ void copy_to_constant(const void* src, std::uint64_t bytes, cudaStream_t stream)
 
 void launch_lookup(const LookupLaunch& l, cudaStream_t stream) {
   switch (l.path) {
-    case LookupPath::kConstant: lookup_for_width<LookupPath::kConstant>(l, stream); break;
-    case LookupPath::kReadOnly: lookup_for_width<LookupPath::kReadOnly>(l, stream); break;
-    case LookupPath::kTexture: lookup_for_width<LookupPath::kTexture>(l, stream); break;
-    case LookupPath::kGlobal: lookup_for_width<LookupPath::kGlobal>(l, stream); break;
+    case LookupPath::kConstant:
+      lookup_for_width<LookupPath::kConstant>(l, stream);
+      break;
+    case LookupPath::kReadOnly:
+      lookup_for_width<LookupPath::kReadOnly>(l, stream);
+      break;
+    case LookupPath::kTexture:
+      lookup_for_width<LookupPath::kTexture>(l, stream);
+      break;
+    case LookupPath::kGlobal:
+      lookup_for_width<LookupPath::kGlobal>(l, stream);
+      break;
   }
   GP_CHECK_LAUNCH("constant lookup");
 }
@@ -234,10 +262,18 @@ void launch_warm(const void* table, std::uint64_t bytes, std::uint32_t* sink, cu
 
 void launch_chase(const ChaseLaunch& c, cudaStream_t stream) {
   switch (c.path) {
-    case LookupPath::kConstant: chase_kernel<LookupPath::kConstant><<<1, 1, 0, stream>>>(c); break;
-    case LookupPath::kReadOnly: chase_kernel<LookupPath::kReadOnly><<<1, 1, 0, stream>>>(c); break;
-    case LookupPath::kTexture: chase_kernel<LookupPath::kTexture><<<1, 1, 0, stream>>>(c); break;
-    case LookupPath::kGlobal: chase_kernel<LookupPath::kGlobal><<<1, 1, 0, stream>>>(c); break;
+    case LookupPath::kConstant:
+      chase_kernel<LookupPath::kConstant><<<1, 1, 0, stream>>>(c);
+      break;
+    case LookupPath::kReadOnly:
+      chase_kernel<LookupPath::kReadOnly><<<1, 1, 0, stream>>>(c);
+      break;
+    case LookupPath::kTexture:
+      chase_kernel<LookupPath::kTexture><<<1, 1, 0, stream>>>(c);
+      break;
+    case LookupPath::kGlobal:
+      chase_kernel<LookupPath::kGlobal><<<1, 1, 0, stream>>>(c);
+      break;
   }
   GP_CHECK_LAUNCH("constant chase");
 }

@@ -40,6 +40,20 @@ struct LookupLaunch {
   std::uint32_t* out = nullptr;
 };
 
+// A texture object over `bytes` of the table with `width`-byte unsigned texels (4, 8, 16), read
+// as elements (RAII).
+class Texture {
+ public:
+  Texture(const void* table, std::uint64_t bytes, int width);
+  ~Texture();
+  Texture(const Texture&) = delete;
+  Texture& operator=(const Texture&) = delete;
+  cudaTextureObject_t get() const { return object_; }
+
+ private:
+  cudaTextureObject_t object_ = 0;
+};
+
 // The table's words: word w holds models::table_word(w).
 void launch_fill(void* table, std::uint64_t bytes, cudaStream_t stream);
 // Copies `bytes` (<= models::kConstantTableMax) of a device buffer into the __constant__ table.

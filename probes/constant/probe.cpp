@@ -28,48 +28,26 @@ namespace {
 using constant::Point;
 using models::LookupPath;
 
-constexpr int kBlocksPerSm = 8;                    // 2048 threads per SM
-constexpr std::uint32_t kBaseIters = 4096;         // lookups per thread at one address per warp
+constexpr int kBlocksPerSm = 8;             // 2048 threads per SM
+constexpr std::uint32_t kBaseIters = 4096;  // lookups per thread at one address per warp
 constexpr std::uint32_t kMinIters = 8;
-constexpr std::uint64_t kFullWarmMax = 16384;      // chases up to this many elements warm fully
-constexpr std::uint32_t kShortWarm = 2048;         // else this many steps
-constexpr std::uint32_t kSlotCapacity = 4096;      // chase launches recorded per point
+constexpr std::uint64_t kFullWarmMax = 16384;  // chases up to this many elements warm fully
+constexpr std::uint32_t kShortWarm = 2048;     // else this many steps
+constexpr std::uint32_t kSlotCapacity = 4096;  // chase launches recorded per point
 
 // Lookups per thread: fewer where each costs more (more distinct addresses, a table past L1 or
 // L2), so every launch lasts about 0.1-3 ms on an H100.
 std::uint32_t iters_for(const Point& p) {
   const std::uint64_t level = p.bytes <= (256u << 10) ? 1 : p.bytes <= (8u << 20) ? 4 : 64;
   return std::max<std::uint32_t>(
-      kMinIters, static_cast<std::uint32_t>(kBaseIters / (static_cast<std::uint64_t>(p.distinct) * level)));
+      kMinIters,
+      static_cast<std::uint32_t>(kBaseIters / (static_cast<std::uint64_t>(p.distinct) * level)));
 }
-
-// A texture object over the table with `width`-byte texels (RAII).
-class Texture {
- public:
-  Texture(const void* table, std::uint64_t bytes, int width) {
-    cudaResourceDesc res{};
-    res.resType = cudaResourceTypeLinear;
-    res.res.linear.devPtr = const_cast<void*>(table);
-    res.res.linear.desc = cudaCreateChannelDesc(32, width >= 8 ? 32 : 0, width >= 16 ? 32 : 0,
-                                                width >= 16 ? 32 : 0, cudaChannelFormatKindUnsigned);
-    res.res.linear.sizeInBytes = bytes;
-    cudaTextureDesc tex{};
-    tex.readMode = cudaReadModeElementType;
-    GP_CUDA(cudaCreateTextureObject(&object_, &res, &tex, nullptr));
-  }
-  ~Texture() { cudaDestroyTextureObject(object_); }
-  Texture(const Texture&) = delete;
-  Texture& operator=(const Texture&) = delete;
-  cudaTextureObject_t get() const { return object_; }
-
- private:
-  cudaTextureObject_t object_ = 0;
-};
 
 // What every operation shares: the table buffer, its texture objects by width, the sums, a sink.
 struct Shared {
   runtime::DeviceBuffer table, out, sink;
-  std::map<int, std::unique_ptr<Texture>> textures;
+  std::map<int, std::unique_ptr<constant::Texture>> textures;
   int blocks = 0;
 };
 
@@ -95,9 +73,8 @@ runtime::Operation lookup_op(const Point& p, Shared& sh, cudaStream_t check) {
     if (l.path == LookupPath::kConstant) constant::copy_to_constant(l.table, bytes, st);
     GP_CUDA(cudaMemsetAsync(l.out, 0, out_bytes, st));
   };
-  op.lanes.push_back({"lookup", threads * l.iters * p.width, [l](runtime::LaunchScope& sc) {
-                        constant::launch_lookup(l, sc.stream());
-                      }});
+  op.lanes.push_back({"lookup", threads * l.iters * p.width,
+                      [l](runtime::LaunchScope& sc) { constant::launch_lookup(l, sc.stream()); }});
   op.verify = [l, threads, check] {
     return mismatch_text("sums", constant::check_lookup(l, check),
                          static_cast<std::uint64_t>(threads), "threads");
@@ -163,9 +140,8 @@ runtime::Operation chase_op(ChaseState& st, Shared& sh, std::uint32_t steps) {
     op.reset_sample = [c, bytes = p.bytes, sink = static_cast<std::uint32_t*>(sh.sink.get())](
                           cudaStream_t s) { constant::launch_warm(c.table, bytes, sink, s); };
   op.reset_pass = op.reset_sample;
-  op.lanes.push_back({"chase", static_cast<double>(4 * steps), [c](runtime::LaunchScope& l) {
-                        constant::launch_chase(c, l.stream());
-                      }});
+  op.lanes.push_back({"chase", static_cast<double>(4 * steps),
+                      [c](runtime::LaunchScope& l) { constant::launch_chase(c, l.stream()); }});
   op.verify = [&st, c] { return verify_chase(st, c); };
   return op;
 }
@@ -282,20 +258,20 @@ class ConstantProbe final : public SweepProbe<Point> {
            "divergent throughput, latency per table size, the winner at each point";
   }
   std::vector<Axis> axes() const override {
-    return {choice_axis("path", "how the table is read",
-                        {"constant", "readonly", "texture", "global"}, "all"),
-            counts_axis("width", "element bytes (16-byte constant lookups are two 8-byte LDCs)",
-                        "4,8,16", "4", 16,
-                        [](std::uint64_t w) { return w == 4 || w == 8 || w == 16; }, "4, 8 or 16"),
-            counts_axis("distinct", "distinct addresses per warp (powers of two)",
-                        "1,2,4,8,16,32", "1,32", 32,
-                        [](std::uint64_t d) { return (d & (d - 1)) == 0; }, "a power of two"),
-            sizes_axis(),
-            number("chase-max", "largest table of the latency chases (constant: 64 KiB at most)",
-                   "256MiB", "4MiB", 4096, 512ull << 20, NumberKind::kSize),
-            number("per-octave", "chase table sizes per doubling", "2", "1", 1, 8),
-            number("steps", "timed dependent lookups per chase launch", "2048", "1024", 256,
-                   1u << 20)};
+    return {
+        choice_axis("path", "how the table is read", {"constant", "readonly", "texture", "global"},
+                    "all"),
+        counts_axis(
+            "width", "element bytes (16-byte constant lookups are two 8-byte LDCs)", "4,8,16", "4",
+            16, [](std::uint64_t w) { return w == 4 || w == 8 || w == 16; }, "4, 8 or 16"),
+        counts_axis(
+            "distinct", "distinct addresses per warp (powers of two)", "1,2,4,8,16,32", "1,32", 32,
+            [](std::uint64_t d) { return (d & (d - 1)) == 0; }, "a power of two"),
+        sizes_axis(),
+        number("chase-max", "largest table of the latency chases (constant: 64 KiB at most)",
+               "256MiB", "4MiB", 4096, 512ull << 20, NumberKind::kSize),
+        number("per-octave", "chase table sizes per doubling", "2", "1", 1, 8),
+        number("steps", "timed dependent lookups per chase launch", "2048", "1024", 256, 1u << 20)};
   }
   std::string memory_flags() const override { return "--sizes, --chase-max"; }
   std::string help_footer() const override {
@@ -337,7 +313,8 @@ ConstantProbe::Analysis ConstantProbe::measure(Sweep<Point>& s) {
   std::uint64_t most = 0, dropped = 0;
   for (std::size_t i = 0; i < s.points().size(); ++i) {
     const Point& p = s.points()[i];
-    const std::uint64_t texture_max = static_cast<std::uint64_t>(texels) * (p.mode == constant::kChase ? 4 : p.width);
+    const std::uint64_t texture_max =
+        static_cast<std::uint64_t>(texels) * (p.mode == constant::kChase ? 4 : p.width);
     if (p.bytes > budget || (p.path == LookupPath::kTexture && p.bytes > texture_max)) {
       s.drop(i);
       ++dropped;
@@ -347,11 +324,13 @@ ConstantProbe::Analysis ConstantProbe::measure(Sweep<Point>& s) {
     (p.mode == constant::kLookup ? lookups : chases).push_back(i);
   }
   sh.table = runtime::DeviceBuffer(std::max<std::uint64_t>(most, 4096));
-  sh.out = runtime::DeviceBuffer(static_cast<std::uint64_t>(sh.blocks) * constant::kLookupThreads * 4);
+  sh.out =
+      runtime::DeviceBuffer(static_cast<std::uint64_t>(sh.blocks) * constant::kLookupThreads * 4);
   sh.sink = runtime::DeviceBuffer(4);
   for (const int w : {4, 8, 16})
-    sh.textures[w] = std::make_unique<Texture>(
-        sh.table.get(), std::min<std::uint64_t>(sh.table.bytes(), static_cast<std::uint64_t>(texels) * w), w);
+    sh.textures[w] = std::make_unique<constant::Texture>(
+        sh.table.get(),
+        std::min<std::uint64_t>(sh.table.bytes(), static_cast<std::uint64_t>(texels) * w), w);
   if (!lookups.empty()) measure_lookups(s, sh, lookups);
   if (!chases.empty()) measure_chases(s, sh, chases);
   constant::RunFacts facts;
