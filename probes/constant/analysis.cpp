@@ -6,12 +6,10 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "internal.hpp"
-
 namespace gpuprobe::constant {
 namespace {
 
-// The row's path; nullopt for a row of another version that names none this build knows.
+// The row's path; nullopt for one this build does not know (a file of another version).
 std::optional<LookupPath> path_of(const Row& row) {
   try {
     return models::lookup_path_from_name(text_param_of(row, kPath).value_or(""));
@@ -20,17 +18,29 @@ std::optional<LookupPath> path_of(const Row& row) {
   }
 }
 
+// The lookup rows this build can model (a row of another version may name a path or a width it
+// does not know: it is left as it is).
 std::vector<Lookup> read_lookups(ProbeResult& result) {
   std::vector<Lookup> out;
   for (Row& row : result.rows) {
-    if (text_param_of(row, kMode) != std::string(kLookup)) continue;
     const auto width = int_param_of(row, kWidth), distinct = int_param_of(row, kDistinct);
     const auto bytes = int_param_of(row, kBytes);
     const Metric* rate = find_metric(row, kLookups);
-    const auto path = path_of(row);
-    if (!width || !distinct || !bytes || !rate || !path) continue;
-    out.push_back({&row, *path, static_cast<int>(*width), static_cast<int>(*distinct),
-                   static_cast<std::uint64_t>(*bytes), rate});
+    if (text_param_of(row, kMode) != std::string(kLookup) || !width || !distinct || !bytes || !rate)
+      continue;
+    try {
+      Lookup l{&row,
+               models::lookup_path_from_name(text_param_of(row, kPath).value_or("")),
+               static_cast<int>(*width),
+               static_cast<int>(*distinct),
+               static_cast<std::uint64_t>(*bytes),
+               rate,
+               {}};
+      l.model = models::predict_lookup(l.path, l.width, l.distinct,
+                                       l.bytes / static_cast<std::uint64_t>(l.width));
+      out.push_back(l);
+    } catch (const std::invalid_argument&) {
+    }
   }
   return out;
 }
@@ -38,11 +48,10 @@ std::vector<Lookup> read_lookups(ProbeResult& result) {
 // The model columns, and the measured slowdown against the same path's broadcast (distinct 1).
 void add_model(const std::vector<Lookup>& rows) {
   for (const Lookup& l : rows) {
-    const auto m = models::predict_lookup(l.path, l.width, l.distinct,
-                                          l.bytes / static_cast<std::uint64_t>(l.width));
+    const models::LookupPrediction& m = l.model;
     Row& row = *l.row;
     if (l.path == LookupPath::kConstant)
-      row.model.push_back({"transactions_per_ldc", "", m.constant_transactions / m.ldc_per_lookup});
+      row.model.push_back({"transactions_per_ldc", "", static_cast<double>(l.distinct)});
     else
       row.model.push_back({"sectors_per_request", "sectors", m.sectors_per_request});
     row.model.push_back({"predicted_slowdown", "x", m.relative_time});
@@ -56,43 +65,6 @@ void add_model(const std::vector<Lookup>& rows) {
   }
 }
 
-// The counters: the path's requests per warp lookup (model: one request, LDCs per lookup for
-// constant), its transactions per request (idc per LDC, or sectors per request) and, as measured,
-// L2 sectors per warp lookup and the idc hit rate.
-void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
-  CounterAgreement requests(requests_agreement(), "");
-  CounterAgreement transactions(transactions_agreement(), "");
-  for (const Lookup& l : rows) {
-    Row& row = *l.row;
-    if (!row.counters) continue;
-    const Quantity* warps = find_quantity(row.derived, kWarpLookups);
-    const std::optional<double> warp_lookups = warps ? warps->value : std::nullopt;
-    const auto m = models::predict_lookup(l.path, l.width, l.distinct,
-                                          l.bytes / static_cast<std::uint64_t>(l.width));
-    const bool constant = l.path == LookupPath::kConstant;
-    const bool tex = l.path == LookupPath::kTexture;
-    const auto req = counter_value(row, constant ? kLdc : tex ? kTexRequests : kLsuRequests);
-    const auto per = constant ? counter_value(row, kIdcRequests)
-                              : counter_value(row, tex ? kTexSectors : kLsuSectors);
-    set_model_value(row, {"requests_per_lookup", "", constant ? m.ldc_per_lookup : 1.0});
-    requests.add(row, "requests_per_lookup_counter", ratio_of(req, warp_lookups),
-                 constant ? m.ldc_per_lookup : 1.0);
-    transactions.add(row, constant ? "transactions_per_ldc_counter" : "sectors_per_request_counter",
-                     ratio_of(per, req),
-                     constant ? m.constant_transactions / m.ldc_per_lookup : m.sectors_per_request);
-    row.derived.push_back(
-        {"l2_sectors_per_lookup", "sectors",
-         ratio_of(sum_of(counter_value(row, kL2FromL1), counter_value(row, kL2FromGcc)),
-                  warp_lookups)});
-    if (constant)
-      row.derived.push_back(
-          {"idc_hit", "",
-           ratio_of(counter_value(row, kIdcHits), counter_value(row, kIdcRequests))});
-  }
-  for (const CounterAgreement* a : {&requests, &transactions})
-    if (auto f = a->finding()) out.push_back(std::move(*f));
-}
-
 std::vector<ChaseSeries> chase_series(ProbeResult& result) {
   std::vector<ChaseSeries> out;
   std::vector<std::pair<std::uint64_t, const Row*>> rows;
@@ -103,11 +75,11 @@ std::vector<ChaseSeries> chase_series(ProbeResult& result) {
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [bytes, row] : rows) {
     const auto cycles = metric_median(*row, kCycles), secs = metric_median(*row, kSeconds);
-    const auto found = path_of(*row);
-    if (!cycles || *cycles <= 0 || bytes == 0 || !found) continue;
-    const LookupPath path = *found;
-    auto it = std::find_if(out.begin(), out.end(), [&](const auto& s) { return s.path == path; });
-    if (it == out.end()) it = out.insert(out.end(), ChaseSeries{path, {}, {}, {}});
+    if (!cycles || *cycles <= 0 || bytes == 0) continue;
+    const auto path = path_of(*row);
+    if (!path) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& s) { return s.path == *path; });
+    if (it == out.end()) it = out.insert(out.end(), ChaseSeries{*path, {}, {}, {}});
     it->points.push_back({bytes, *cycles});
     it->ns_per_cycle.push_back(secs ? *secs * 1e9 / *cycles : 0.0);
   }

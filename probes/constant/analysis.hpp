@@ -1,18 +1,22 @@
 // constant's analysis (host-only, tested in CI): the sweep's points (sweep.cpp); the lookup rows'
-// model and counter columns, the broadcast ratios and the winners (analysis.cpp); the chase rows'
-// latency levels; the findings (findings.cpp) and the words (words.cpp).
+// model and counter columns, the chase rows' levels (latency::find_levels; analysis.cpp); the
+// findings (findings.cpp) and the words (words.cpp).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gpuprobe/core/axes.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"
+#include "gpuprobe/core/finding_def.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 #include "gpuprobe/models/constant_model.hpp"
+#include "latency/analysis.hpp"
 
 namespace gpuprobe::constant {
 
@@ -56,20 +60,13 @@ struct Point {
 };
 
 // The points in measuring order: the lookups (per path, width, distinct, size), then the chases
-// (per path, a ladder from kChaseMin to --chase-max, per_octave sizes per doubling). The constant
-// path's tables stop at models::kConstantTableMax; the count of lookup sizes it skips goes to
-// `constant_skipped`.
+// (per path, kChaseMin to --chase-max, --per-octave sizes per doubling). The constant path stops
+// at models::kConstantTableMax; the lookup points it skips are counted in `constant_skipped`.
 inline constexpr std::uint64_t kChaseMin = 1024;
 std::vector<Point> points(const AxisValues& values, std::size_t* constant_skipped = nullptr);
 std::vector<Param> row_params(const Point& p);
 
-// Level detection of the chases is latency's (latency::find_levels): a step is >= 15 %.
-// Two paths whose lookups/s differ by less than this are called even (the winner's margin).
-inline constexpr double kEvenMargin = 0.05;
-
-// Reads the rows and adds: the model and counter columns of the lookup rows, the broadcast
-// ratios, the winner of each (distinct, size) point, the textbook verdict, the chases' levels,
-// the counters' agreement, and the note on the constant path's 64 KiB.
+// Reads the rows and adds the lookups' model and counter columns and the findings.
 struct RunFacts {
   std::size_t constant_skipped = 0;  // lookup sizes over 64 KiB the constant path did not run
   std::size_t dropped = 0;           // points that did not fit the memory or a texture object
@@ -77,5 +74,40 @@ struct RunFacts {
 void analyse(ProbeResult& result, const RunFacts& facts);
 
 void add_words(Glossary& glossary);
+
+// The analysis internals (analysis.cpp, findings.cpp, words.cpp).
+using models::LookupPath;
+
+// A lookup row read by name (rate: its lookups/s metric) and its model.
+struct Lookup {
+  Row* row = nullptr;
+  LookupPath path = LookupPath::kGlobal;
+  int width = 0;
+  int distinct = 0;
+  std::uint64_t bytes = 0;
+  const Metric* rate = nullptr;
+  models::LookupPrediction model;
+};
+
+// One path's chase rows in size order, ns per cycle of each, and the levels found in them.
+struct ChaseSeries {
+  LookupPath path = LookupPath::kGlobal;
+  std::vector<latency::SeriesPoint> points;
+  std::vector<double> ns_per_cycle;
+  std::vector<latency::Level> levels;
+};
+
+const FindingList& finding_list();
+// The counters beside the model: the path's requests per warp lookup (LDCs, texture or load
+// requests) and transactions per request (idc per LDC, sectors per request); measured only: L2
+// sectors per warp lookup, the idc hit rate.
+void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out);
+
+// At the narrowest width: broadcast against the most distinct addresses per (path, size), the
+// winner at each (distinct, size), where constant and texture beat plain loads (the textbook).
+void add_lookup_findings(const std::vector<Lookup>& rows, std::vector<Finding>& out);
+// One finding per level of each chase series.
+void add_level_findings(const std::vector<ChaseSeries>& series, std::vector<Finding>& out);
+void add_notes(const RunFacts& facts, std::vector<Finding>& out);
 
 }  // namespace gpuprobe::constant

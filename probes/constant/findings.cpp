@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <set>
 
+#include "analysis.hpp"
 #include "gpuprobe/core/decide.hpp"
 #include "gpuprobe/core/units.hpp"
-#include "internal.hpp"
 
 namespace gpuprobe::constant {
 namespace {
@@ -84,7 +84,7 @@ const auto kWinnerDef = list.verdict(
         return r ? fmt::format("; {} {:.2f}x plain loads", what, *r) : std::string();
       };
       return fmt::format(
-          "{} table, {} distinct addresses per warp, {} elements: {} fastest at "
+          "{} table, distinct addresses per warp {}, {} elements: {} fastest at "
           "{:.1f} Glookup/s{}{}{}",
           f[kBytesKey], f[kDistinctKey], f[kWidthKey], f[kWinner], f.value(kWinnerRate), runner,
           vs("constant", f.maybe(kConstantVsGlobal)), vs("texture", f.maybe(kTextureVsGlobal)));
@@ -93,12 +93,12 @@ const auto kWinnerDef = list.verdict(
 const auto kTextbookDef = list.verdict(
     "constant_textbook", params(kPathKey, kWidthKey), values(kWon, kCompared),
     outcome(kWhere, kVerdict), [](const auto& f) {
-      const TextList where = f.items(kWhere);
+      const auto* where = std::get_if<TextList>(&f.param(kWhere).value);  // an outcome list
       return fmt::format(
           "textbook advice (use {} memory to raise effective bandwidth), {} elements: {} — faster "
           "than plain loads beyond noise at {:g} of {:g} (distinct, table) points{}",
           f[kPathKey], f[kWidthKey], f[kVerdict], f.value(kWon), f.value(kCompared),
-          where.empty() ? std::string() : fmt::format(" ({})", fmt::join(where, ", ")));
+          where && !where->empty() ? fmt::format(": {}", fmt::join(*where, ", ")) : "");
     });
 
 const auto kLevelDef = list.verdict(
@@ -107,23 +107,16 @@ const auto kLevelDef = list.verdict(
       return fmt::format(
           "{} chase: level {} at {:.1f} cycles ({:.1f} ns) for tables from {} to {}{}", f[kPathKey],
           f[kLevelKey], f.value(kLatency), f.maybe(kLatencyNs).value_or(0), f[kFrom], f[kSize],
-          f.has(kNextSize) ? fmt::format(" — steps up by {}", f[kNextSize]) : std::string());
+          f.has(kNextSize) ? fmt::format("; {} is past it", f[kNextSize]) : std::string());
     });
 
-const auto kCapNote =
-    list.note("constant_space_cap", params(), values(), outcome(kSkipped), [](const auto& f) {
+const auto kSizingNote = list.note(
+    "constant_sizing", params(), values(), outcome(kSkipped, kDropped), [](const auto& f) {
       return fmt::format(
           "the constant path's tables stop at 64 KiB (the __constant__ space of a module): {} "
-          "lookup points above it ran on the other paths only",
-          f[kSkipped]);
-    });
-
-const auto kDroppedNote =
-    list.note("constant_dropped", params(), values(), outcome(kDropped), [](const auto& f) {
-      return fmt::format(
-          "{} points did not fit half of the free device memory or a texture object's reach and "
-          "were not measured",
-          f[kDropped]);
+          "lookup points above it ran on the other paths only; {} points did not fit half of the "
+          "free device memory or a texture object's reach and were not measured",
+          f[kSkipped], f[kDropped]);
     });
 
 auto i64(std::uint64_t v) {
@@ -137,8 +130,14 @@ const Lookup* find(const std::vector<Lookup>& rows, LookupPath p, int w, int d, 
   return it == rows.end() ? nullptr : &*it;
 }
 
+double rate(const Lookup* l) {
+  return l->rate->stats.median;
+}
+const char* path_name(const Lookup* l) {
+  return models::lookup_path_name(l->path);
+}
 std::optional<double> versus(const Lookup* a, const Lookup* global) {
-  return a && global ? ratio_of(a->rate->stats.median, global->rate->stats.median) : std::nullopt;
+  return a && global ? ratio_of(rate(a), rate(global)) : std::nullopt;
 }
 
 constexpr LookupPath kPaths[] = {LookupPath::kConstant, LookupPath::kReadOnly, LookupPath::kTexture,
@@ -149,12 +148,10 @@ void broadcast(const std::vector<Lookup>& rows, int w, int most, std::uint64_t b
   for (const LookupPath p : kPaths) {
     const Lookup *one = find(rows, p, w, 1, b), *many = find(rows, p, w, most, b);
     if (!one || !many || most == 1) continue;
-    const auto m = models::predict_lookup(p, w, most, b / static_cast<std::uint64_t>(w));
     out.push_back(kBroadcastDef.make(
         kPathKey(models::lookup_path_name(p)), kWidthKey(w), kBytesKey(i64(b)), kDistinctKey(most),
-        kBroadcast(one->rate->stats.median), kDivergent(many->rate->stats.median),
-        kRatio(ratio_of(one->rate->stats.median, many->rate->stats.median)),
-        kModelRatio(m.relative_time)));
+        kBroadcast(rate(one)), kDivergent(rate(many)), kRatio(ratio_of(rate(one), rate(many))),
+        kModelRatio(many->model.relative_time)));
   }
 }
 
@@ -167,26 +164,20 @@ void winner(const std::vector<Lookup>& rows, int w, int d, std::uint64_t b,
   if (here.size() < 2) return;
   const auto alike = alike_to_extreme(rates, Extreme::kHighest);
   std::string names;
-  for (const std::size_t i : alike)
-    names += (names.empty() ? "" : " ~ ") + std::string(models::lookup_path_name(here[i]->path));
-  const Lookup* best = here[alike.front()];
-  for (const std::size_t i : alike)
-    if (here[i]->rate->stats.median > best->rate->stats.median) best = here[i];
-  const Lookup* runner = nullptr;
-  for (std::size_t i = 0; i < here.size(); ++i)
-    if (std::find(alike.begin(), alike.end(), i) == alike.end() &&
-        (!runner || here[i]->rate->stats.median > runner->rate->stats.median))
-      runner = here[i];
+  const Lookup *best = nullptr, *runner = nullptr;  // the fastest in the alike set, and outside
+  for (std::size_t i = 0; i < here.size(); ++i) {
+    const bool in = std::find(alike.begin(), alike.end(), i) != alike.end();
+    if (in) names += (names.empty() ? "" : " ~ ") + std::string(path_name(here[i]));
+    const Lookup*& slot = in ? best : runner;
+    if (!slot || rate(here[i]) > rate(slot)) slot = here[i];
+  }
   const Lookup* global = find(rows, LookupPath::kGlobal, w, d, b);
-  const auto margin =
-      runner ? ratio_of(best->rate->stats.median, runner->rate->stats.median) : std::nullopt;
+  auto opt = [](bool has, auto v) { return has ? std::optional(v) : std::nullopt; };
   out.push_back(kWinnerDef.make(
       kWidthKey(w), kDistinctKey(d), kBytesKey(i64(b)), kWinner(names),
-      kRunnerUp(runner ? std::optional<std::string>(models::lookup_path_name(runner->path))
-                       : std::nullopt),
-      kWinnerRate(best->rate->stats.median),
-      kRunnerRate(runner ? std::optional<double>(runner->rate->stats.median) : std::nullopt),
-      kMargin(margin ? std::optional<double>(100 * (*margin - 1)) : std::nullopt),
+      kRunnerUp(opt(runner, std::string(runner ? path_name(runner) : ""))), kWinnerRate(rate(best)),
+      kRunnerRate(opt(runner, runner ? rate(runner) : 0.0)),
+      kMargin(opt(runner, runner ? 100 * (rate(best) / rate(runner) - 1) : 0.0)),
       kConstantVsGlobal(versus(find(rows, LookupPath::kConstant, w, d, b), global)),
       kTextureVsGlobal(versus(find(rows, LookupPath::kTexture, w, d, b), global))));
 }
@@ -218,12 +209,36 @@ const FindingList& finding_list() {
   return list;
 }
 
-CounterAgreementMaker requests_agreement() {
-  return kRequests;
-}
-
-CounterAgreementMaker transactions_agreement() {
-  return kTransactions;
+void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
+  CounterAgreement requests(kRequests, "");
+  CounterAgreement transactions(kTransactions, "");
+  for (const Lookup& l : rows) {
+    Row& row = *l.row;
+    if (!row.counters) continue;
+    const Quantity* warps = find_quantity(row.derived, kWarpLookups);
+    const std::optional<double> warp_lookups = warps ? warps->value : std::nullopt;
+    const models::LookupPrediction& m = l.model;
+    const bool constant = l.path == LookupPath::kConstant;
+    const bool tex = l.path == LookupPath::kTexture;
+    const auto req = counter_value(row, constant ? kLdc : tex ? kTexRequests : kLsuRequests);
+    const auto per = constant ? counter_value(row, kIdcRequests)
+                              : counter_value(row, tex ? kTexSectors : kLsuSectors);
+    const double requests_model = constant ? m.ldc_per_lookup : 1.0;
+    set_model_value(row, {"requests_per_lookup", "", requests_model});
+    requests.add(row, "requests_per_lookup_counter", ratio_of(req, warp_lookups), requests_model);
+    transactions.add(row, constant ? "transactions_per_ldc_counter" : "sectors_per_request_counter",
+                     ratio_of(per, req), constant ? l.distinct : m.sectors_per_request);
+    row.derived.push_back(
+        {"l2_sectors_per_lookup", "sectors",
+         ratio_of(sum_of(counter_value(row, kL2FromL1), counter_value(row, kL2FromGcc)),
+                  warp_lookups)});
+    if (constant)
+      row.derived.push_back(
+          {"idc_hit", "",
+           ratio_of(counter_value(row, kIdcHits), counter_value(row, kIdcRequests))});
+  }
+  for (const CounterAgreement* a : {&requests, &transactions})
+    if (auto f = a->finding()) out.push_back(std::move(*f));
 }
 
 void add_lookup_findings(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
@@ -257,9 +272,9 @@ void add_level_findings(const std::vector<ChaseSeries>& series, std::vector<Find
 }
 
 void add_notes(const RunFacts& facts, std::vector<Finding>& out) {
-  if (facts.constant_skipped > 0)
-    out.push_back(kCapNote.make(kSkipped(i64(facts.constant_skipped))));
-  if (facts.dropped > 0) out.push_back(kDroppedNote.make(kDropped(i64(facts.dropped))));
+  if (facts.constant_skipped > 0 || facts.dropped > 0)
+    out.push_back(
+        kSizingNote.make(kSkipped(i64(facts.constant_skipped)), kDropped(i64(facts.dropped))));
 }
 
 }  // namespace gpuprobe::constant

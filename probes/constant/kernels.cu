@@ -207,6 +207,33 @@ Texture::~Texture() {
   (void)cudaDestroyTextureObject(object_);  // as buffers free: a destructor never throws
 }
 
+SlotRing::SlotRing(std::uint32_t capacity) : capacity_(capacity) {
+  const std::size_t bytes = capacity * sizeof(ChaseSlot) + sizeof(std::uint32_t);
+  GP_CUDA(cudaMalloc(&memory_, bytes));
+  GP_CUDA(cudaMemset(memory_, 0, bytes));
+}
+
+SlotRing::~SlotRing() {
+  (void)cudaFree(memory_);  // as buffers free: a destructor never throws
+}
+
+void SlotRing::into(ChaseLaunch& c) const {
+  c.slots = static_cast<ChaseSlot*>(memory_);
+  c.count = reinterpret_cast<std::uint32_t*>(c.slots + capacity_);
+  c.capacity = capacity_;
+}
+
+std::vector<ChaseSlot> SlotRing::read() const {
+  ChaseLaunch c;
+  into(c);
+  std::uint32_t count = 0;
+  GP_CUDA(cudaMemcpy(&count, c.count, sizeof count, cudaMemcpyDeviceToHost));
+  std::vector<ChaseSlot> slots(count < capacity_ ? count : capacity_);
+  GP_CUDA(
+      cudaMemcpy(slots.data(), memory_, slots.size() * sizeof(ChaseSlot), cudaMemcpyDeviceToHost));
+  return slots;
+}
+
 void launch_fill(void* table, std::uint64_t bytes, cudaStream_t stream) {
   fill_kernel<<<fill_blocks(bytes / 4), kFillThreads, 0, stream>>>(
       static_cast<std::uint32_t*>(table), bytes / 4);

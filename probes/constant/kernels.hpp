@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "gpuprobe/core/mismatches.hpp"
 #include "gpuprobe/models/constant_model.hpp"
@@ -85,5 +86,20 @@ struct ChaseLaunch {
   std::uint32_t capacity = 0;
 };
 void launch_chase(const ChaseLaunch& c, cudaStream_t stream);
+
+// Where one chase point's launches record: `capacity` slots and their count, zeroed (RAII).
+class SlotRing {
+ public:
+  explicit SlotRing(std::uint32_t capacity);
+  ~SlotRing();
+  SlotRing(const SlotRing&) = delete;
+  SlotRing& operator=(const SlotRing&) = delete;
+  void into(ChaseLaunch& c) const;      // sets c.slots, c.count, c.capacity
+  std::vector<ChaseSlot> read() const;  // the slots recorded so far (synchronous)
+
+ private:
+  void* memory_ = nullptr;
+  std::uint32_t capacity_ = 0;
+};
 
 }  // namespace gpuprobe::constant

@@ -52,11 +52,8 @@ struct Shared {
 };
 
 runtime::Operation lookup_op(const Point& p, Shared& sh, cudaStream_t check) {
-  constant::LookupLaunch l;
-  l.path = p.path;
-  l.width = p.width;
-  l.distinct = p.distinct;
-  l.elements = static_cast<std::uint32_t>(p.bytes / static_cast<std::uint64_t>(p.width));
+  constant::LookupLaunch l{p.path, p.width, p.distinct,
+                           static_cast<std::uint32_t>(p.bytes / p.width)};
   l.iters = iters_for(p);
   l.blocks = sh.blocks;
   l.table = sh.table.get();
@@ -84,31 +81,25 @@ runtime::Operation lookup_op(const Point& p, Shared& sh, cudaStream_t check) {
 
 // One chase point while it is measured: its order, where its launches record, what they recorded
 // up to its verification (the counter pass's launches come after).
+struct Order {
+  std::vector<std::uint32_t> host;
+  runtime::DeviceBuffer device;
+};
 struct ChaseState {
   Point point;
-  std::shared_ptr<const std::vector<std::uint32_t>> order_host;
-  std::shared_ptr<runtime::DeviceBuffer> order;
-  runtime::DeviceBuffer ring{kSlotCapacity * sizeof(constant::ChaseSlot) + 8};
+  std::shared_ptr<const Order> order;
+  constant::SlotRing ring{kSlotCapacity};
   std::vector<constant::ChaseSlot> slots;
   bool verified = false;
-  std::uint32_t* count() {
-    return reinterpret_cast<std::uint32_t*>(static_cast<char*>(ring.get()) +
-                                            kSlotCapacity * sizeof(constant::ChaseSlot));
-  }
 };
 
 std::string verify_chase(ChaseState& st, const constant::ChaseLaunch& c) {
-  std::uint32_t count = 0;
-  GP_CUDA(cudaMemcpy(&count, st.count(), sizeof count, cudaMemcpyDeviceToHost));
-  count = std::min(count, kSlotCapacity);
-  std::vector<constant::ChaseSlot> slots(count);
-  GP_CUDA(cudaMemcpy(slots.data(), st.ring.get(), count * sizeof(constant::ChaseSlot),
-                     cudaMemcpyDeviceToHost));
-  const auto& order = *st.order_host;
+  std::vector<constant::ChaseSlot> slots = st.ring.read();
+  const auto& order = st.order->host;
   const std::uint64_t want = order[(c.warm + c.steps) % order.size()] * models::kChaseStride;
   const std::string wrong = mismatch_text(
-      "chase", find_mismatches(count, [&](std::uint64_t i) { return slots[i].end != want; }), count,
-      "launches");
+      "chase", find_mismatches(slots.size(), [&](std::uint64_t i) { return slots[i].end != want; }),
+      slots.size(), "launches");
   if (!st.verified) st.slots = std::move(slots), st.verified = true;
   return wrong;
 }
@@ -116,21 +107,16 @@ std::string verify_chase(ChaseState& st, const constant::ChaseLaunch& c) {
 runtime::Operation chase_op(ChaseState& st, Shared& sh, std::uint32_t steps) {
   const Point p = st.point;
   const std::uint64_t n = p.bytes / models::kChaseStride;
-  constant::ChaseLaunch c;
-  c.path = p.path;
-  c.table = sh.table.get();
-  c.tex = sh.textures.at(4)->get();
-  c.start = (*st.order_host)[0] * static_cast<std::uint32_t>(models::kChaseStride);
+  constant::ChaseLaunch c{p.path, sh.table.get(), sh.textures.at(4)->get()};
+  c.start = st.order->host[0] * static_cast<std::uint32_t>(models::kChaseStride);
   c.warm = n <= kFullWarmMax ? static_cast<std::uint32_t>(n) : kShortWarm;
   c.steps = steps;
-  c.slots = static_cast<constant::ChaseSlot*>(st.ring.get());
-  c.count = st.count();
-  c.capacity = kSlotCapacity;
+  st.ring.into(c);
   runtime::Operation op;
   op.label = fmt::format("chase {} {}", models::lookup_path_name(p.path),
                          format_bytes(static_cast<double>(p.bytes)));
   op.cache = runtime::Cache::kAsLeft;
-  const auto* order = static_cast<const std::uint32_t*>(st.order->get());
+  const auto* order = static_cast<const std::uint32_t*>(st.order->device.get());
   op.prepare = [c, order, n, bytes = p.bytes](cudaStream_t s) {
     constant::launch_build_chain(const_cast<void*>(c.table), order, static_cast<std::uint32_t>(n),
                                  s);
@@ -155,12 +141,15 @@ Metric slot_metric(const ChaseState& st, const char* name, const char* unit, dou
   return Metric{name, unit, statistics_of(v), {v}};
 }
 
-// A random order of n elements (one cycle), shared by the paths' chases of one size.
-std::shared_ptr<const std::vector<std::uint32_t>> random_order(std::uint64_t n) {
-  auto order = std::make_shared<std::vector<std::uint32_t>>(n);
-  std::iota(order->begin(), order->end(), 0u);
-  std::shuffle(order->begin(), order->end(), std::mt19937_64(0xC0457A47ull ^ n));
-  return order;
+// A random order of n elements (one cycle) on the host and the device, shared by the paths' chases
+// of one size.
+std::shared_ptr<const Order> random_order(std::uint64_t n) {
+  auto o =
+      std::make_shared<Order>(Order{std::vector<std::uint32_t>(n), runtime::DeviceBuffer(n * 4)});
+  std::iota(o->host.begin(), o->host.end(), 0u);
+  std::shuffle(o->host.begin(), o->host.end(), std::mt19937_64(0xC0457A47ull ^ n));
+  GP_CUDA(cudaMemcpy(o->device.get(), o->host.data(), n * 4, cudaMemcpyHostToDevice));
+  return o;
 }
 
 // The lookups: one batch over the shared table; each row gets lookups/s and its warp lookups.
@@ -184,24 +173,15 @@ void measure_lookups(Sweep<Point>& s, Shared& sh, const std::vector<std::size_t>
 // The chases: one batch over the shared table, the orders shared by the paths of one size.
 void measure_chases(Sweep<Point>& s, Shared& sh, const std::vector<std::size_t>& at) {
   const auto steps = static_cast<std::uint32_t>(s.values().number("steps"));
-  std::map<std::uint64_t, std::pair<std::shared_ptr<const std::vector<std::uint32_t>>,
-                                    std::shared_ptr<runtime::DeviceBuffer>>>
-      orders;
+  std::map<std::uint64_t, std::shared_ptr<const Order>> orders;
   std::vector<std::unique_ptr<ChaseState>> states;
   std::vector<runtime::Operation> ops;
   for (const std::size_t i : at) {
     auto st = std::make_unique<ChaseState>();
     st->point = s.points()[i];
     auto& o = orders[st->point.bytes];
-    if (!o.first) {
-      o.first = random_order(st->point.bytes / models::kChaseStride);
-      o.second = std::make_shared<runtime::DeviceBuffer>(o.first->size() * 4);
-      GP_CUDA(cudaMemcpy(o.second->get(), o.first->data(), o.first->size() * 4,
-                         cudaMemcpyHostToDevice));
-    }
-    st->order_host = o.first;
-    st->order = o.second;
-    GP_CUDA(cudaMemset(st->ring.get(), 0, st->ring.bytes()));
+    if (!o) o = random_order(st->point.bytes / models::kChaseStride);
+    st->order = o;
     ops.push_back(chase_op(*st, sh, steps));
     states.push_back(std::move(st));
   }
@@ -215,38 +195,20 @@ void measure_chases(Sweep<Point>& s, Shared& sh, const std::vector<std::size_t>&
   }
 }
 
-Axis sizes_axis() {
-  Axis a = size_list_axis("sizes",
-                          "lookup table sizes, powers of two (the constant path stops at 64 KiB)",
-                          "4KiB,64KiB,1MiB,256MiB", "4KiB,64MiB");
-  a.min = 1024;
-  a.max = 512ull << 20;
-  a.max_items = 16;
-  a.validate = [](std::uint64_t b) {
-    return (b & (b - 1)) == 0 ? std::string() : fmt::format("{} is not a power of two", b);
-  };
-  return a;
+bool power_of_two(std::uint64_t v) {
+  return (v & (v - 1)) == 0;
 }
 
-Axis counts_axis(const char* name, const char* help, const char* def, const char* quick,
-                 std::uint64_t max, bool (*ok)(std::uint64_t), const char* why) {
-  Axis a = list_axis(name, help, def, quick);
-  a.min = 1;
-  a.max = max;
-  a.max_items = 8;
-  a.validate = [ok, why](std::uint64_t v) {
-    return ok(v) ? std::string() : fmt::format("{} is not {}", v, why);
-  };
-  return a;
-}
-
-Axis number(const char* name, const char* help, const char* def, const char* quick,
-            std::uint64_t min, std::uint64_t max, NumberKind kind = NumberKind::kCount) {
-  Axis a = number_axis(name, help, def, quick);
+// An axis within [min, max], its values checked by `ok` ("{} is not <why>") where given.
+Axis bounded(Axis a, std::uint64_t min, std::uint64_t max, bool (*ok)(std::uint64_t) = nullptr,
+             const char* why = "") {
   a.min = min;
   a.max = max;
-  a.number = kind;
-  if (kind == NumberKind::kSize) a.unit = "B";
+  a.max_items = 16;
+  if (ok)
+    a.validate = [ok, why](std::uint64_t v) {
+      return ok(v) ? std::string() : fmt::format("{} is not {}", v, why);
+    };
   return a;
 }
 
@@ -258,28 +220,33 @@ class ConstantProbe final : public SweepProbe<Point> {
            "divergent throughput, latency per table size, the winner at each point";
   }
   std::vector<Axis> axes() const override {
+    Axis chase_max =
+        bounded(number_axis("chase-max", "largest chase table (constant: 64 KiB at most)", "256MiB",
+                            "4MiB"),
+                4096, 512ull << 20);
+    chase_max.number = NumberKind::kSize;
+    chase_max.unit = "B";
     return {
         choice_axis("path", "how the table is read", {"constant", "readonly", "texture", "global"},
                     "all"),
-        counts_axis(
-            "width", "element bytes (16-byte constant lookups are two 8-byte LDCs)", "4,8,16", "4",
-            16, [](std::uint64_t w) { return w == 4 || w == 8 || w == 16; }, "4, 8 or 16"),
-        counts_axis(
-            "distinct", "distinct addresses per warp (powers of two)", "1,2,4,8,16,32", "1,32", 32,
-            [](std::uint64_t d) { return (d & (d - 1)) == 0; }, "a power of two"),
-        sizes_axis(),
-        number("chase-max", "largest table of the latency chases (constant: 64 KiB at most)",
-               "256MiB", "4MiB", 4096, 512ull << 20, NumberKind::kSize),
-        number("per-octave", "chase table sizes per doubling", "2", "1", 1, 8),
-        number("steps", "timed dependent lookups per chase launch", "2048", "1024", 256, 1u << 20)};
+        bounded(
+            list_axis("width", "element bytes (16-byte constant lookups are two 8-byte LDCs)",
+                      "4,8,16", "4"),
+            4, 16, [](std::uint64_t w) { return w == 4 || w == 8 || w == 16; }, "4, 8 or 16"),
+        bounded(list_axis("distinct", "distinct addresses per warp (powers of two)",
+                          "1,2,4,8,16,32", "1,32"),
+                1, 32, power_of_two, "a power of two"),
+        bounded(size_list_axis("sizes",
+                               "lookup table sizes, powers of two (the constant path stops at "
+                               "64 KiB)",
+                               "4KiB,64KiB,1MiB,256MiB", "4KiB,64MiB"),
+                1024, 512ull << 20, power_of_two, "a power of two"),
+        chase_max,
+        bounded(number_axis("per-octave", "chase table sizes per doubling", "2", "1"), 1, 8),
+        bounded(number_axis("steps", "timed dependent lookups per chase launch", "2048", "1024"),
+                256, 1u << 20)};
   }
   std::string memory_flags() const override { return "--sizes, --chase-max"; }
-  std::string help_footer() const override {
-    return "Throughput: every thread of 8 blocks per SM looks up a random element per iteration "
-           "(one per warp group of 32/distinct lanes); latency: one thread chases 4-byte offsets "
-           "64 B apart in a random cycle. Points whose table does not fit half of the free device "
-           "memory, or a texture object, are dropped with a note.";
-  }
   void add_words(Glossary& g) const override { constant::add_words(g); }
   std::vector<std::string> counter_metrics() const override {
     return metric_names(constant::kCounterMetrics);
@@ -288,14 +255,12 @@ class ConstantProbe final : public SweepProbe<Point> {
   Row row(const Point& p) const override { return unmeasured_row(constant::row_params(p)); }
   std::string method(const AxisValues& v) const override {
     return fmt::format(
-        "lookups: {} blocks of {} threads per SM, each thread {} lookups of a random element "
-        "(fewer for more distinct addresses and larger tables), the warp's lanes in `distinct` "
-        "groups reading table elements table/distinct apart; lookups/s and GB/s of the elements "
-        "read; every thread's sum checked against the table's formula; chases: one thread, {} "
-        "dependent lookups of 4-byte offsets 64 B apart in a random cycle (the whole cycle, up "
-        "to {} elements, else {} steps, untimed first; tables other than constant read once in "
-        "parallel before each sample), clock64 and %globaltimer around them; every launch's end "
-        "checked",
+        "lookups: {} blocks of {} threads per SM, each thread up to {} lookups (fewer for more "
+        "distinct addresses and larger tables), a warp's lanes in `distinct` groups reading "
+        "elements table/distinct apart from a random base; lookups/s and GB/s of the elements "
+        "read; every thread's sum checked; chases: one thread, {} dependent 4-byte offsets 64 B "
+        "apart in a random cycle after an untimed warm-up (the whole cycle up to {} elements, "
+        "else {} steps), clock64 and %globaltimer around them; every launch's end checked",
         kBlocksPerSm, constant::kLookupThreads, kBaseIters, v.number("steps"), kFullWarmMax,
         kShortWarm);
   }

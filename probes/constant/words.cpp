@@ -1,6 +1,5 @@
 // constant's words: its findings (findings.cpp) and the columns' short headers.
 #include "analysis.hpp"
-#include "internal.hpp"
 
 namespace gpuprobe::constant {
 namespace {
@@ -21,16 +20,13 @@ constexpr TermEntry kTerms[] = {
     {"sectors_per_request", "m.sec/rq", "model: L1 sectors per request (coalescing's model)"},
     {"requests_per_lookup", "m.rq/lk", "model: requests per warp lookup in the path's unit"},
     {"requests_per_lookup_counter", "rq ctr",
-     "counters: LDC, texture or global-load requests / "
-     "warp lookups"},
+     "counters: LDC, texture or load requests / warp lookups"},
     {"requests_per_lookup_counter_vs_model", "rq c/m", "rq ctr / m.rq/lk"},
     {"transactions_per_ldc_counter", "tr ctr", "counters: idc requests / LDC instructions"},
     {"transactions_per_ldc_counter_vs_model", "tr c/m", "tr ctr / m.tr/ldc"},
     {"sectors_per_request_counter", "sec ctr", "counters: l1tex sectors / requests of the path"},
     {"sectors_per_request_counter_vs_model", "sec c/m", "sec ctr / m.sec/rq"},
-    {"l2_sectors_per_lookup", "L2 sec",
-     "counters: L2 sectors read (from L1 and GPC constant "
-     "cache) / warp lookups"},
+    {"l2_sectors_per_lookup", "L2 sec", "counters: L2 sectors read by L1 and gcc / warp lookups"},
     {"idc_hit", "idc hit", "counters: indexed-constant-cache hit rate"},
 };
 

@@ -63,7 +63,7 @@ TEST(ConstantGpu, BroadcastDivergenceLatencyAndCounters) {
   EXPECT_TRUE(has_finding(r, "constant_winner"));
   EXPECT_TRUE(has_finding(r, "constant_textbook"));
   EXPECT_TRUE(has_finding(r, "constant_latency_level"));
-  EXPECT_TRUE(has_finding(r, "constant_space_cap"));
+  EXPECT_TRUE(has_finding(r, "constant_sizing"));
 }
 
 }  // namespace

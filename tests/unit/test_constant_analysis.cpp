@@ -141,6 +141,10 @@ TEST(ConstantAnalysis, TextbookVerdictSaysWhereItHolds) {
   EXPECT_DOUBLE_EQ(value_of(*c, "points_compared"), 2);
   EXPECT_EQ(param_text_of(*c, "where"), "d1 at 4 KiB");
   EXPECT_EQ(param_text_of(*t, "verdict"), "does not hold on this GPU");
+  Glossary g = core_glossary();
+  constant::add_words(g);
+  EXPECT_NE(g.text(*c).find("at 1 of 2 (distinct, table) points: d1 at 4 KiB"), std::string::npos)
+      << g.text(*c);
 }
 
 TEST(ConstantAnalysis, ChaseLevelsStepAtTheConstantCache) {
@@ -151,8 +155,8 @@ TEST(ConstantAnalysis, ChaseLevelsStepAtTheConstantCache) {
   ASSERT_NE(l2, nullptr);
   EXPECT_DOUBLE_EQ(value_of(*l1, "latency"), 20);
   EXPECT_DOUBLE_EQ(value_of(*l1, "latency_ns"), 10);
-  EXPECT_EQ(param_text_of(*l1, "size"), "2048");
-  EXPECT_EQ(param_text_of(*l1, "next_size"), "4096");
+  EXPECT_EQ(param_text_of(*l1, "size"), "2 KiB");
+  EXPECT_EQ(param_text_of(*l1, "next_size"), "4 KiB");
   EXPECT_DOUBLE_EQ(value_of(*l2, "latency"), 100);
 }
 
@@ -177,9 +181,10 @@ TEST(ConstantAnalysis, CountersBesideTheModel) {
 
 TEST(ConstantAnalysis, NotesAndSentences) {
   const ProbeResult r = made_result();
-  const Finding* cap = first_of(r, "constant_space_cap");
-  ASSERT_NE(cap, nullptr);
-  EXPECT_EQ(first_of(r, "constant_dropped"), nullptr);
+  const Finding* sizing = first_of(r, "constant_sizing");
+  ASSERT_NE(sizing, nullptr);
+  EXPECT_EQ(param_text_of(*sizing, "skipped"), "6");
+  EXPECT_EQ(param_text_of(*sizing, "dropped"), "0");
   Glossary g = core_glossary();
   constant::add_words(g);
   for (const Finding& f : r.findings) {

@@ -95,7 +95,9 @@ TEST(ConstantSweep, ConstantTablesStopAt64KiB) {
     const bool c = p.path == LookupPath::kConstant;
     if (p.mode == constant::kLookup) (c ? constant_lookups : global_lookups)++;
     if (p.mode == constant::kChase) (c ? constant_chases : global_chases)++;
-    if (c) EXPECT_LE(p.bytes, models::kConstantTableMax);
+    if (c) {
+      EXPECT_LE(p.bytes, models::kConstantTableMax);
+    }
   }
   EXPECT_EQ(constant_lookups, 8u);
   EXPECT_EQ(global_lookups, 12u);
