@@ -161,7 +161,9 @@ __device__ __forceinline__ std::uint32_t next(const char* table, cudaTextureObje
 template <LookupPath P>
 __global__ void chase_kernel(ChaseLaunch c) {
   const char* table = static_cast<const char*>(c.table);
-  std::uint32_t off = c.start;
+  const std::uint32_t slot = atomicAdd(c.count, 1u);
+  const std::uint64_t from = static_cast<std::uint64_t>(slot) * (c.warm + c.steps) % c.n;
+  std::uint32_t off = c.order[from] * static_cast<std::uint32_t>(models::kChaseStride);
   for (std::uint32_t i = 0; i < c.warm; ++i)
     off = next<P>(table, c.tex, off);
   const std::uint64_t g0 = global_ns();
@@ -170,7 +172,6 @@ __global__ void chase_kernel(ChaseLaunch c) {
     off = next<P>(table, c.tex, off);
   const std::uint64_t c1 = cycles64();
   const std::uint64_t g1 = global_ns();
-  const std::uint32_t slot = atomicAdd(c.count, 1u);
   if (slot < c.capacity) c.slots[slot] = ChaseSlot{c1 - c0, g1 - g0, off};
 }
 

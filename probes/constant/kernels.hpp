@@ -71,14 +71,17 @@ void launch_build_chain(void* table, const std::uint32_t* order, std::uint32_t n
 // Reads `bytes` of the table once with the whole device (brings it into L2); untimed.
 void launch_warm(const void* table, std::uint64_t bytes, std::uint32_t* sink, cudaStream_t stream);
 
-// One thread: `warm` dependent lookups from byte offset `start`, then `steps` timed ones (clock64
-// and %globaltimer around them) through `path`, recorded at slots[atomicAdd(count, 1)] while
-// below `capacity`. The constant path chases the __constant__ copy of the table.
+// One thread: takes its slot k = atomicAdd(count, 1), starts at element order[k x (warm + steps)
+// mod n] (each launch goes on where the last one stopped, so a table larger than a cache is not
+// chased over the same few elements again), makes `warm` dependent lookups, then `steps` timed
+// ones (clock64 and %globaltimer around them) through `path`, and records them at slots[k] while
+// k < capacity. The constant path chases the __constant__ copy of the table.
 struct ChaseLaunch {
   LookupPath path = LookupPath::kGlobal;
   const void* table = nullptr;
   cudaTextureObject_t tex = 0;  // 4-byte texels over the table
-  std::uint32_t start = 0;
+  const std::uint32_t* order = nullptr;
+  std::uint32_t n = 0;
   std::uint32_t warm = 0;
   std::uint32_t steps = 0;
   ChaseSlot* slots = nullptr;

@@ -93,13 +93,16 @@ struct ChaseState {
   bool verified = false;
 };
 
+// Launch k started at position k x (warm + steps) of the cycle: it ends (warm + steps) further.
 std::string verify_chase(ChaseState& st, const constant::ChaseLaunch& c) {
   std::vector<constant::ChaseSlot> slots = st.ring.read();
   const auto& order = st.order->host;
-  const std::uint64_t want = order[(c.warm + c.steps) % order.size()] * models::kChaseStride;
-  const std::string wrong = mismatch_text(
-      "chase", find_mismatches(slots.size(), [&](std::uint64_t i) { return slots[i].end != want; }),
-      slots.size(), "launches");
+  const std::uint64_t per = c.warm + c.steps, n = order.size();
+  auto wrong_end = [&](std::uint64_t k) {
+    return slots[k].end != order[(k + 1) * per % n] * models::kChaseStride;
+  };
+  const std::string wrong =
+      mismatch_text("chase", find_mismatches(slots.size(), wrong_end), slots.size(), "launches");
   if (!st.verified) st.slots = std::move(slots), st.verified = true;
   return wrong;
 }
@@ -107,8 +110,9 @@ std::string verify_chase(ChaseState& st, const constant::ChaseLaunch& c) {
 runtime::Operation chase_op(ChaseState& st, Shared& sh, std::uint32_t steps) {
   const Point p = st.point;
   const std::uint64_t n = p.bytes / models::kChaseStride;
-  constant::ChaseLaunch c{p.path, sh.table.get(), sh.textures.at(4)->get()};
-  c.start = st.order->host[0] * static_cast<std::uint32_t>(models::kChaseStride);
+  constant::ChaseLaunch c{p.path, sh.table.get(), sh.textures.at(4)->get(),
+                          static_cast<const std::uint32_t*>(st.order->device.get()),
+                          static_cast<std::uint32_t>(n)};
   c.warm = n <= kFullWarmMax ? static_cast<std::uint32_t>(n) : kShortWarm;
   c.steps = steps;
   st.ring.into(c);
@@ -116,10 +120,8 @@ runtime::Operation chase_op(ChaseState& st, Shared& sh, std::uint32_t steps) {
   op.label = fmt::format("chase {} {}", models::lookup_path_name(p.path),
                          format_bytes(static_cast<double>(p.bytes)));
   op.cache = runtime::Cache::kAsLeft;
-  const auto* order = static_cast<const std::uint32_t*>(st.order->device.get());
-  op.prepare = [c, order, n, bytes = p.bytes](cudaStream_t s) {
-    constant::launch_build_chain(const_cast<void*>(c.table), order, static_cast<std::uint32_t>(n),
-                                 s);
+  op.prepare = [c, bytes = p.bytes](cudaStream_t s) {
+    constant::launch_build_chain(const_cast<void*>(c.table), c.order, c.n, s);
     if (c.path == LookupPath::kConstant) constant::copy_to_constant(c.table, bytes, s);
   };
   if (p.path != LookupPath::kConstant)
@@ -144,8 +146,7 @@ Metric slot_metric(const ChaseState& st, const char* name, const char* unit, dou
 // A random order of n elements (one cycle) on the host and the device, shared by the paths' chases
 // of one size.
 std::shared_ptr<const Order> random_order(std::uint64_t n) {
-  auto o =
-      std::make_shared<Order>(Order{std::vector<std::uint32_t>(n), runtime::DeviceBuffer(n * 4)});
+  auto o = std::make_shared<Order>(Order{std::vector<std::uint32_t>(n), {n * 4}});
   std::iota(o->host.begin(), o->host.end(), 0u);
   std::shuffle(o->host.begin(), o->host.end(), std::mt19937_64(0xC0457A47ull ^ n));
   GP_CUDA(cudaMemcpy(o->device.get(), o->host.data(), n * 4, cudaMemcpyHostToDevice));
