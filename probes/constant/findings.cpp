@@ -218,8 +218,7 @@ void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
     const Quantity* warps = find_quantity(row.derived, kWarpLookups);
     const std::optional<double> warp_lookups = warps ? warps->value : std::nullopt;
     const models::LookupPrediction& m = l.model;
-    const bool constant = l.path == LookupPath::kConstant;
-    const bool tex = l.path == LookupPath::kTexture;
+    const bool constant = l.path == LookupPath::kConstant, tex = l.path == LookupPath::kTexture;
     const auto req = counter_value(row, constant ? kLdc : tex ? kTexRequests : kLsuRequests);
     const auto per = constant ? counter_value(row, kIdcRequests)
                               : counter_value(row, tex ? kTexSectors : kLsuSectors);
@@ -227,7 +226,8 @@ void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
     set_model_value(row, {"requests_per_lookup", "", requests_model});
     requests.add(row, "requests_per_lookup_counter", ratio_of(req, warp_lookups), requests_model);
     transactions.add(row, constant ? "transactions_per_ldc_counter" : "sectors_per_request_counter",
-                     ratio_of(per, req), constant ? l.distinct : m.sectors_per_request);
+                     ratio_of(per, req),
+                     constant ? m.constant_transactions / m.ldc_per_lookup : m.sectors_per_request);
     row.derived.push_back(
         {"l2_sectors_per_lookup", "sectors",
          ratio_of(sum_of(counter_value(row, kL2FromL1), counter_value(row, kL2FromGcc)),

@@ -146,7 +146,8 @@ Metric slot_metric(const ChaseState& st, const char* name, const char* unit, dou
 // A random order of n elements (one cycle) on the host and the device, shared by the paths' chases
 // of one size.
 std::shared_ptr<const Order> random_order(std::uint64_t n) {
-  auto o = std::make_shared<Order>(Order{std::vector<std::uint32_t>(n), {n * 4}});
+  auto o =
+      std::make_shared<Order>(Order{std::vector<std::uint32_t>(n), runtime::DeviceBuffer(n * 4)});
   std::iota(o->host.begin(), o->host.end(), 0u);
   std::shuffle(o->host.begin(), o->host.end(), std::mt19937_64(0xC0457A47ull ^ n));
   GP_CUDA(cudaMemcpy(o->device.get(), o->host.data(), n * 4, cudaMemcpyHostToDevice));
@@ -290,8 +291,7 @@ ConstantProbe::Analysis ConstantProbe::measure(Sweep<Point>& s) {
     (p.mode == constant::kLookup ? lookups : chases).push_back(i);
   }
   sh.table = runtime::DeviceBuffer(std::max<std::uint64_t>(most, 4096));
-  sh.out =
-      runtime::DeviceBuffer(static_cast<std::uint64_t>(sh.blocks) * constant::kLookupThreads * 4);
+  sh.out = runtime::DeviceBuffer(sh.blocks * constant::kLookupThreads * std::size_t{4});
   sh.sink = runtime::DeviceBuffer(4);
   for (const int w : {4, 8, 16})
     sh.textures[w] = std::make_unique<constant::Texture>(

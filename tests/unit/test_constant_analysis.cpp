@@ -66,7 +66,7 @@ Row chase(std::int64_t bytes, double cycles) {
 }
 
 // constant wins the broadcast by far, plain loads win 32 addresses; the counters agree except on
-// one global row; texture and readonly rows have no counters.
+// one global row; readonly rows and texture's d32 have no counters.
 ProbeResult made_result() {
   ProbeResult r;
   r.probe = "constant";
@@ -74,7 +74,7 @@ ProbeResult made_result() {
             counted(lookup("constant", 32, 25), 1, 32),
             lookup("readonly", 1, 400),
             lookup("readonly", 32, 200),
-            lookup("texture", 1, 300),
+            counted(lookup("texture", 1, 300), 1, 1),
             lookup("texture", 32, 150),
             counted(lookup("global", 1, 400), 1, 1),
             counted(lookup("global", 32, 300), 1, 24)};
@@ -171,7 +171,9 @@ TEST(ConstantAnalysis, CountersBesideTheModel) {
   // global d32: 24 sectors per request against 32 in the model.
   EXPECT_EQ(tr->kind, FindingKind::kWarning);
   EXPECT_DOUBLE_EQ(value_of(*tr, "rows_off"), 1);
-  EXPECT_DOUBLE_EQ(value_of(*tr, "rows_compared"), 4);
+  EXPECT_DOUBLE_EQ(value_of(*tr, "rows_compared"), 5);
+  // Each path's requests are read from its own unit (texture fetches from the texture pipe).
+  EXPECT_DOUBLE_EQ(*find_quantity(r.rows[4].derived, "requests_per_lookup_counter")->value, 1);
   EXPECT_DOUBLE_EQ(*find_quantity(r.rows[1].derived, "transactions_per_ldc_counter")->value, 32);
   EXPECT_DOUBLE_EQ(*find_quantity(r.rows[1].derived, "idc_hit")->value, 1);
   // Rows without counters get nothing counter-related.
