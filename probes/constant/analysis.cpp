@@ -51,7 +51,10 @@ void add_model(const std::vector<Lookup>& rows) {
     const models::LookupPrediction& m = l.model;
     Row& row = *l.row;
     if (l.path == LookupPath::kConstant)
-      row.model.push_back({"transactions_per_ldc", "", m.constant_transactions / m.ldc_per_lookup});
+      row.model.push_back(
+          {"transactions_per_ldc", "", m.constant_transactions / m.requests_per_lookup});
+    else if (l.path == LookupPath::kTexture)
+      row.model.push_back({"sectors_per_lookup", "sectors", m.sectors_per_lookup});
     else
       row.model.push_back({"sectors_per_request", "sectors", m.sectors_per_request});
     row.model.push_back({"predicted_slowdown", "x", m.relative_time});

@@ -50,13 +50,13 @@ std::string row_text(const View& f) {
 
 const CounterAgreementMaker kRequests = define_counter_agreement(
     list, "constant_counter_requests",
-    "requests per warp lookup in the path's unit (LDC instructions; l1tex texture or global-load "
-    "requests)",
+    "requests per warp lookup in the path's unit (LDC instructions; l1tex global-load requests)",
     point(kModeKey, kPathKey, kWidthKey, kDistinctKey, kBytesKey),
     [](const auto& f) { return row_text(f); });
 const CounterAgreementMaker kTransactions = define_counter_agreement(
     list, "constant_counter_transactions",
-    "transactions per request (idc requests per LDC; l1tex sectors per request)",
+    "transactions (idc requests per LDC; l1tex sectors per global-load request, texture sectors "
+    "per warp lookup)",
     point(kModeKey, kPathKey, kWidthKey, kDistinctKey, kBytesKey),
     [](const auto& f) { return row_text(f); });
 
@@ -69,7 +69,7 @@ const auto kBroadcastDef = list.verdict(
           f[kPathKey], f[kWidthKey], f[kBytesKey], f.value(kBroadcast), f[kDistinctKey],
           f.value(kDivergent), f.value(kRatio), f.value(kModelRatio),
           f[kPathKey] == "constant" ? "one constant-cache transaction per distinct address"
-                                    : "L1 sectors per request");
+                                    : "L1 sectors per warp lookup in proportion");
     });
 
 const auto kWinnerDef = list.verdict(
@@ -119,9 +119,7 @@ const auto kSizingNote = list.note(
           f[kSkipped], f[kDropped]);
     });
 
-auto i64(std::uint64_t v) {
-  return static_cast<std::int64_t>(v);
-}
+constexpr auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
 
 const Lookup* find(const std::vector<Lookup>& rows, LookupPath p, int w, int d, std::uint64_t b) {
   const auto it = std::find_if(rows.begin(), rows.end(), [&](const Lookup& l) {
@@ -210,8 +208,9 @@ const FindingList& finding_list() {
 }
 
 void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
-  CounterAgreement requests(kRequests, "");
-  CounterAgreement transactions(kTransactions, "");
+  CounterAgreement requests(kRequests, ""), transactions(kTransactions, "");
+  constexpr const char* kPer[] = {"transactions_per_ldc_counter", "sectors_per_lookup_counter",
+                                  "sectors_per_request_counter"};
   for (const Lookup& l : rows) {
     Row& row = *l.row;
     if (!row.counters) continue;
@@ -219,23 +218,19 @@ void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
     const std::optional<double> warp_lookups = warps ? warps->value : std::nullopt;
     const models::LookupPrediction& m = l.model;
     const bool constant = l.path == LookupPath::kConstant, tex = l.path == LookupPath::kTexture;
-    const auto req = counter_value(row, constant ? kLdc : tex ? kTexRequests : kLsuRequests);
-    const auto per = constant ? counter_value(row, kIdcRequests)
-                              : counter_value(row, tex ? kTexSectors : kLsuSectors);
-    const double requests_model = constant ? m.ldc_per_lookup : 1.0;
-    set_model_value(row, {"requests_per_lookup", "", requests_model});
-    requests.add(row, "requests_per_lookup_counter", ratio_of(req, warp_lookups), requests_model);
-    transactions.add(row, constant ? "transactions_per_ldc_counter" : "sectors_per_request_counter",
-                     ratio_of(per, req),
-                     constant ? m.constant_transactions / m.ldc_per_lookup : m.sectors_per_request);
-    row.derived.push_back(
-        {"l2_sectors_per_lookup", "sectors",
-         ratio_of(sum_of(counter_value(row, kL2FromL1), counter_value(row, kL2FromGcc)),
-                  warp_lookups)});
+    const int k = constant ? 0 : tex ? 1 : 2;
+    const double per_model[] = {m.constant_transactions / m.requests_per_lookup,
+                                m.sectors_per_lookup, m.sectors_per_request};
+    const auto req = tex ? std::nullopt : counter_value(row, constant ? kLdc : kLsuRequests);
+    const auto per = counter_value(row, constant ? kIdcRequests : tex ? kTexSectors : kLsuSectors);
+    if (!tex) set_model_value(row, {"requests_per_lookup", "", m.requests_per_lookup});
+    requests.add(row, "requests_per_lookup_counter", ratio_of(req, warp_lookups),
+                 m.requests_per_lookup);
+    transactions.add(row, kPer[k], ratio_of(per, tex ? warp_lookups : req), per_model[k]);
+    const auto l2 = sum_of(counter_value(row, kL2FromL1), counter_value(row, kL2FromGcc));
+    row.derived.push_back({"l2_sectors_per_lookup", "sectors", ratio_of(l2, warp_lookups)});
     if (constant)
-      row.derived.push_back(
-          {"idc_hit", "",
-           ratio_of(counter_value(row, kIdcHits), counter_value(row, kIdcRequests))});
+      row.derived.push_back({"idc_hit", "", ratio_of(counter_value(row, kIdcHits), per)});
   }
   for (const CounterAgreement* a : {&requests, &transactions})
     if (auto f = a->finding()) out.push_back(std::move(*f));

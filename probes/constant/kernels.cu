@@ -115,12 +115,17 @@ __global__ void fill_kernel(std::uint32_t* table, std::uint64_t words) {
     table[w] = models::table_word(w);
 }
 
-__global__ void build_chain_kernel(std::uint32_t* table, const std::uint32_t* order,
-                                   std::uint32_t n) {
-  constexpr std::uint32_t kStrideWords = models::kChaseStride / 4;
+__global__ void build_chain_kernel(char* table, const std::uint32_t* order, std::uint32_t n,
+                                   bool pointers) {
   const std::uint32_t threads = gridDim.x * blockDim.x;
-  for (std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += threads)
-    table[order[k] * kStrideWords] = order[k + 1 == n ? 0 : k + 1] * models::kChaseStride;
+  for (std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += threads) {
+    char* here = table + order[k] * models::kChaseStride;
+    const std::uint32_t next = order[k + 1 == n ? 0 : k + 1] * models::kChaseStride;
+    if (pointers)
+      *reinterpret_cast<std::uint64_t*>(here) = reinterpret_cast<std::uint64_t>(table + next);
+    else
+      *reinterpret_cast<std::uint32_t*>(here) = next;
+  }
 }
 
 __global__ void warm_kernel(const std::uint32_t* table, std::uint64_t words, std::uint32_t* sink) {
@@ -144,35 +149,39 @@ __device__ __forceinline__ std::uint64_t cycles64() {
   return t;
 }
 
-// The next byte offset of the chase through each path.
+// The next step of the chase through each path: an address (global, read-only: the load's result
+// is the next load's address) or a byte offset (constant: LDC with a register offset; texture:
+// tex1Dfetch of texel offset / 4).
 template <LookupPath P>
-__device__ __forceinline__ std::uint32_t next(const char* table, cudaTextureObject_t tex,
-                                              std::uint32_t off) {
-  if constexpr (P == LookupPath::kConstant)
-    return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const char*>(c_table) + off);
-  else if constexpr (P == LookupPath::kReadOnly)
-    return __ldg(reinterpret_cast<const std::uint32_t*>(table + off));
-  else if constexpr (P == LookupPath::kTexture)
-    return tex1Dfetch<std::uint32_t>(tex, static_cast<int>(off >> 2));
-  else
-    return ld_global(reinterpret_cast<const std::uint32_t*>(table + off));
+__device__ __forceinline__ std::uint64_t next(cudaTextureObject_t tex, std::uint64_t at) {
+  if constexpr (P == LookupPath::kConstant) {
+    return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const char*>(c_table) + at);
+  } else if constexpr (P == LookupPath::kTexture) {
+    return tex1Dfetch<std::uint32_t>(tex, static_cast<int>(at >> 2));
+  } else if constexpr (P == LookupPath::kReadOnly) {
+    return __ldg(reinterpret_cast<const unsigned long long*>(at));
+  } else {
+    std::uint64_t v;
+    asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(at) : "memory");
+    return v;
+  }
 }
 
 template <LookupPath P>
 __global__ void chase_kernel(ChaseLaunch c) {
-  const char* table = static_cast<const char*>(c.table);
+  const auto base = chases_pointers(P) ? reinterpret_cast<std::uint64_t>(c.table) : 0;
   const std::uint32_t slot = atomicAdd(c.count, 1u);
   const std::uint64_t from = static_cast<std::uint64_t>(slot) * (c.warm + c.steps) % c.n;
-  std::uint32_t off = c.order[from] * static_cast<std::uint32_t>(models::kChaseStride);
+  std::uint64_t at = base + c.order[from] * models::kChaseStride;
   for (std::uint32_t i = 0; i < c.warm; ++i)
-    off = next<P>(table, c.tex, off);
+    at = next<P>(c.tex, at);
   const std::uint64_t g0 = global_ns();
   const std::uint64_t c0 = cycles64();
   for (std::uint32_t i = 0; i < c.steps; ++i)
-    off = next<P>(table, c.tex, off);
+    at = next<P>(c.tex, at);
   const std::uint64_t c1 = cycles64();
   const std::uint64_t g1 = global_ns();
-  if (slot < c.capacity) c.slots[slot] = ChaseSlot{c1 - c0, g1 - g0, off};
+  if (slot < c.capacity) c.slots[slot] = ChaseSlot{c1 - c0, g1 - g0, at - base};
 }
 
 template <LookupPath P>
@@ -275,10 +284,10 @@ Mismatches check_lookup(const LookupLaunch& l, cudaStream_t stream) {
   return counter.read(stream);
 }
 
-void launch_build_chain(void* table, const std::uint32_t* order, std::uint32_t n,
+void launch_build_chain(void* table, const std::uint32_t* order, std::uint32_t n, bool pointers,
                         cudaStream_t stream) {
-  build_chain_kernel<<<fill_blocks(n), kFillThreads, 0, stream>>>(
-      static_cast<std::uint32_t*>(table), order, n);
+  build_chain_kernel<<<fill_blocks(n), kFillThreads, 0, stream>>>(static_cast<char*>(table), order,
+                                                                  n, pointers);
   GP_CHECK_LAUNCH("constant chase chain");
 }
 

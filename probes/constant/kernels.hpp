@@ -65,9 +65,14 @@ void launch_lookup(const LookupLaunch& l, cudaStream_t stream);
 Mismatches check_lookup(const LookupLaunch& l, cudaStream_t stream);
 
 // The chase chain: the element order[k] (at models::kChaseStride x order[k]) holds the byte offset
-// of order[k + 1 mod n].
-void launch_build_chain(void* table, const std::uint32_t* order, std::uint32_t n,
+// of order[k + 1 mod n] (4 bytes), or with `pointers` its address (8 bytes: the global and
+// read-only paths chase addresses, as `latency` does, with no address arithmetic between loads).
+void launch_build_chain(void* table, const std::uint32_t* order, std::uint32_t n, bool pointers,
                         cudaStream_t stream);
+// Whether `path` chases addresses (else offsets: LDC with a register offset, tex1Dfetch).
+GP_CONSTANT_HD inline constexpr bool chases_pointers(LookupPath path) {
+  return path == LookupPath::kGlobal || path == LookupPath::kReadOnly;
+}
 // Reads `bytes` of the table once with the whole device (brings it into L2); untimed.
 void launch_warm(const void* table, std::uint64_t bytes, std::uint32_t* sink, cudaStream_t stream);
 
@@ -75,7 +80,7 @@ void launch_warm(const void* table, std::uint64_t bytes, std::uint32_t* sink, cu
 // mod n] (each launch goes on where the last one stopped, so a table larger than a cache is not
 // chased over the same few elements again), makes `warm` dependent lookups, then `steps` timed
 // ones (clock64 and %globaltimer around them) through `path`, and records them at slots[k] while
-// k < capacity. The constant path chases the __constant__ copy of the table.
+// k < capacity, with the offset it ended on. The constant path chases the __constant__ copy.
 struct ChaseLaunch {
   LookupPath path = LookupPath::kGlobal;
   const void* table = nullptr;

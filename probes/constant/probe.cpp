@@ -31,7 +31,7 @@ using models::LookupPath;
 constexpr int kBlocksPerSm = 8;             // 2048 threads per SM
 constexpr std::uint32_t kBaseIters = 4096;  // lookups per thread at one address per warp
 constexpr std::uint32_t kMinIters = 8;
-constexpr std::uint64_t kFullWarmMax = 16384;  // chases up to this many elements warm fully
+constexpr std::uint64_t kFullWarmMax = 4096;   // chases up to 256 KiB (L1) warm fully
 constexpr std::uint32_t kShortWarm = 2048;     // else this many steps
 constexpr std::uint32_t kSlotCapacity = 4096;  // chase launches recorded per point
 
@@ -121,7 +121,8 @@ runtime::Operation chase_op(ChaseState& st, Shared& sh, std::uint32_t steps) {
                          format_bytes(static_cast<double>(p.bytes)));
   op.cache = runtime::Cache::kAsLeft;
   op.prepare = [c, bytes = p.bytes](cudaStream_t s) {
-    constant::launch_build_chain(const_cast<void*>(c.table), c.order, c.n, s);
+    constant::launch_build_chain(const_cast<void*>(c.table), c.order, c.n,
+                                 constant::chases_pointers(c.path), s);
     if (c.path == LookupPath::kConstant) constant::copy_to_constant(c.table, bytes, s);
   };
   if (p.path != LookupPath::kConstant)
@@ -233,7 +234,7 @@ class ConstantProbe final : public SweepProbe<Point> {
                     "all"),
         bounded(
             list_axis("width", "element bytes (16-byte constant lookups are two 8-byte LDCs)",
-                      "4,8,16", "4"),
+                      "4,16", "4"),
             4, 16, [](std::uint64_t w) { return w == 4 || w == 8 || w == 16; }, "4, 8 or 16"),
         bounded(list_axis("distinct", "distinct addresses per warp (powers of two)",
                           "1,2,4,8,16,32", "1,32"),
@@ -241,10 +242,10 @@ class ConstantProbe final : public SweepProbe<Point> {
         bounded(size_list_axis("sizes",
                                "lookup table sizes, powers of two (the constant path stops at "
                                "64 KiB)",
-                               "4KiB,64KiB,1MiB,256MiB", "4KiB,64MiB"),
+                               "1KiB,16KiB,1MiB,256MiB", "1KiB,64MiB"),
                 1024, 512ull << 20, power_of_two, "a power of two"),
         chase_max,
-        bounded(number_axis("per-octave", "chase table sizes per doubling", "2", "1"), 1, 8),
+        bounded(number_axis("per-octave", "chase table sizes per doubling", "1"), 1, 8),
         bounded(number_axis("steps", "timed dependent lookups per chase launch", "2048", "1024"),
                 256, 1u << 20)};
   }

@@ -2,7 +2,9 @@
 // address), L1 sectors per request from coalescing's sector model, the time against a broadcast.
 #include "gpuprobe/models/constant_model.hpp"
 
+#include <algorithm>
 #include <array>
+#include <span>
 #include <stdexcept>
 
 #include "gpuprobe/models/coalescing_model.hpp"
@@ -30,13 +32,24 @@ void validate(int element_bytes, int distinct, std::uint64_t elements) {
         std::to_string(elements));
 }
 
-// Sectors of one warp request: the lanes' elements from base 0 (every group starts a whole
-// number of elements / distinct apart, so any base gives the same count on an aligned table).
-int sectors(int element_bytes, int distinct, std::uint64_t elements) {
-  std::array<std::uint64_t, kWarpLanes> lanes{};
-  for (int l = 0; l < kWarpLanes; ++l)
-    lanes[static_cast<std::size_t>(l)] = lane_element(0, l, distinct, elements);
-  return warp_sectors_at(lanes, element_bytes);
+// Sectors per warp lookup when the warp's lanes are split into requests of `lanes` lanes: each
+// request's distinct sectors (lanes' elements from base 0: every group starts a whole number of
+// elements / distinct apart, so any base gives the same count on an aligned table), summed.
+int sectors(int element_bytes, int distinct, std::uint64_t elements, int lanes) {
+  int total = 0;
+  for (int first = 0; first < kWarpLanes; first += lanes) {
+    std::array<std::uint64_t, kWarpLanes> at{};
+    for (int l = 0; l < lanes; ++l)
+      at[static_cast<std::size_t>(l)] = lane_element(0, first + l, distinct, elements);
+    total += warp_sectors_at(std::span(at.data(), static_cast<std::size_t>(lanes)), element_bytes);
+  }
+  return total;
+}
+
+// Lanes per request: the whole warp, or (texture) at most kTextureRequestBytes of texels.
+int request_lanes(LookupPath path, int element_bytes) {
+  if (path != LookupPath::kTexture) return kWarpLanes;
+  return std::min(kTextureRequestLanes, kTextureRequestBytes / element_bytes);
 }
 
 }  // namespace
@@ -55,12 +68,15 @@ LookupPrediction predict_lookup(LookupPath path, int element_bytes, int distinct
                                 std::uint64_t elements) {
   validate(element_bytes, distinct, elements);
   LookupPrediction p;
-  p.ldc_per_lookup = element_bytes > kConstantLoadMax ? 2.0 : 1.0;
-  p.constant_transactions = p.ldc_per_lookup * distinct;
-  p.sectors_per_request = sectors(element_bytes, distinct, elements);
+  const double ldc = element_bytes > kConstantLoadMax ? 2.0 : 1.0;
+  p.constant_transactions = ldc * distinct;
+  const int lanes = request_lanes(path, element_bytes);
+  p.requests_per_lookup = path == LookupPath::kConstant ? ldc : kWarpLanes / lanes;
+  p.sectors_per_lookup = sectors(element_bytes, distinct, elements, lanes);
+  p.sectors_per_request = p.sectors_per_lookup / (kWarpLanes / lanes);
   p.relative_time = path == LookupPath::kConstant
                         ? static_cast<double>(distinct)
-                        : p.sectors_per_request / sectors(element_bytes, 1, elements);
+                        : p.sectors_per_lookup / sectors(element_bytes, 1, elements, lanes);
   return p;
 }
 

@@ -57,7 +57,7 @@ TEST(ConstantGpu, BroadcastDivergenceLatencyAndCounters) {
   ASSERT_NE(tex, nullptr);
   ASSERT_NE(global, nullptr);
   if (tex->counters && global->counters) {
-    EXPECT_GT(testing::derived_of(*tex, "requests_per_lookup_counter"), 0.5);
+    EXPECT_GT(testing::derived_of(*tex, "sectors_per_lookup_counter"), 0.5);
     EXPECT_GT(testing::derived_of(*global, "requests_per_lookup_counter"), 0.5);
   }
   EXPECT_TRUE(has_finding(r, "constant_winner"));

@@ -46,7 +46,6 @@ Row counted(Row r, double requests, double per) {
                                      q(constant::kIdcHits, c ? req * per : 0),
                                      q(constant::kLsuRequests, !c && !tex ? req : 0),
                                      q(constant::kLsuSectors, !c && !tex ? req * per : 0),
-                                     q(constant::kTexRequests, tex ? req : 0),
                                      q(constant::kTexSectors, tex ? req * per : 0),
                                      q(constant::kL2FromL1, 0),
                                      q(constant::kL2FromGcc, 0)};
@@ -74,7 +73,7 @@ ProbeResult made_result() {
             counted(lookup("constant", 32, 25), 1, 32),
             lookup("readonly", 1, 400),
             lookup("readonly", 32, 200),
-            counted(lookup("texture", 1, 300), 1, 1),
+            counted(lookup("texture", 1, 300), 4, 1),
             lookup("texture", 32, 150),
             counted(lookup("global", 1, 400), 1, 1),
             counted(lookup("global", 32, 300), 1, 24)};
@@ -172,8 +171,10 @@ TEST(ConstantAnalysis, CountersBesideTheModel) {
   EXPECT_EQ(tr->kind, FindingKind::kWarning);
   EXPECT_DOUBLE_EQ(value_of(*tr, "rows_off"), 1);
   EXPECT_DOUBLE_EQ(value_of(*tr, "rows_compared"), 5);
-  // Each path's requests are read from its own unit (texture fetches from the texture pipe).
-  EXPECT_DOUBLE_EQ(*find_quantity(r.rows[4].derived, "requests_per_lookup_counter")->value, 1);
+  EXPECT_DOUBLE_EQ(value_of(*req, "rows_compared"), 4);  // not texture's
+  // Each path's counts are read from its own unit: texture sectors from the texture pipe, 4 per
+  // broadcast (one per 8-lane request); texture requests are not collected.
+  EXPECT_DOUBLE_EQ(*find_quantity(r.rows[4].derived, "sectors_per_lookup_counter")->value, 4);
   EXPECT_DOUBLE_EQ(*find_quantity(r.rows[1].derived, "transactions_per_ldc_counter")->value, 32);
   EXPECT_DOUBLE_EQ(*find_quantity(r.rows[1].derived, "idc_hit")->value, 1);
   // Rows without counters get nothing counter-related.

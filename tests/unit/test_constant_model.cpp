@@ -1,6 +1,7 @@
 // Unit tests of the constant model (lane elements, transactions per distinct address, the sector
-// count taken from coalescing's model, argument checks), coalescing's warp_sectors_at, and the
-// constant probe's sweep (the constant path stops at 64 KiB), against cases computed by hand.
+// count taken from coalescing's model, texture's 64-byte requests, argument checks), coalescing's
+// warp_sectors_at, and the constant probe's sweep (the constant path stops at 64 KiB), against
+// cases computed by hand.
 #include "gpuprobe/models/constant_model.hpp"
 
 #include <gtest/gtest.h>
@@ -36,11 +37,11 @@ TEST(ConstantModel, ConstantCostsOneTransactionPerDistinctAddress) {
     const auto p = models::predict_lookup(LookupPath::kConstant, 4, d, 1024);
     EXPECT_DOUBLE_EQ(p.constant_transactions, d);
     EXPECT_DOUBLE_EQ(p.relative_time, d);
-    EXPECT_DOUBLE_EQ(p.ldc_per_lookup, 1);
+    EXPECT_DOUBLE_EQ(p.requests_per_lookup, 1);
   }
   // 16-byte elements take two 8-byte LDCs, each with its distinct addresses.
   const auto wide = models::predict_lookup(LookupPath::kConstant, 16, 8, 4096);
-  EXPECT_DOUBLE_EQ(wide.ldc_per_lookup, 2);
+  EXPECT_DOUBLE_EQ(wide.requests_per_lookup, 2);
   EXPECT_DOUBLE_EQ(wide.constant_transactions, 16);
 }
 
@@ -51,6 +52,26 @@ TEST(ConstantModel, OtherPathsCountSectorsPerRequest) {
   // A broadcast is one sector whatever the width.
   EXPECT_DOUBLE_EQ(models::predict_lookup(LookupPath::kTexture, 16, 1, 64).sectors_per_request, 1);
   EXPECT_DOUBLE_EQ(models::predict_lookup(LookupPath::kReadOnly, 8, 4, 4096).relative_time, 4);
+}
+
+TEST(ConstantModel, TextureSplitsAWarpIntoRequestsOf64Bytes) {
+  // 4- and 8-byte texels: 4 requests of 8 lanes; 16-byte: 8 of 4 lanes.
+  const auto b4 = models::predict_lookup(LookupPath::kTexture, 4, 1, 1024);
+  EXPECT_DOUBLE_EQ(b4.requests_per_lookup, 4);
+  EXPECT_DOUBLE_EQ(b4.sectors_per_lookup, 4);  // a broadcast: one sector per request
+  EXPECT_DOUBLE_EQ(models::predict_lookup(LookupPath::kTexture, 16, 1, 1024).requests_per_lookup,
+                   8);
+  // 8 addresses (groups of 4 lanes): 2 per 8-lane request, 8 sectors; against the broadcast's 4.
+  const auto d8 = models::predict_lookup(LookupPath::kTexture, 4, 8, 1024);
+  EXPECT_DOUBLE_EQ(d8.sectors_per_request, 2);
+  EXPECT_DOUBLE_EQ(d8.sectors_per_lookup, 8);
+  EXPECT_DOUBLE_EQ(d8.relative_time, 2);
+  // 32 addresses of 16 B: 8 requests of 4 sectors; 32 against 8.
+  const auto d32 = models::predict_lookup(LookupPath::kTexture, 16, 32, 1024);
+  EXPECT_DOUBLE_EQ(d32.sectors_per_request, 4);
+  EXPECT_DOUBLE_EQ(d32.relative_time, 4);
+  // Plain loads: one request for the warp.
+  EXPECT_DOUBLE_EQ(models::predict_lookup(LookupPath::kGlobal, 16, 8, 1024).requests_per_lookup, 1);
 }
 
 TEST(ConstantModel, RejectsWhatTheKernelsCannotRun) {

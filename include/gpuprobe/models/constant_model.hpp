@@ -41,13 +41,24 @@ GP_CONSTANT_HD inline std::uint32_t table_word(std::uint64_t word) {
 }
 
 // One warp lookup of an element `element_bytes` wide (4, 8 or 16) with `distinct` addresses in a
-// table of `elements` elements: constant-cache transactions (distinct per LDC, 16-byte elements
-// take two 8-byte LDCs), L1 sectors per request (coalescing's sector model over the lanes'
-// elements), and the model's time against the broadcast (distinct = 1) of the same path.
+// table of `elements` elements:
+// - constant: transactions, one per distinct address per LDC (16-byte elements take two 8-byte
+//   LDCs);
+// - readonly, global: one l1tex request per warp lookup and its L1 sectors (coalescing's sector
+//   model over the lanes' elements);
+// - texture: the fetch is split into requests of at most kTextureRequestBytes of texels (8 lanes of
+//   4 or 8 bytes, 4 lanes of 16: what GH100's l1tex counters show, 4 or 8 requests per warp),
+//   each request its own sectors (the same sector model over its lanes), so a broadcast costs a
+//   sector per request;
+// and the model's time against the same path's broadcast (distinct = 1): transactions, or sectors
+// per warp lookup, in proportion.
+inline constexpr int kTextureRequestBytes = 64;
+inline constexpr int kTextureRequestLanes = 8;
 struct LookupPrediction {
   double constant_transactions = 0;  // per warp lookup, constant path
-  double ldc_per_lookup = 0;         // LDC instructions per warp lookup
-  double sectors_per_request = 0;    // L1 sectors per warp request, the other paths
+  double requests_per_lookup = 0;    // LDCs (constant) or l1tex requests per warp lookup
+  double sectors_per_request = 0;    // L1 sectors per request, the other paths
+  double sectors_per_lookup = 0;     // L1 sectors per warp lookup, the other paths
   double relative_time = 0;          // x the same path's broadcast
 };
 // Throws std::invalid_argument for a width other than 4, 8, 16, a distinct count that is not a
