@@ -20,6 +20,7 @@ import headline  # noqa: E402
 import page  # noqa: E402
 import plot_bank_conflicts  # noqa: E402
 import plot_coalescing  # noqa: E402
+import plot_constant  # noqa: E402
 import plot_generic  # noqa: E402
 import plot_l2_persist  # noqa: E402
 import plot_latency  # noqa: E402
@@ -38,6 +39,7 @@ PLOTTERS = {
     "l2-persist": plot_l2_persist.pictures,
     "peer": plot_peer.pictures,
     "latency": plot_latency.pictures,
+    "constant": plot_constant.pictures,
 }
 
 
