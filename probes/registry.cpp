@@ -22,6 +22,7 @@ std::vector<std::unique_ptr<Probe>> make_probes() {
   probes.push_back(make_peer_probe());
   probes.push_back(make_host_links_probe());
   probes.push_back(make_latency_probe());
+  probes.push_back(make_constant_probe());
   probes.push_back(make_local_probe());
   return probes;
 }

@@ -17,6 +17,7 @@ std::unique_ptr<Probe> make_peer_probe();
 std::unique_ptr<Probe> make_host_links_probe();
 std::unique_ptr<Probe> make_cache_probe();
 std::unique_ptr<Probe> make_latency_probe();
+std::unique_ptr<Probe> make_constant_probe();
 std::unique_ptr<Probe> make_local_probe();
 
 }  // namespace gpuprobe

@@ -32,7 +32,10 @@ The quantities (the headline of each probe's quick run, as `gpuprobe all` has it
 - cache: per scope and op the bandwidth at the smallest and the largest working set swept (shared
   memory; L1 and L2 per SM; L2 and DRAM across the GPU);
 - local (upper bounds, ps per thread-step): per kernel at the first carve-out, the unspilled
-  kernel (cap 0) and the smallest cap swept.
+  kernel (cap 0) and the smallest cap swept;
+- constant: per path at the smallest lookup table and the narrowest width, the bandwidth of the
+  broadcast (one address per warp) and of the most distinct addresses (lower bounds); per path
+  the chase latency at its smallest and its largest table (upper bounds, cycles: UPPER_NAMES).
 Only a value that every run has and that a healthy run cannot lack is bounded. Not gated, each
 with a comment line saying why (and a count on stderr): a value some run lacks; a value a healthy
 run can lack, by the outcome it reports (OUTCOME_DEPENDENT, or any value of that name found null
@@ -257,12 +260,41 @@ def local_values(result):
     return out
 
 
+def constant_values(result):
+    """constant's headline: per path, bandwidth at the smallest table and narrowest width with one
+    and with the most distinct addresses per warp, and the chase latency at the smallest and the
+    largest table."""
+    out = {}
+    lookups = [r for r in result["rows"] if r["params"].get("mode") == "lookup"]
+    if lookups:
+        small = min(r["params"]["bytes"] for r in lookups)
+        width = min(r["params"]["width"] for r in lookups)
+        most = max(r["params"]["distinct"] for r in lookups)
+        for r in lookups:
+            p = r["params"]
+            if p["bytes"] == small and p["width"] == width and p["distinct"] in (1, most):
+                key = selector("constant", p, ("mode", "path", "width", "distinct", "bytes"))
+                out[key + ".bandwidth"] = metric_value(r, "bandwidth")
+    chases = {}
+    for r in result["rows"]:
+        if r["params"].get("mode") == "chase":
+            chases.setdefault(r["params"]["path"], []).append(r)
+    for rows in chases.values():
+        for r in (min(rows, key=lambda x: x["params"]["bytes"]),
+                  max(rows, key=lambda x: x["params"]["bytes"])):
+            key = selector("constant", r["params"], ("mode", "path", "bytes"))
+            out[key + ".latency"] = metric_value(r, "latency")
+    return out
+
+
 PROBES = (("transfer", transfer_rows), ("coalescing", coalescing_summary),
           ("bank-conflicts", ladder_rows), ("overlap", overlap_rows),
           ("zerocopy", zerocopy_values), ("l2-persist", l2_persist_rows),
-          ("latency", latency_values), ("cache", cache_values), ("local", local_values))
+          ("latency", latency_values), ("cache", cache_values), ("constant", constant_values),
+          ("local", local_values))
 GAINS = {"overlap", "l2-persist"}  # speed-ups over doing without: a bound <= 1 asserts nothing
 UPPER = {"latency", "local"}  # lower is healthier: an upper bound from the highest value
+UPPER_NAMES = {("constant", "latency")}  # the same for these (probe, quantity name) only
 
 
 def constant(value, unit):
@@ -283,7 +315,8 @@ def bound_line(probe, quantity, values, unit, spreads):
         margin = max(MIN_MARGIN_ONE_RUN, 3 * spreads[0])
         how = (f"1 run: {low:.4g}{shown}, spread within the run {spreads[0]:.1%}, "
                f"margin {margin:.1%}")
-    upper = probe in UPPER
+    m = QUANTITY.match(quantity)
+    upper = probe in UPPER or (m is not None and (probe, m["name"]) in UPPER_NAMES)
     bound = high * (1 + margin) if upper else low * (1 - margin)
     if margin > MAX_MARGIN:
         return f"# not gated: {quantity}: {how} is over {MAX_MARGIN:.0%} (too noisy to gate)\n"

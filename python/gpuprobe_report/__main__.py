@@ -20,6 +20,7 @@ import headline  # noqa: E402
 import page  # noqa: E402
 import plot_bank_conflicts  # noqa: E402
 import plot_coalescing  # noqa: E402
+import plot_constant  # noqa: E402
 import plot_generic  # noqa: E402
 import plot_l2_persist  # noqa: E402
 import plot_latency  # noqa: E402
@@ -41,6 +42,7 @@ PLOTTERS = {
     "peer": plot_peer.pictures,
     "latency": plot_latency.pictures,
     "cache": plot_cache.pictures,
+    "constant": plot_constant.pictures,
     "local": plot_local.pictures,
 }
 

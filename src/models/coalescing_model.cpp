@@ -138,6 +138,15 @@ int warp_sectors(std::uint64_t first_element, std::uint64_t step_elements, int e
   return warp_units(first_element, step_elements, element_bytes, kSectorBytes);
 }
 
+int warp_sectors_at(std::span<const std::uint64_t> elements, int element_bytes) {
+  validate_element_width(element_bytes);
+  // A power-of-two element no wider than a sector, aligned, lies in one sector.
+  std::vector<std::uint64_t> units;
+  for (const std::uint64_t e : elements)
+    units.push_back(e * static_cast<std::uint64_t>(element_bytes) / kSectorBytes);
+  return static_cast<int>(distinct(units));
+}
+
 int warp_lines(std::uint64_t first_element, std::uint64_t step_elements, int element_bytes) {
   return warp_units(first_element, step_elements, element_bytes, kLineBytes);
 }

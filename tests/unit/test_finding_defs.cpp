@@ -12,6 +12,7 @@
 #include "bank_conflicts/analysis.hpp"
 #include "cache/analysis.hpp"
 #include "coalescing/analysis.hpp"
+#include "constant/analysis.hpp"
 #include "gpuprobe/core/compare.hpp"
 #include "gpuprobe/core/fleet.hpp"
 #include "gpuprobe/core/glossary.hpp"
@@ -32,6 +33,7 @@ Glossary every_glossary() {
   Glossary g = core_glossary();
   transfer::add_words(g);
   coalescing::add_words(g);
+  constant::add_words(g);
   bank::add_words(g);
   overlap::add_words(g);
   zerocopy::add_words(g);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 namespace gpuprobe::models {
 
@@ -18,6 +19,10 @@ enum class CopyPattern { kOffset, kStride };
 // aligned address. element_bytes must be a power of two from 1 to 32 and step >= 1;
 // throws std::invalid_argument otherwise.
 int warp_sectors(std::uint64_t first_element, std::uint64_t step_elements, int element_bytes);
+
+// Distinct 32-byte sectors a warp-wide access touches whose lanes access the given elements
+// (any order, repeats allowed), each element_bytes wide, element 0 aligned (same width check).
+int warp_sectors_at(std::span<const std::uint64_t> elements, int element_bytes);
 
 // Distinct 128-byte lines the same access touches (same arguments and checks).
 int warp_lines(std::uint64_t first_element, std::uint64_t step_elements, int element_bytes);

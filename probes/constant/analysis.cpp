@@ -1,0 +1,106 @@
+// constant's analysis (host-only): the lookup rows' model and counter columns and measured
+// slowdown against the broadcast, the chase series' levels (latency's change points), and the
+// run's findings.
+#include "analysis.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpuprobe::constant {
+namespace {
+
+// The row's path; nullopt for one this build does not know (a file of another version).
+std::optional<LookupPath> path_of(const Row& row) {
+  try {
+    return models::lookup_path_from_name(text_param_of(row, kPath).value_or(""));
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+// The lookup rows this build can model (a row of another version may name a path or a width it
+// does not know: it is left as it is).
+std::vector<Lookup> read_lookups(ProbeResult& result) {
+  std::vector<Lookup> out;
+  for (Row& row : result.rows) {
+    const auto width = int_param_of(row, kWidth), distinct = int_param_of(row, kDistinct);
+    const auto bytes = int_param_of(row, kBytes);
+    const Metric* rate = find_metric(row, kLookups);
+    if (text_param_of(row, kMode) != std::string(kLookup) || !width || !distinct || !bytes || !rate)
+      continue;
+    try {
+      Lookup l{&row,
+               models::lookup_path_from_name(text_param_of(row, kPath).value_or("")),
+               static_cast<int>(*width),
+               static_cast<int>(*distinct),
+               static_cast<std::uint64_t>(*bytes),
+               rate,
+               {}};
+      l.model = models::predict_lookup(l.path, l.width, l.distinct,
+                                       l.bytes / static_cast<std::uint64_t>(l.width));
+      out.push_back(l);
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  return out;
+}
+
+// The model columns, and the measured slowdown against the same path's broadcast (distinct 1).
+void add_model(const std::vector<Lookup>& rows) {
+  for (const Lookup& l : rows) {
+    const models::LookupPrediction& m = l.model;
+    Row& row = *l.row;
+    if (l.path == LookupPath::kConstant)
+      row.model.push_back(
+          {"transactions_per_ldc", "", m.constant_transactions / m.requests_per_lookup});
+    else if (l.path == LookupPath::kTexture)
+      row.model.push_back({"sectors_per_lookup", "sectors", m.sectors_per_lookup});
+    else
+      row.model.push_back({"sectors_per_request", "sectors", m.sectors_per_request});
+    row.model.push_back({"predicted_slowdown", "x", m.relative_time});
+    const auto base = std::find_if(rows.begin(), rows.end(), [&](const Lookup& b) {
+      return b.path == l.path && b.width == l.width && b.bytes == l.bytes && b.distinct == 1;
+    });
+    row.derived.push_back({"slowdown", "x",
+                           base == rows.end()
+                               ? std::nullopt
+                               : ratio_of(base->rate->stats.median, l.rate->stats.median)});
+  }
+}
+
+std::vector<ChaseSeries> chase_series(ProbeResult& result) {
+  std::vector<ChaseSeries> out;
+  std::vector<std::pair<std::uint64_t, const Row*>> rows;
+  for (const Row& row : result.rows)
+    if (text_param_of(row, kMode) == std::string(kChase))
+      rows.emplace_back(static_cast<std::uint64_t>(int_param_of(row, kBytes).value_or(0)), &row);
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [bytes, row] : rows) {
+    const auto cycles = metric_median(*row, kCycles), secs = metric_median(*row, kSeconds);
+    if (!cycles || *cycles <= 0 || bytes == 0) continue;
+    const auto path = path_of(*row);
+    if (!path) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& s) { return s.path == *path; });
+    if (it == out.end()) it = out.insert(out.end(), ChaseSeries{*path, {}, {}, {}});
+    it->points.push_back({bytes, *cycles});
+    it->ns_per_cycle.push_back(secs ? *secs * 1e9 / *cycles : 0.0);
+  }
+  for (ChaseSeries& s : out)
+    s.levels = latency::find_levels(s.points);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  return out;
+}
+
+}  // namespace
+
+void analyse(ProbeResult& result, const RunFacts& facts) {
+  const std::vector<Lookup> rows = read_lookups(result);
+  add_model(rows);
+  add_counters(rows, result.findings);
+  add_lookup_findings(rows, result.findings);
+  add_level_findings(chase_series(result), result.findings);
+  add_notes(facts, result.findings);
+}
+
+}  // namespace gpuprobe::constant
