@@ -40,6 +40,9 @@ constexpr Size<"size"> kSize;
 constexpr Maybe<Size<"next_size">> kNextSize;
 constexpr Int<"skipped"> kSkipped;
 constexpr Int<"dropped"> kDropped;
+constexpr Int<"rows"> kRowsKey;
+constexpr Value<"hits", "idc_request"> kHits;
+constexpr Value<"requests", "idc_request"> kIdcReq;
 
 FindingList list;
 
@@ -117,6 +120,17 @@ const auto kSizingNote = list.note(
           "lookup points above it ran on the other paths only; {} points did not fit half of the "
           "free device memory or a texture object's reach and were not measured",
           f[kSkipped], f[kDropped]);
+    });
+
+// CUPTI's idc__requests_lookup_hit below 0 or above idc__requests (seen on an H100 for every
+// table past the ~2 KiB constant cache): no hit count, so no hit rate is derived from it.
+const auto kIdcHitWarning = list.warning(
+    "constant_idc_hit_unusable", params(), values(kHits, kIdcReq), outcome(kRowsKey, kBytesKey),
+    [](const auto& f) {
+      return fmt::format(
+          "counters: idc__requests_lookup_hit is no hit count on {} constant row(s) (e.g. {:.4g} "
+          "hits of {:.4g} idc requests, {} table): the idc hit rate is left out there",
+          f[kRowsKey], f.value(kHits), f.value(kIdcReq), f[kBytesKey]);
     });
 
 constexpr auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
@@ -211,6 +225,11 @@ void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
   CounterAgreement requests(kRequests, ""), transactions(kTransactions, "");
   constexpr const char* kPer[] = {"transactions_per_ldc_counter", "sectors_per_lookup_counter",
                                   "sectors_per_request_counter"};
+  struct Bad {
+    double hits, requests;
+    std::uint64_t bytes;
+  } first_bad{};
+  std::int64_t bad = 0;
   for (const Lookup& l : rows) {
     Row& row = *l.row;
     if (!row.counters) continue;
@@ -229,11 +248,17 @@ void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
     transactions.add(row, kPer[k], ratio_of(per, tex ? warp_lookups : req), per_model[k]);
     const auto l2 = sum_of(counter_value(row, kL2FromL1), counter_value(row, kL2FromGcc));
     row.derived.push_back({"l2_sectors_per_lookup", "sectors", ratio_of(l2, warp_lookups)});
-    if (constant)
-      row.derived.push_back({"idc_hit", "", ratio_of(counter_value(row, kIdcHits), per)});
+    if (!constant) continue;
+    const auto hits = counter_value(row, kIdcHits);
+    const bool usable = !hits || !per || (*hits >= 0 && *hits <= *per);
+    row.derived.push_back({"idc_hit", "", usable ? ratio_of(hits, per) : std::nullopt});
+    if (!usable && bad++ == 0) first_bad = {*hits, *per, l.bytes};
   }
   for (const CounterAgreement* a : {&requests, &transactions})
     if (auto f = a->finding()) out.push_back(std::move(*f));
+  if (bad > 0)
+    out.push_back(kIdcHitWarning.make(kRowsKey(bad), kBytesKey(i64(first_bad.bytes)),
+                                      kHits(first_bad.hits), kIdcReq(first_bad.requests)));
 }
 
 void add_lookup_findings(const std::vector<Lookup>& rows, std::vector<Finding>& out) {

@@ -182,6 +182,29 @@ TEST(ConstantAnalysis, CountersBesideTheModel) {
   EXPECT_EQ(find_quantity(r.rows[2].model, "requests_per_lookup"), nullptr);
 }
 
+// The H100's CUPTI gives idc__requests_lookup_hit below 0 for tables past the constant cache:
+// no hit rate from it, and a warning with the first such row's figures.
+TEST(ConstantAnalysis, AnIdcHitCountOutsideItsRequestsGivesNoHitRate) {
+  ProbeResult r;
+  r.probe = "constant";
+  r.rows = {counted(lookup("constant", 1, 800), 1, 1), counted(lookup("constant", 32, 25), 1, 32)};
+  for (auto& q : *r.rows[1].counters)
+    if (q.name == constant::kIdcHits) q.value = -0.2 * 32 * kWarpLookups;
+  constant::analyse(r, constant::RunFacts{});
+  EXPECT_DOUBLE_EQ(*find_quantity(r.rows[0].derived, "idc_hit")->value, 1);
+  const Quantity* bad = find_quantity(r.rows[1].derived, "idc_hit");
+  ASSERT_NE(bad, nullptr);
+  EXPECT_FALSE(bad->value.has_value());
+  const Finding* w = first_of(r, "constant_idc_hit_unusable");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->kind, FindingKind::kWarning);
+  EXPECT_EQ(param_text_of(*w, "rows"), "1");
+  EXPECT_DOUBLE_EQ(value_of(*w, "hits"), -0.2 * 32 * kWarpLookups);
+  EXPECT_DOUBLE_EQ(value_of(*w, "requests"), 32 * kWarpLookups);
+  // A healthy run has no such warning.
+  EXPECT_EQ(first_of(made_result(), "constant_idc_hit_unusable"), nullptr);
+}
+
 TEST(ConstantAnalysis, NotesAndSentences) {
   const ProbeResult r = made_result();
   const Finding* sizing = first_of(r, "constant_sizing");
