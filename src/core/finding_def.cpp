@@ -17,6 +17,13 @@ std::string param_words(const Param& param) {
   return scalar_text(param.value);
 }
 
+std::string size_words(const Param& param) {
+  if (const auto* i = std::get_if<std::int64_t>(&param.value))
+    return format_bytes(static_cast<double>(*i));
+  if (const auto* d = std::get_if<double>(&param.value)) return format_bytes(*d);
+  return param_words(param);
+}
+
 std::string quantity_words(const Quantity& q) {
   if (!q.value) return "n/a";
   if (q.unit == "B") return format_bytes(*q.value);
