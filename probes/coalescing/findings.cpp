@@ -414,9 +414,7 @@ const auto kPlanSizing = coalescing_findings.note(
 // either way.)
 template <class View>
 std::string counter_point_text(const View& f) {
-  std::string width = f[kElementBytes];
-  if (width.find('B') == std::string::npos) width += " B";
-  return fmt::format("{}, {}", at_text(f), width);
+  return fmt::format("{}, {}", at_text(f), byte_words(f[kElementBytes]));
 }
 
 // One counter agreement of the rows, each named by (pattern, offset or stride, element_bytes).

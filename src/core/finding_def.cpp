@@ -24,6 +24,11 @@ std::string size_words(const Param& param) {
   return param_words(param);
 }
 
+std::string byte_words(std::string words) {
+  if (words.find('B') == std::string::npos) words += " B";
+  return words;
+}
+
 std::string quantity_words(const Quantity& q) {
   if (!q.value) return "n/a";
   if (q.unit == "B") return format_bytes(*q.value);

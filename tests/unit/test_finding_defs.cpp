@@ -98,6 +98,8 @@ TEST(FindingDefs, SizeWordsReadsABytesParamWithOrWithoutItsUnit) {
   EXPECT_EQ(size_words({"bytes", std::int64_t{65536}, ""}), "64 KiB");  // read back from JSON
   EXPECT_EQ(size_words({"bytes", 1048576.0, ""}), "1 MiB");
   EXPECT_EQ(size_words({"mode", std::string("chase"), ""}), "chase");
+  EXPECT_EQ(byte_words("16 B"), "16 B");
+  EXPECT_EQ(byte_words("16"), "16 B");  // a width read back from JSON
 }
 
 TEST(FindingDefs, MakeWritesTheDeclaredOrderWhateverTheOrderGiven) {
