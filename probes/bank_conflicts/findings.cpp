@@ -84,14 +84,6 @@ std::string claim_words(const std::string& holds) {
   return "undecided: the noise reaches across the band's edge";
 }
 
-// "4 B" (row params read back from JSON carry no unit: the width is said in bytes either way).
-template <class View>
-std::string width_text(const View& f) {
-  std::string width = f[kElementBytes];
-  if (width.find('B') == std::string::npos) width += " B";
-  return width;
-}
-
 const auto kPaddedVsTiled = bank_findings.verdict(
     "bank_padded_vs_tiled", params(kSize),
     values(kPaddedBandwidth, kTiledBandwidth, kCopyBandwidth, kPaddedOverCopy, kTiledOverCopy,
@@ -257,7 +249,7 @@ const CounterAgreementMaker kCounterLadderStores = define_counter_agreement(
 const CounterAgreementMaker kCounterStride = define_counter_agreement(
     bank_findings, "bank_counter_stride", "stride sweep shared wavefronts per instruction",
     point(kOp, kElementBytes, kStride), [](const auto& f) {
-      return fmt::format("{} {}s stride {}", width_text(f), f[kOp], f[kStride]);
+      return fmt::format("{} {}s stride {}", byte_words(f[kElementBytes]), f[kOp], f[kStride]);
     });
 
 const FindingList& finding_list() {

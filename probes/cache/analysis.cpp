@@ -3,105 +3,13 @@
 #include "analysis.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
-#include <numeric>
 
 #include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/stats.hpp"
 #include "internal.hpp"
 
 namespace gpuprobe::cache {
-namespace {
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-double segment_median(const std::vector<CurvePoint>& p, std::size_t lo, std::size_t hi) {
-  std::vector<double> v;
-  for (std::size_t i = lo; i < hi; ++i)
-    v.push_back(p[i].gbps);
-  return median_of(v);
-}
-
-// Squared deviation of log bandwidth from its mean over [lo, hi).
-double sse(const std::vector<CurvePoint>& p, std::size_t lo, std::size_t hi) {
-  double mean = 0;
-  for (std::size_t i = lo; i < hi; ++i)
-    mean += std::log(p[i].gbps);
-  mean /= static_cast<double>(hi - lo);
-  double s = 0;
-  for (std::size_t i = lo; i < hi; ++i)
-    s += (std::log(p[i].gbps) - mean) * (std::log(p[i].gbps) - mean);
-  return s;
-}
-
-void split(const std::vector<CurvePoint>& p, std::size_t lo, std::size_t hi,
-           std::vector<std::pair<std::size_t, std::size_t>>& out, std::size_t budget) {
-  std::size_t best = 0;
-  double best_sse = INFINITY;
-  for (std::size_t k = lo + 1; budget > 1 && k < hi; ++k) {
-    const double s = sse(p, lo, k) + sse(p, k, hi);
-    if (s < best_sse) best_sse = s, best = k;
-  }
-  if (best == 0 || std::abs(std::log(segment_median(p, lo, best) / segment_median(p, best, hi))) <=
-                       std::log(1 + kStep)) {
-    out.emplace_back(lo, hi);
-    return;
-  }
-  const std::size_t left = std::max<std::size_t>(1, budget / 2);
-  split(p, lo, best, out, left);
-  split(p, best, hi, out, budget - left);
-}
-
-}  // namespace
-
-std::vector<std::pair<std::size_t, std::size_t>> segments(const std::vector<CurvePoint>& points) {
-  std::vector<std::pair<std::size_t, std::size_t>> out;
-  if (points.empty()) return out;
-  split(points, 0, points.size(), out, kMaxSegments);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<Plateau> plateaus(const std::vector<CurvePoint>& points) {
-  std::vector<Plateau> out;
-  for (const auto& [lo, hi] : segments(points)) {
-    const double m = segment_median(points, lo, hi);
-    std::vector<std::size_t> core;
-    for (std::size_t i = lo; i < hi; ++i)
-      if (std::abs(points[i].gbps / m - 1) <= kFlat) core.push_back(i);
-    if (core.size() < kMinCore) continue;
-    Plateau p{core.front(), core.back(), 0, INFINITY, 0, core.size()};
-    std::vector<double> v;
-    for (const std::size_t i : core) {
-      v.push_back(points[i].gbps);
-      p.low = std::min(p.low, points[i].low);
-      p.high = std::max(p.high, points[i].high);
-    }
-    p.gbps = median_of(v);
-    out.push_back(p);
-  }
-  return out;
-}
-
-std::optional<double> knee_between(const std::vector<CurvePoint>& points, const Plateau& a,
-                                   const Plateau& b) {
-  const double level = std::sqrt(a.gbps * b.gbps);
-  const bool falls = b.gbps < a.gbps;
-  for (std::size_t i = a.last; i < b.first && i + 1 < points.size(); ++i) {
-    const CurvePoint &p = points[i], &q = points[i + 1];
-    const bool crosses =
-        falls ? (p.gbps >= level && q.gbps < level) : (p.gbps <= level && q.gbps > level);
-    if (!crosses) continue;
-    const double t = (std::log(level) - std::log(p.gbps)) / (std::log(q.gbps) - std::log(p.gbps));
-    return std::exp(std::log(p.bytes) + t * (std::log(q.bytes) - std::log(p.bytes)));
-  }
-  return std::nullopt;
-}
 
 std::string size_level(const std::string& scope, const std::string& op, double from_bytes,
                        double /*to_bytes*/, const RunFacts& facts) {
@@ -121,11 +29,6 @@ std::string counter_level(std::optional<double> l1_hit, std::optional<double> dr
 
 namespace {
 
-std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
-  if (!a || !b || *b <= 0) return std::nullopt;
-  return *a / *b;
-}
-
 void put(std::vector<Quantity>& q, const std::string& name, const std::string& unit,
          std::optional<double> v) {
   q.push_back({name, unit, v});
@@ -139,13 +42,12 @@ void counter_columns(Row& row) {
   const Quantity* moved_q = find_quantity(row.derived, "bytes_moved");
   const std::optional<double> moved = moved_q ? moved_q->value : std::nullopt;
   const auto dram_r = counter_value(row, kDramRead), dram_w = counter_value(row, kDramWrite);
-  std::optional<double> dram;
-  if (dram_r && dram_w) dram = *dram_r + *dram_w;
+  const std::optional<double> dram = sum_of(dram_r, dram_w);
   put(row.derived, "l1_hit_rate", "",
-      ratio(counter_value(row, kL1Hits), counter_value(row, kL1Sectors)));
+      ratio_of(counter_value(row, kL1Hits), counter_value(row, kL1Sectors)));
   put(row.derived, "l2_hit_rate", "",
-      ratio(counter_value(row, kL2ReadHits), counter_value(row, kL2Reads)));
-  put(row.derived, "dram_bytes_per_byte", "", ratio(dram, moved));
+      ratio_of(counter_value(row, kL2ReadHits), counter_value(row, kL2Reads)));
+  put(row.derived, "dram_bytes_per_byte", "", ratio_of(dram, moved));
 }
 
 CurvePoint point_of(const Row& row) {

@@ -8,8 +8,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "gpuprobe/core/curve_levels.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 
@@ -44,36 +46,25 @@ inline constexpr double kStep = 0.15;
 inline constexpr double kFlat = 0.10;
 inline constexpr std::size_t kMinCore = 3;
 inline constexpr std::size_t kMaxSegments = 5;
+inline constexpr PlateauRule kPlateauRule{kStep, kFlat, kMinCore, kMaxSegments};
 
-// One size of a curve: its median bandwidth and the 95% interval of that median (GB/s).
-struct CurvePoint {
-  double bytes = 0;
-  double gbps = 0;
-  double low = 0;
-  double high = 0;
-};
+// A curve's sizes (their bandwidth) and its plateaus: core/curve_levels.hpp.
+using gpuprobe::CurvePoint;
+using gpuprobe::Plateau;
 
-// A plateau of a curve (points sorted by size): the core sizes [first, last] (indices), the
-// median of their medians and the envelope of their intervals.
-struct Plateau {
-  std::size_t first = 0;
-  std::size_t last = 0;
-  double gbps = 0;
-  double low = 0;
-  double high = 0;
-  std::size_t sizes = 0;  // core sizes
-};
-
-// The segments of a curve sorted by size (half-open index ranges), by binary segmentation of
-// log bandwidth: the split that leaves the least squared deviation from the two sides' means,
-// kept when the sides' medians differ by more than kStep, recursively, at most kMaxSegments.
-std::vector<std::pair<std::size_t, std::size_t>> segments(const std::vector<CurvePoint>& points);
-// The plateaus among the segments (those with kMinCore core sizes), by size.
-std::vector<Plateau> plateaus(const std::vector<CurvePoint>& points);
-// Where the curve crosses the geometric mean of two neighbouring plateaus' bandwidths, between
-// a's last and b's first core size, interpolated linearly in log size against log bandwidth.
-std::optional<double> knee_between(const std::vector<CurvePoint>& points, const Plateau& a,
-                                   const Plateau& b);
+// The curve method with cache's constants (core/curve_levels.hpp): the segments of a curve
+// sorted by size, the plateaus among them, the knee between two neighbouring plateaus.
+inline std::vector<std::pair<std::size_t, std::size_t>> segments(
+    const std::vector<CurvePoint>& points) {
+  return curve_segments(points, kPlateauRule);
+}
+inline std::vector<Plateau> plateaus(const std::vector<CurvePoint>& points) {
+  return curve_plateaus(points, kPlateauRule);
+}
+inline std::optional<double> knee_between(const std::vector<CurvePoint>& points, const Plateau& a,
+                                          const Plateau& b) {
+  return curve_knee(points, a, b);
+}
 
 // What the run knew of the device (the probe fills it; the analysis states and uses it).
 struct RunFacts {

@@ -414,9 +414,7 @@ const auto kPlanSizing = coalescing_findings.note(
 // either way.)
 template <class View>
 std::string counter_point_text(const View& f) {
-  std::string width = f[kElementBytes];
-  if (width.find('B') == std::string::npos) width += " B";
-  return fmt::format("{}, {}", at_text(f), width);
+  return fmt::format("{}, {}", at_text(f), byte_words(f[kElementBytes]));
 }
 
 // One counter agreement of the rows, each named by (pattern, offset or stride, element_bytes).
@@ -558,27 +556,6 @@ Finding dram_model_finding(int w, const std::vector<const Measured*>& group) {
       kLowestAt(lowest->param), kShortfall((1 - kModelShortfall) * 100));
 }
 
-// The highest and lowest points of one measured quantity, each as the set of points alike to it
-// within noise (alike_to_extreme, in sweep order), and the extreme medians.
-struct Extremes {
-  std::vector<std::size_t> high, low;
-  double high_value = 0, low_value = 0;
-};
-Extremes extremes_of(const std::vector<Metric>& metrics) {
-  std::vector<const Metric*> ptrs;
-  for (const auto& m : metrics)
-    ptrs.push_back(&m);
-  Extremes e;
-  e.high = alike_to_extreme(ptrs, Extreme::kHighest);
-  e.low = alike_to_extreme(ptrs, Extreme::kLowest);
-  e.high_value = e.low_value = metrics.front().stats.median;
-  for (const auto& m : metrics) {
-    e.high_value = std::max(e.high_value, m.stats.median);
-    e.low_value = std::min(e.low_value, m.stats.median);
-  }
-  return e;
-}
-
 // An extreme's params (in the outcome): the first point of its alike set in sweep order names
 // it, so points the noise cannot tell apart do not take turns; with more than one, the others as
 // "<prefix>_alike_with" ("offset 16, 16 B; stride 1, 16 B").
@@ -684,7 +661,7 @@ void extreme_findings(const std::vector<Measured>& measured, const RunFacts& fac
       base_hi = std::max(base_hi.value_or(0), implied_dram_gbps(m));
     }
   }
-  const Extremes bw = extremes_of(bandwidth);
+  const ExtremeSets bw = extremes_of(bandwidth);
   if (measured.size() > 1) {
     out.push_back(kWorstBest.make(extreme_given(kWorst, measured, bw.low),
                                   extreme_given(kBest, measured, bw.high),
@@ -692,7 +669,7 @@ void extreme_findings(const std::vector<Measured>& measured, const RunFacts& fac
                                   kRatio(bw.low_value / bw.high_value), kWorstAlike(bw.low.size()),
                                   kBestAlike(bw.high.size())));
   }
-  const Extremes dram = extremes_of(implied);
+  const ExtremeSets dram = extremes_of(implied);
   out.push_back(kImpliedDram.make(
       extreme_given(kHighestAt, measured, dram.high), extreme_given(kLowestAt_, measured, dram.low),
       kFetchBytes(facts.fetch_bytes), kBaselineMin(base_lo), kBaselineMax(base_hi),

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "gpuprobe/core/counter_agreement.hpp"
+#include "gpuprobe/core/stats.hpp"
 #include "gpuprobe/models/l2_persist_model.hpp"
 #include "internal.hpp"
 
@@ -18,15 +19,11 @@ namespace {
 constexpr double kSectorBytes = 32;
 
 std::string text_param(const Row& row, const char* key) {
-  const Param* p = find_param(row.params, key);
-  const auto* s = p ? std::get_if<std::string>(&p->value) : nullptr;
-  return s ? *s : std::string();
+  return text_param_of(row, key).value_or("");
 }
 
 std::uint64_t bytes_param(const Row& row, const char* key) {
-  const Param* p = find_param(row.params, key);
-  const auto* i = p ? std::get_if<std::int64_t>(&p->value) : nullptr;
-  return i ? static_cast<std::uint64_t>(*i) : 0;
+  return static_cast<std::uint64_t>(int_param_of(row, key).value_or(0));
 }
 
 std::optional<double> ratio_param(const Row& row) {
@@ -35,24 +32,12 @@ std::optional<double> ratio_param(const Row& row) {
   return d ? std::optional<double>(*d) : std::nullopt;
 }
 
-const Metric* time_of(const Row& row) {
-  for (const auto& m : row.metrics)
-    if (m.name == "time") return &m;
-  return nullptr;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // Median time of each round (empty when the metric kept no samples).
 std::vector<double> round_medians(const Row& row) {
   std::vector<double> out;
-  if (const Metric* m = time_of(row))
+  if (const Metric* m = find_metric(row, "time"))
     for (const auto& round : m->samples)
-      if (!round.empty()) out.push_back(median(round));
+      if (!round.empty()) out.push_back(statistics_of(round).median);
   return out;
 }
 
@@ -70,10 +55,10 @@ std::vector<double> hot_rounds(const Point& p, const Point* stream, int iteratio
 }
 
 std::optional<double> hot_time(const Point& p, const Point* stream, int iterations) {
-  const Metric* t = time_of(*p.row);
+  const Metric* t = find_metric(*p.row, "time");
   if (!t) return std::nullopt;
   if (p.workload != kPhases) return t->stats.median;
-  const Metric* s = stream ? time_of(*stream->row) : nullptr;
+  const Metric* s = stream ? find_metric(*stream->row, "time") : nullptr;
   if (!s) return std::nullopt;
   return (t->stats.median - s->stats.median) / iterations;
 }
@@ -119,12 +104,6 @@ std::optional<double> diff(const Row& a, const Row* b, std::string_view name) {
   return *x - *y;
 }
 
-std::optional<double> model_value(const Row& row, const char* name) {
-  for (const auto& q : row.model)
-    if (q.name == name) return q.value;
-  return std::nullopt;
-}
-
 // Counter values of a point: phases, the repetition less the stream-only row (the hot kernels
 // alone); bpg, the kernel. The share of reads L2 served is 1 - DRAM read bytes / bytes read (the
 // first-slice hit counter alone misses what the other L2 partition serves over the fabric).
@@ -160,7 +139,8 @@ void derive_counters(Point& p, const Point* stream, const RunFacts& facts, Count
   if (!phases) return;
   // The first iteration of a counter range starts cold (the stream evicted the region, persisting
   // lines were reset): the model's warm share counts for the other k - 1.
-  const auto warm = model_value(row, "hot_hit_share");
+  const Quantity* model = find_quantity(row.model, "hot_hit_share");
+  const std::optional<double> warm = model ? model->value : std::nullopt;
   const std::optional<double> expected =
       warm ? std::optional<double>(*warm * (k - 1) / k) : std::nullopt;
   hits.add(row, "hot_l2_hit_share_range", p.hit_share, expected);
@@ -223,8 +203,8 @@ namespace {
 
 // The time ratio of two rows' medians (a / b), when both have one.
 std::optional<double> time_ratio(const Row& a, const Row& b) {
-  const Metric* x = time_of(a);
-  const Metric* y = time_of(b);
+  const Metric* x = find_metric(a, "time");
+  const Metric* y = find_metric(b, "time");
   if (!x || !y || y->stats.median <= 0) return std::nullopt;
   return x->stats.median / y->stats.median;
 }

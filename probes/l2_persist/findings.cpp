@@ -9,7 +9,6 @@
 
 #include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/finding_def.hpp"
-#include "gpuprobe/core/units.hpp"
 #include "internal.hpp"
 
 namespace gpuprobe::l2_persist {
@@ -66,14 +65,6 @@ constexpr Timing<"over_"> kOver;
 
 FindingList l2_findings;
 
-// A byte param as a size, whether it kept its unit or came back from JSON without one.
-std::string size_text(const Param& p) {
-  if (const auto* i = std::get_if<std::int64_t>(&p.value))
-    return format_bytes(static_cast<double>(*i));
-  if (const auto* d = std::get_if<double>(&p.value)) return format_bytes(*d);
-  return param_words(p);
-}
-
 // "1.23x [1.20, 1.25]" (the interval over the rounds, when there is one).
 template <class View, class T>
 std::string speedup_text(const View& f, T t) {
@@ -97,7 +88,7 @@ std::string counters_text(const View& f, T t) {
 // "phases, hot 24 MiB".
 template <class View>
 std::string where(const View& f) {
-  return fmt::format("{}, hot {}", f[kWorkloadName], size_text(f.param(kHotSize)));
+  return fmt::format("{}, hot {}", f[kWorkloadName], size_words(f.param(kHotSize)));
 }
 
 const auto kEffectFinding = l2_findings.verdict(
@@ -111,7 +102,7 @@ const auto kEffectFinding = l2_findings.verdict(
       return fmt::format(
           "{}: set-aside {}, hitRatio 1.0, window on the {}: hot kernel {} vs {} without a "
           "window, speed-up {} — {} (measured){}{}{}",
-          where(f), size_text(f.param(kSetAsideSize)), f[kWindowOn], f[kAt.hot_time],
+          where(f), size_words(f.param(kSetAsideSize)), f[kWindowOn], f[kAt.hot_time],
           f[kBaselineHotTime], speedup_text(f, kAt), f[kEffect],
           loop ? fmt::format(" (whole repetition, streaming included: {:.3f}x)", *loop) : "",
           counters_text(f, kAt), base);
@@ -122,7 +113,7 @@ const auto kBest = l2_findings.verdict(
     outcome(kSetAsideSize, kHitRatioSet, kWindowOn, kEffect), [](const auto& f) {
       return fmt::format(
           "{}: best setting set-aside {}, hitRatio {}, window on the {}: speed-up {} ({}){}",
-          where(f), size_text(f.param(kSetAsideSize)), f[kHitRatioSet], f[kWindowOn],
+          where(f), size_words(f.param(kSetAsideSize)), f[kHitRatioSet], f[kWindowOn],
           speedup_text(f, kAt), f[kEffect], counters_text(f, kAt));
     });
 
@@ -132,7 +123,7 @@ const auto kTunedVsOne = l2_findings.verdict(
       const std::string w = f[kWinner];
       return fmt::format(
           "{}, set-aside {}, window on the {}: hitRatio 1.0 {} vs tuned hitRatio {:.3f} {} — {}",
-          where(f), size_text(f.param(kSetAsideSize)), f[kWindowOn], speedup_text(f, kOne),
+          where(f), size_words(f.param(kSetAsideSize)), f[kWindowOn], speedup_text(f, kOne),
           f.value(kTunedHitRatio), speedup_text(f, kTuned),
           w == "tie" ? std::string("neither wins beyond the rounds' spread") : w + " wins");
     });
@@ -145,9 +136,9 @@ const auto kOvercommit = l2_findings.verdict(
       return fmt::format(
           "{}, set-aside {}, hitRatio 1.0, window on the {}: hot {} (fits) speed-up {}, hot {} "
           "(over-commits {}) speed-up {} — over-commit {}",
-          f[kWorkloadName], size_text(f.param(kSetAsideSize)), f[kWindowOn],
-          size_text(f.param(kFitHotSize)), speedup_text(f, kFit), size_text(f.param(kOverHotSize)),
-          f[kOvercommitFactor], speedup_text(f, kOver),
+          f[kWorkloadName], size_words(f.param(kSetAsideSize)), f[kWindowOn],
+          size_words(f.param(kFitHotSize)), speedup_text(f, kFit),
+          size_words(f.param(kOverHotSize)), f[kOvercommitFactor], speedup_text(f, kOver),
           hurts == "no" ? std::string("does not hurt here") : "hurts: " + hurts);
     });
 
@@ -157,7 +148,7 @@ const auto kSetAsideCost = l2_findings.verdict(
       return fmt::format(
           "a set-aside of {} alone (no window) makes the streaming kernel take {} of its time "
           "without one (measured): the set-aside is taken from the L2 every other access uses",
-          size_text(f.param(kSetAsideSize)), f[kStreamTimeVsNone]);
+          size_words(f.param(kSetAsideSize)), f[kStreamTimeVsNone]);
     });
 
 // A verdict where nothing persisted; a warning where the baseline came back faster.
@@ -174,7 +165,7 @@ const auto kNoResidual = l2_findings.verdict_or_warning(
 template <class View>
 std::string point_text(const View& f) {
   return fmt::format("{} hot {}, set-aside {}, hitRatio {}, window {}", f[kWorkloadName],
-                     size_text(f.param(kHotSize)), size_text(f.param(kSetAsideSize)),
+                     size_words(f.param(kHotSize)), size_words(f.param(kSetAsideSize)),
                      f[kHitRatioSet], f[kWindowOn]);
 }
 

@@ -3,8 +3,7 @@
 #include "analysis.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <numeric>
+#include <utility>
 
 #include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/stats.hpp"
@@ -15,74 +14,6 @@ namespace {
 
 double median_of(std::vector<double> v) {
   return v.empty() ? 0.0 : statistics_of(v).median;
-}
-
-// Squared deviation of log values [a, b) from their mean, from prefix sums.
-struct Prefix {
-  std::vector<double> sum, sq;
-  explicit Prefix(std::span<const double> logs) : sum(logs.size() + 1, 0), sq(logs.size() + 1, 0) {
-    for (std::size_t i = 0; i < logs.size(); ++i) {
-      sum[i + 1] = sum[i] + logs[i];
-      sq[i + 1] = sq[i] + logs[i] * logs[i];
-    }
-  }
-  double cost(std::size_t a, std::size_t b) const {
-    const double n = static_cast<double>(b - a), s = sum[b] - sum[a];
-    return (sq[b] - sq[a]) - s * s / n;
-  }
-};
-
-// The middle one of a segment's sorted latencies (the lower of the two middle ones for an even
-// count): a measured point, never an average of two that may fall between two groups.
-double segment_median(std::span<const SeriesPoint> pts, std::size_t a, std::size_t b) {
-  std::vector<double> v;
-  for (std::size_t i = a; i < b; ++i)
-    v.push_back(pts[i].cycles);
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>((v.size() - 1) / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
-
-// Splits [a, b) recursively; appends the cut points (the first index of each right part).
-void segment(std::span<const SeriesPoint> pts, const Prefix& pre, std::size_t a, std::size_t b,
-             std::vector<std::size_t>& cuts) {
-  if (b - a < 2 * kMinPoints || cuts.size() + 1 >= kMaxLevels) return;
-  std::size_t best = 0;
-  double best_cost = INFINITY;
-  for (std::size_t k = a + kMinPoints; k + kMinPoints <= b; ++k) {
-    const double c = pre.cost(a, k) + pre.cost(k, b);
-    if (c < best_cost) best_cost = c, best = k;
-  }
-  if (best == 0) return;
-  const double left = segment_median(pts, a, best), right = segment_median(pts, best, b);
-  if (std::abs(right - left) < kMinStep * std::min(left, right)) return;
-  cuts.push_back(best);
-  segment(pts, pre, a, best, cuts);
-  segment(pts, pre, best, b, cuts);
-}
-
-// The plateau of a segment: its points within kPlateauBand of the segment's median.
-Level level_of(std::span<const SeriesPoint> pts, std::size_t a, std::size_t b) {
-  Level l;
-  l.first = a;
-  l.last = b - 1;
-  const double m = segment_median(pts, a, b);  // a measured point: the band holds one at least
-  std::vector<double> on;
-  bool any = false;
-  for (std::size_t i = a; i < b; ++i) {
-    if (std::abs(pts[i].cycles - m) > kPlateauBand * m) continue;
-    if (!any) l.plateau_first = i;
-    l.plateau_last = i;
-    any = true;
-    on.push_back(pts[i].cycles);
-  }
-  l.median = median_of(on);
-  l.low = *std::min_element(on.begin(), on.end());
-  l.high = *std::max_element(on.begin(), on.end());
-  l.smallest = pts[l.plateau_first].bytes;
-  l.size = pts[l.plateau_last].bytes;
-  if (l.plateau_last + 1 < pts.size()) l.next_size = pts[l.plateau_last + 1].bytes;
-  return l;
 }
 
 double ratio(std::optional<double> num, std::optional<double> den) {
@@ -154,61 +85,24 @@ double run_clock(const std::vector<ChaseRow>& rows) {
 }
 
 std::vector<Level> find_levels(std::span<const SeriesPoint> points) {
-  std::vector<Level> out;
-  if (points.empty()) return out;
-  std::vector<double> logs;
+  std::vector<double> cycles;
   for (const auto& p : points)
-    logs.push_back(std::log(std::max(p.cycles, 1e-9)));
-  const Prefix pre(logs);
-  std::vector<std::size_t> cuts;
-  segment(points, pre, 0, points.size(), cuts);
-  std::sort(cuts.begin(), cuts.end());
-  cuts.push_back(points.size());
-  std::size_t a = 0;
-  for (std::size_t c : cuts) {
-    // Adjacent segments whose plateaus differ by less than a step are one level.
-    if (!out.empty()) {
-      const Level joined = level_of(points, out.back().first, c);
-      const Level alone = level_of(points, a, c);
-      if (std::abs(alone.median - out.back().median) <
-          kMinStep * std::min(alone.median, out.back().median)) {
-        out.back() = joined;
-        a = c;
-        continue;
-      }
-    }
-    out.push_back(level_of(points, a, c));
-    a = c;
+    cycles.push_back(p.cycles);
+  std::vector<Level> out;
+  for (const CurveLevel& c : curve_levels(cycles, kLevelRule)) {
+    Level l;
+    static_cast<CurveLevel&>(l) = c;
+    l.smallest = points[l.plateau_first].bytes;
+    l.size = points[l.plateau_last].bytes;
+    if (l.plateau_last + 1 < points.size()) l.next_size = points[l.plateau_last + 1].bytes;
+    out.push_back(l);
   }
   return out;
 }
 
 Clusters two_clusters(std::vector<double> v) {
   Clusters c;
-  if (v.size() < 2) return c;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  std::vector<double> sum(n + 1, 0), sq(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    sum[i + 1] = sum[i] + v[i];
-    sq[i + 1] = sq[i] + v[i] * v[i];
-  }
-  auto cost = [&](std::size_t a, std::size_t b) {
-    const double k = static_cast<double>(b - a), s = sum[b] - sum[a];
-    return (sq[b] - sq[a]) - s * s / k;
-  };
-  std::size_t best = 1;
-  double best_cost = INFINITY;
-  for (std::size_t k = 1; k < n; ++k) {
-    const double w = cost(0, k) + cost(k, n);
-    if (w < best_cost) best_cost = w, best = k;
-  }
-  const double total = cost(0, n);
-  c.threshold = 0.5 * (v[best - 1] + v[best]);
-  c.fast_median = median_of({v.begin(), v.begin() + static_cast<std::ptrdiff_t>(best)});
-  c.slow_median = median_of({v.begin() + static_cast<std::ptrdiff_t>(best), v.end()});
-  c.slow_share = static_cast<double>(n - best) / static_cast<double>(n);
-  c.eta = total > 0 ? 1.0 - best_cost / total : 0.0;
+  static_cast<TwoClusters&>(c) = split_two_clusters(std::move(v));
   c.two = clusters_apart(c.fast_median, c.slow_median, c.slow_share, c.eta);
   return c;
 }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuprobe/core/curve_levels.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 
@@ -55,36 +56,21 @@ struct SeriesPoint {
   double cycles = 0;
 };
 
-// A level: the points [first, last] of a segment; its plateau (the points within kPlateauBand of
-// the segment's median) gives the latency (median, lowest, highest) and the size (the largest
-// working set on the plateau; the next working set measured, past it).
-struct Level {
-  std::size_t first = 0;  // the segment
-  std::size_t last = 0;
-  std::size_t plateau_first = 0;  // its first and last points on the plateau
-  std::size_t plateau_last = 0;
-  double median = 0;
-  double low = 0;
-  double high = 0;
+// A level (core/curve_levels.hpp: the segment, its plateau and the plateau's latency) and its
+// size: the largest working set on the plateau; the next working set measured, past it.
+struct Level : CurveLevel {
   std::uint64_t smallest = 0;              // smallest working set on the plateau
   std::uint64_t size = 0;                  // largest working set on the plateau
   std::optional<std::uint64_t> next_size;  // the next working set measured after it
 };
 
-// Binary segmentation of log(cycles) over the points in size order: split the segment where the
-// two parts' squared deviations from their means are smallest, keep the split when both parts
-// have kMinPoints and their medians differ by kMinStep or more, recurse (kMaxLevels at most).
+// The levels of log(cycles) over the points in size order (curve_levels with kLevelRule).
+inline constexpr LevelRule kLevelRule{kMinStep, kMinPoints, kPlateauBand, kMaxLevels};
 std::vector<Level> find_levels(std::span<const SeriesPoint> points);
 
-// Two clusters of per-access times (1-D k-means, k = 2, exact: the split of the sorted values that
-// leaves the least squared deviation): the threshold, each cluster's median and the slow
-// cluster's share; eta = between-cluster variance / total variance (1: fully separated).
-struct Clusters {
-  double threshold = 0;
-  double fast_median = 0;
-  double slow_median = 0;
-  double slow_share = 0;
-  double eta = 0;
+// Two clusters of per-access times (core/curve_levels.hpp: split_two_clusters), and whether they
+// are two.
+struct Clusters : TwoClusters {
   bool two = false;  // eta >= kMinEta, slow share in [kMinShare, 1 - kMinShare], ratio >= 1.2
 };
 inline constexpr double kMinEta = 0.75;

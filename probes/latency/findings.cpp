@@ -59,14 +59,6 @@ constexpr Int<"dropped"> kDropped;
 
 FindingList list;
 
-// A byte param as a size, whether it kept its unit or came back from JSON without one.
-std::string size_words(const Param& p) {
-  if (const auto* i = std::get_if<std::int64_t>(&p.value))
-    return format_bytes(static_cast<double>(*i));
-  if (const auto* d = std::get_if<double>(&p.value)) return format_bytes(*d);
-  return scalar_text(p.value);
-}
-
 template <class View>
 std::string series_text(const View& f) {
   return fmt::format("stride {}, carve-out {}%", size_words(f.param(kStrideKey)),

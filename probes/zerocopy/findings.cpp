@@ -70,18 +70,11 @@ constexpr Value<"l2", "B"> kL2;
 
 FindingList zerocopy_findings;
 
-// "16 B" (files without the unit give "16").
-template <class View>
-std::string width_text(const View& f) {
-  std::string width = f[kElementBytes];
-  if (width.find('B') == std::string::npos) width += " B";
-  return width;
-}
-
 // "hostalloc read, 16 B, stride 1" from a finding's pattern params.
 template <class View>
 std::string pattern_text(const View& f) {
-  return fmt::format("{} {}, {}, stride {}", f[kMemory], f[kDirection], width_text(f), f[kStride]);
+  return fmt::format("{} {}, {}, stride {}", f[kMemory], f[kDirection],
+                     byte_words(f[kElementBytes]), f[kStride]);
 }
 
 const auto kOnceVsMemcpy = zerocopy_findings.verdict(
@@ -89,7 +82,7 @@ const auto kOnceVsMemcpy = zerocopy_findings.verdict(
     values(kZerocopyBandwidth, kMemcpyBandwidth, kRatio, kCopyModeBandwidth), [](const auto& f) {
       return fmt::format(
           "{} {} once, coalesced {}: zero-copy {} vs the {} cudaMemcpyAsync alone {} ({:.2f}x){}",
-          f[kMemory], f[kDirection], width_text(f), f[kZerocopyBandwidth],
+          f[kMemory], f[kDirection], byte_words(f[kElementBytes]), f[kZerocopyBandwidth],
           f[kDirection] == "write" ? "D2H" : "H2D", f[kMemcpyBandwidth], f.value(kRatio),
           f.maybe(kCopyModeBandwidth) ? "; copy + kernel " + f[kCopyModeBandwidth] : "");
     });
@@ -143,9 +136,9 @@ std::string stride_text(const View& f) {
   return fmt::format(
       "{} zero-copy {}, {}, stride {}: {} vs {} at stride 1 ({:.3f}x); if link-bound the model "
       "predicts {:.3f}x ({:.2f} PCIe bytes per payload byte); {}{}{}",
-      f[kMemory], f[kDirection], width_text(f), f[kStride], f[kBandwidth], f[kBaseBandwidth],
-      f.value(kRelative), f.value(kModelRelative), f.value(kModelLinkBytesPerPayload), measured,
-      links, tlps);
+      f[kMemory], f[kDirection], byte_words(f[kElementBytes]), f[kStride], f[kBandwidth],
+      f[kBaseBandwidth], f.value(kRelative), f.value(kModelRelative),
+      f.value(kModelLinkBytesPerPayload), measured, links, tlps);
 }
 
 const auto kStrideCollapse = zerocopy_findings.verdict(
@@ -165,7 +158,7 @@ std::string in_flight_text(const View& f) {
   return fmt::format(
       "bytes in flight ({} zero-copy {}, {}): {} block{} ({} in flight) reach {}, so the loaded "
       "latency is {} (Little's law); {} needs {} in flight; {}",
-      f[kMemory], f[kDirection], width_text(f), f.value(kSmallestBlocks),
+      f[kMemory], f[kDirection], byte_words(f[kElementBytes]), f.value(kSmallestBlocks),
       f.value(kSmallestBlocks) == 1 ? "" : "s", f[kSmallestInFlight], f[kSmallestBandwidth],
       f[kLatency], f[kPeakBandwidth], f[kNeededInFlight], where);
 }

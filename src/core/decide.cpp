@@ -52,6 +52,22 @@ std::vector<std::size_t> alike_to_extreme(std::span<const Metric* const> metrics
   return alike;
 }
 
+ExtremeSets extremes_of(const std::vector<Metric>& metrics) {
+  ExtremeSets e;
+  if (metrics.empty()) return e;
+  std::vector<const Metric*> ptrs;
+  for (const auto& m : metrics)
+    ptrs.push_back(&m);
+  e.high = alike_to_extreme(ptrs, Extreme::kHighest);
+  e.low = alike_to_extreme(ptrs, Extreme::kLowest);
+  e.high_value = e.low_value = metrics.front().stats.median;
+  for (const auto& m : metrics) {
+    e.high_value = std::max(e.high_value, m.stats.median);
+    e.low_value = std::min(e.low_value, m.stats.median);
+  }
+  return e;
+}
+
 Metric scaled_metric(const Metric& metric, double factor, std::string unit) {
   Metric m = metric;
   m.unit = std::move(unit);

@@ -17,6 +17,18 @@ std::string param_words(const Param& param) {
   return scalar_text(param.value);
 }
 
+std::string size_words(const Param& param) {
+  if (const auto* i = std::get_if<std::int64_t>(&param.value))
+    return format_bytes(static_cast<double>(*i));
+  if (const auto* d = std::get_if<double>(&param.value)) return format_bytes(*d);
+  return param_words(param);
+}
+
+std::string byte_words(std::string words) {
+  if (words.find('B') == std::string::npos) words += " B";
+  return words;
+}
+
 std::string quantity_words(const Quantity& q) {
   if (!q.value) return "n/a";
   if (q.unit == "B") return format_bytes(*q.value);

@@ -62,6 +62,18 @@ TEST(AlikeToExtreme, WithoutSamplesTheNoiseBandDecides) {
   EXPECT_EQ(alike_to_extreme(std::vector<const Metric*>{&c, &d}, Extreme::kHighest).size(), 1u);
 }
 
+TEST(ExtremesOf, BothAlikeSetsAndTheExtremeMedians) {
+  // 200.5 and 201 alike at the top, 150 alone at the bottom; the medians' extremes beside them.
+  const std::vector<Metric> metrics = {bandwidth(200.5, 0.05), bandwidth(150, 0.05),
+                                       bandwidth(201, 0.05)};
+  const ExtremeSets e = extremes_of(metrics);
+  EXPECT_EQ(e.high, (std::vector<std::size_t>{0, 2}));
+  EXPECT_EQ(e.low, (std::vector<std::size_t>{1}));
+  EXPECT_DOUBLE_EQ(e.high_value, metrics[2].stats.median);
+  EXPECT_DOUBLE_EQ(e.low_value, metrics[1].stats.median);
+  EXPECT_TRUE(extremes_of({}).high.empty());
+}
+
 TEST(ScaledMetric, ScalesEveryValueAndRenames) {
   const Metric s = scaled_metric(bandwidth(100, 0.01), 2.5, "GB/s");
   EXPECT_DOUBLE_EQ(s.stats.median, 250);

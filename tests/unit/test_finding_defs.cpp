@@ -97,6 +97,15 @@ const auto kExample = test_findings.verdict(
              f[kRatio] + ", " + f[kLatency] + ", worst " + f[kWorstGpu] + each;
     });
 
+TEST(FindingDefs, SizeWordsReadsABytesParamWithOrWithoutItsUnit) {
+  EXPECT_EQ(size_words({"bytes", std::int64_t{65536}, "B"}), "64 KiB");
+  EXPECT_EQ(size_words({"bytes", std::int64_t{65536}, ""}), "64 KiB");  // read back from JSON
+  EXPECT_EQ(size_words({"bytes", 1048576.0, ""}), "1 MiB");
+  EXPECT_EQ(size_words({"mode", std::string("chase"), ""}), "chase");
+  EXPECT_EQ(byte_words("16 B"), "16 B");
+  EXPECT_EQ(byte_words("16"), "16 B");  // a width read back from JSON
+}
+
 TEST(FindingDefs, MakeWritesTheDeclaredOrderWhateverTheOrderGiven) {
   const Finding f = kExample.make(
       kWorstGpu(3), kLatency(2.65e-6), kLossGpu({{"0", 12.0}, {"3", std::nullopt}}),

@@ -32,6 +32,14 @@ enum class Extreme { kHighest, kLowest };
 // from run to run. Empty for no metrics.
 std::vector<std::size_t> alike_to_extreme(std::span<const Metric* const> metrics, Extreme which);
 
+// The highest and the lowest of some metrics, each as its alike_to_extreme set (indices in the
+// metrics' order), and the highest and lowest median. All empty and 0 for no metrics.
+struct ExtremeSets {
+  std::vector<std::size_t> high, low;
+  double high_value = 0, low_value = 0;
+};
+ExtremeSets extremes_of(const std::vector<Metric>& metrics);
+
 // `metric` with its median, extremes and samples multiplied by `factor` (> 0): the same
 // measurement in another unit (a bandwidth scaled to the DRAM traffic it implies).
 Metric scaled_metric(const Metric& metric, double factor, std::string unit);

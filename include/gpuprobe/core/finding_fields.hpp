@@ -44,6 +44,12 @@ constexpr auto join() {
 // "7.31x", "12%", "n/a" when null).
 std::string param_words(const Param& param);
 std::string quantity_words(const Quantity& quantity);
+// A byte param as a size ("64 MiB"), whether it kept its unit or came back from JSON without one
+// (an integer or a number); any other value as param_words says it.
+std::string size_words(const Param& param);
+// A width in bytes as a sentence says it: the words of a Size field ("16 B"), given " B" when they
+// came back from JSON without the unit ("16").
+std::string byte_words(std::string words);
 
 namespace finding_field {
 
