@@ -54,8 +54,21 @@ def fmt(v, unit=""):
     return f"{text} {unit}".strip()
 
 
-_DIGITS = re.compile(r"(?<=[ ,\"(MLCz-])(\d+\.\d{2})\d+")
+# Geometry attributes only (never a text node: a label's "4.6875 Glookup/s" keeps its digits).
+_GEOMETRY = re.compile(r'( (?:d|x|y|x1|x2|y1|y2|cx|cy|r|width|height|transform|points)=")([^"]*)"')
+_LONG_NUMBER = re.compile(r"\d+\.\d{3,}")
 _FONTS = re.compile(r"font-family: [^;\"]*sans-serif")
+
+
+def _rounded(m):
+    return f"{float(m.group(0)):.2f}"
+
+
+def trimmed_svg(text):
+    """Geometry to 1/100 of a pixel (matplotlib writes 1/10^6) and fonts as the reader's sans
+    font: a smaller page, the same picture, every text node as drawn."""
+    text = _GEOMETRY.sub(lambda m: m.group(1) + _LONG_NUMBER.sub(_rounded, m.group(2)) + '"', text)
+    return _FONTS.sub("font-family: sans-serif", text)
 
 
 def svg_of(picture, index):
@@ -65,9 +78,7 @@ def svg_of(picture, index):
     text = buf.getvalue()
     text = text[text.index("<svg"):]
     text = re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)
-    # Coordinates to 1/100 of a pixel (matplotlib writes 1/10^6): a smaller page, the same picture.
-    text = _DIGITS.sub(r"\1", text)
-    text = _FONTS.sub("font-family: sans-serif", text)  # text as text: the reader's sans font
+    text = trimmed_svg(text)
     prefix = f"f{index}-"
     text = re.sub(r'id="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', text)
     text = re.sub(r'url\(#([^)]+)\)', lambda m: f"url(#{prefix}{m.group(1)})", text)

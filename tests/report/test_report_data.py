@@ -11,6 +11,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python", "gpuprobe_report"))
 import headline  # noqa: E402
+import page  # noqa: E402
 import runs as rd  # noqa: E402
 
 
@@ -43,6 +44,17 @@ class Spread(unittest.TestCase):
 
     def test_nothing_known_gives_none(self):
         self.assertIsNone(rd.spread(row({}, median=None)))
+
+
+class TrimmedSvg(unittest.TestCase):
+    def test_geometry_is_rounded_to_a_hundredth_and_text_keeps_its_digits(self):
+        svg = ('<path d="M 335.162659 341.958125 L 1.2 -0.004999"/>'
+               '<text x="12.345678" y="3.999999" style="font-size: 8px; font-family: '
+               "'DejaVu Sans', 'Arial', sans-serif\">rate (4.6875 Glookup/s) 0.78125x</text>")
+        self.assertEqual(page.trimmed_svg(svg),
+                         '<path d="M 335.16 341.96 L 1.2 -0.00"/><text x="12.35" y="4.00" '
+                         'style="font-size: 8px; font-family: sans-serif">rate (4.6875 Glookup/s) '
+                         '0.78125x</text>')
 
 
 class Matching(unittest.TestCase):
