@@ -31,7 +31,7 @@ The quantities (the headline of each probe's quick run, as `gpuprobe all` has it
   (the fast and slow clusters' medians);
 - cache: per scope and op the bandwidth at the smallest and the largest working set swept (shared
   memory; L1 and L2 per SM; L2 and DRAM across the GPU);
-- local (upper bounds, ps per thread-step): per kernel at the first carve-out, the unspilled
+- local (upper bounds, ps per thread-step): per kernel at the smallest carve-out, the unspilled
   kernel (cap 0) and the smallest cap swept;
 - constant: per path at the smallest lookup table and the narrowest width, the bandwidth of the
   broadcast (one address per warp) and of the most distinct addresses (lower bounds); per path
@@ -245,10 +245,11 @@ def cache_values(result):
 
 
 def local_values(result):
-    """local's time per thread-step at the first carve-out, per kernel: unspilled (the
+    """local's time per thread-step at the smallest carve-out swept, per kernel: unspilled (the
     compiler's own choice, cap 0) and at the smallest cap swept (the most spilled)."""
     out = {}
-    rows = [r for r in result["rows"] if r["params"].get("carveout") == 0]
+    carveouts = [r["params"]["carveout"] for r in result["rows"] if "carveout" in r["params"]]
+    rows = [r for r in result["rows"] if carveouts and r["params"].get("carveout") == min(carveouts)]
     for kernel in sorted({r["params"]["kernel"] for r in rows}):
         mine = [r for r in rows if r["params"]["kernel"] == kernel]
         caps = [r["params"]["max_registers"] for r in mine if r["params"]["max_registers"] > 0]

@@ -26,7 +26,8 @@ std::vector<Lookup> read_lookups(ProbeResult& result) {
     const auto width = int_param_of(row, kWidth), distinct = int_param_of(row, kDistinct);
     const auto bytes = int_param_of(row, kBytes);
     const Metric* rate = find_metric(row, kLookups);
-    if (text_param_of(row, kMode) != std::string(kLookup) || !width || !distinct || !bytes || !rate)
+    if (text_param_of(row, kMode) != std::string(kLookup) || !width || !distinct || !bytes ||
+        !rate || *width <= 0)
       continue;
     try {
       Lookup l{&row,

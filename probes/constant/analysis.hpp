@@ -47,8 +47,8 @@ inline constexpr std::string_view kL2FromGcc = "lts__t_sectors_srcunit_gcc_op_re
 inline constexpr std::array<std::string_view, 8> kCounterMetrics = {
     kIdcRequests, kIdcHits, kLdc, kLsuRequests, kLsuSectors, kTexSectors, kL2FromL1, kL2FromGcc};
 
-// One sweep point: a lookup (path, width, distinct, bytes) or a chase (path, bytes; 4-byte
-// offsets kChaseStride apart).
+// One sweep point: a lookup (path, width, distinct, bytes) or a chase (path, bytes; elements
+// kChaseStride apart holding 4-byte offsets (constant, texture) or 8-byte addresses).
 struct Point {
   std::string mode;
   models::LookupPath path = models::LookupPath::kGlobal;

@@ -220,7 +220,10 @@ Texture::~Texture() {
 SlotRing::SlotRing(std::uint32_t capacity) : capacity_(capacity) {
   const std::size_t bytes = capacity * sizeof(ChaseSlot) + sizeof(std::uint32_t);
   GP_CUDA(cudaMalloc(&memory_, bytes));
-  GP_CUDA(cudaMemset(memory_, 0, bytes));
+  if (const cudaError_t e = cudaMemset(memory_, 0, bytes); e != cudaSuccess) {
+    (void)cudaFree(memory_);  // the destructor of a half-made object does not run
+    GP_CUDA(e);
+  }
 }
 
 SlotRing::~SlotRing() {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -199,7 +200,7 @@ void measure_chases(Sweep<Point>& s, Shared& sh, const std::vector<std::size_t>&
 }
 
 bool power_of_two(std::uint64_t v) {
-  return (v & (v - 1)) == 0;
+  return std::has_single_bit(v);
 }
 
 // An axis within [min, max], its values checked by `ok` ("{} is not <why>") where given.
@@ -261,8 +262,9 @@ class ConstantProbe final : public SweepProbe<Point> {
         "lookups: {} blocks of {} threads per SM, each thread up to {} lookups (fewer for more "
         "distinct addresses and larger tables), a warp's lanes in `distinct` groups reading "
         "elements table/distinct apart from a random base; lookups/s and GB/s of the elements "
-        "read; every thread's sum checked; chases: one thread, {} dependent 4-byte offsets 64 B "
-        "apart in a random cycle after an untimed warm-up (the whole cycle up to {} elements, "
+        "read; every thread's sum checked; chases: one thread, {} dependent loads of elements 64 B "
+        "apart (4-byte offsets for constant and texture, 8-byte addresses for readonly and "
+        "global) in a random cycle after an untimed warm-up (the whole cycle up to {} elements, "
         "else {} steps), clock64 and %globaltimer around them; every launch's end checked",
         kBlocksPerSm, constant::kLookupThreads, kBaseIters, v.number("steps"), kFullWarmMax,
         kShortWarm);

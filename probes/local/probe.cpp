@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "analysis.hpp"
+#include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/mismatches.hpp"
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/models/cache_model.hpp"
@@ -72,7 +73,16 @@ double chase_latency(std::uint64_t bytes, std::uint64_t stride, bool bypass_l1, 
                         static_cast<std::uint32_t>(n), kChaseSteps, slots, 0, bypass_l1, st);
   GP_CUDA(cudaStreamSynchronize(st));
   latency::ChaseSlot slot{};
+  std::uint32_t launches = 0;
   GP_CUDA(cudaMemcpy(&slot, ring.get(), sizeof slot, cudaMemcpyDeviceToHost));
+  GP_CUDA(cudaMemcpy(&launches, count, sizeof launches, cudaMemcpyDeviceToHost));
+  const std::uint64_t end = reinterpret_cast<std::uint64_t>(
+      base + models::element_offset(order[kChaseSteps % n], stride));
+  if (launches != 1 || slot.end != end || slot.ns == 0)
+    throw RunError(
+        fmt::format("local: the latency chase over {} B recorded {} launch(es) ending "
+                    "{} the element {} steps on: the model's latencies are not measured",
+                    bytes, launches, slot.end == end ? "at" : "away from", kChaseSteps));
   return static_cast<double>(slot.ns) * 1e-9 / kChaseSteps;
 }
 

@@ -16,7 +16,7 @@ def series(result):
     out = {}
     for r in result.get("rows", []):
         p = r["params"]
-        if rd.median(r) and "working_set_bytes" in p:
+        if rd.median(r) and {"working_set_bytes", "scope", "op"} <= p.keys():
             out.setdefault((p["scope"], p["op"]), []).append(r)
     keys = sorted(out, key=lambda k: (_rank(SCOPES, k[0]), _rank(OPS, k[1])))
     return {k: sorted(out[k], key=lambda r: r["params"]["working_set_bytes"]) for k in keys}

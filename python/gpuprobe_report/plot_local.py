@@ -27,7 +27,7 @@ def label(row):
     """'<registers>r <blocks>b' for a point."""
     regs = rd.part_value(row, "derived", "registers")
     blocks = rd.part_value(row, "derived", "blocks_per_sm")
-    return f"{regs:.0f}r {blocks:.0f}b"
+    return " ".join(f"{v:.0f}{unit}" for v, unit in ((regs, "r"), (blocks, "b")) if v is not None)
 
 
 def pictures(runs):

@@ -111,16 +111,17 @@ CurveLevel level_of(std::span<const double> values, const LevelRule& rule, std::
   CurveLevel l;
   l.first = a;
   l.last = b - 1;
-  const double m = lower_middle(values, a, b);  // a measured point: the band holds one at least
+  const double m = lower_middle(values, a, b);  // a measured point: the band holds it at least
   std::vector<double> on;
   bool any = false;
   for (std::size_t i = a; i < b; ++i) {
-    if (std::abs(values[i] - m) > rule.band * m) continue;
+    if (std::abs(values[i] - m) > rule.band * std::abs(m)) continue;
     if (!any) l.plateau_first = i;
     l.plateau_last = i;
     any = true;
     on.push_back(values[i]);
   }
+  if (on.empty()) on.push_back(m);  // m not a number: the segment's middle stands for it
   l.median = median_or_zero(on);
   l.low = *std::min_element(on.begin(), on.end());
   l.high = *std::max_element(on.begin(), on.end());

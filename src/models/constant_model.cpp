@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <span>
 #include <stdexcept>
 
@@ -14,19 +15,16 @@ namespace {
 
 constexpr std::array<const char*, 4> kPathNames = {"constant", "readonly", "texture", "global"};
 
-bool power_of_two(std::uint64_t v) {
-  return v > 0 && (v & (v - 1)) == 0;
-}
-
 void validate(int element_bytes, int distinct, std::uint64_t elements) {
   if (element_bytes != 4 && element_bytes != 8 && element_bytes != 16)
     throw std::invalid_argument("constant model: element width must be 4, 8 or 16 bytes, not " +
                                 std::to_string(element_bytes));
-  if (distinct < 1 || distinct > kWarpLanes || !power_of_two(static_cast<std::uint64_t>(distinct)))
+  if (distinct < 1 || distinct > kWarpLanes ||
+      !std::has_single_bit(static_cast<std::uint64_t>(distinct)))
     throw std::invalid_argument(
         "constant model: distinct addresses must be a power of two from 1 to 32, not " +
         std::to_string(distinct));
-  if (elements < static_cast<std::uint64_t>(kWarpLanes) || !power_of_two(elements))
+  if (elements < static_cast<std::uint64_t>(kWarpLanes) || !std::has_single_bit(elements))
     throw std::invalid_argument(
         "constant model: a table must hold a power of two of at least 32 elements, not " +
         std::to_string(elements));

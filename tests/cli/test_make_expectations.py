@@ -196,6 +196,40 @@ class MakeExpectations(unittest.TestCase):
         self.assertNotIn("max_registers=64", text)
         self.assertNotIn("carveout=100", text)
 
+    def test_constant_bounds_bandwidth_from_below_and_chase_latency_from_above(self):
+        def lookup(path, distinct, size, gbps):
+            return {"params": {"mode": "lookup", "path": path, "width": 4, "distinct": distinct,
+                               "bytes": size},
+                    "metrics": {"bandwidth": {"unit": "GB/s", "median": gbps, "rel_noise": 0.001}}}
+
+        def chase(path, size, cycles):
+            return {"params": {"mode": "chase", "path": path, "bytes": size},
+                    "metrics": {"latency": {"unit": "cycles", "median": cycles,
+                                            "rel_noise": 0.001}}}
+        runs = []
+        for k in (1.0, 1.02):
+            rows = [lookup("constant", 1, 1024, 12000 * k), lookup("constant", 32, 1024, 500 * k),
+                    lookup("constant", 8, 1024, 2000 * k), lookup("constant", 1, 16384, 1200 * k),
+                    chase("global", 1024, 32 * k), chase("global", 65536, 40 * k),
+                    chase("global", 256 << 20, 600 * k)]
+            runs.append({"schema_version": 3, "tool": {"git": "test"},
+                         "devices": [{"name": "Test GPU"}],
+                         "results": [{"probe": "constant", "status": "ok", "rows": rows,
+                                      "findings": [], "summary": []}]})
+        text = self.make(runs)
+        # spread 2/101 = 2%, margin 5%: 12000 x 0.95 = 11400 (>=); 32.64 x 1.05 = 34.27 and
+        # 612 x 1.05 = 642.6 (<=).
+        self.assertIn("constant[mode=lookup,path=constant,width=4,distinct=1,bytes=1024]."
+                      "bandwidth >= 1.14e+04GB/s\n", text)
+        self.assertIn("constant[mode=lookup,path=constant,width=4,distinct=32,bytes=1024]."
+                      "bandwidth >= 475GB/s\n", text)
+        self.assertIn("constant[mode=chase,path=global,bytes=1024].latency <= 34.27\n", text)
+        self.assertIn("constant[mode=chase,path=global,bytes=268435456].latency <= 642.6\n", text)
+        # Neither a middle distinct count, a larger table's lookups, nor a middle chase size.
+        self.assertNotIn("distinct=8", text)
+        self.assertNotIn("bytes=16384", text)
+        self.assertNotIn("bytes=65536", text)
+
     def test_stderr_counts_bounds_and_values_left_out(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "run.json")

@@ -4,6 +4,8 @@
 // winner and textbook findings are made.
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include <string>
 
 #include "gpu_test_support.hpp"
@@ -59,6 +61,9 @@ TEST(ConstantGpu, BroadcastDivergenceLatencyAndCounters) {
   if (tex->counters && global->counters) {
     EXPECT_GT(testing::derived_of(*tex, "sectors_per_lookup_counter"), 0.5);
     EXPECT_GT(testing::derived_of(*global, "requests_per_lookup_counter"), 0.5);
+  } else {
+    std::cout
+        << "[   NOTE   ] no counters (CUPTI refused or off): the counter checks did not run\n";
   }
   EXPECT_TRUE(has_finding(r, "constant_winner"));
   EXPECT_TRUE(has_finding(r, "constant_textbook"));

@@ -80,6 +80,21 @@ TEST(CurveLevels, SmallStepsAndShortCurvesAreOneLevel) {
   EXPECT_TRUE(curve_levels({}, LevelRule{}).empty());
 }
 
+// A curve of negative values (a clock difference gone wrong) still gives levels with a median and
+// reads nothing outside the curve (the band is |median|); NaNs are an error, not a crash.
+TEST(CurveLevels, NegativesGiveALevelAndNaNsAnErrorNotACrash) {
+  const auto negative = curve_levels(std::vector<double>{-5, -5, -5, -5}, LevelRule{});
+  ASSERT_FALSE(negative.empty());
+  for (const CurveLevel& l : negative) {
+    EXPECT_DOUBLE_EQ(l.median, -5);
+    EXPECT_EQ(l.plateau_first, l.first);  // every point of the segment on its plateau
+    EXPECT_EQ(l.plateau_last, l.last);
+  }
+  // NaNs are refused with a clear error (statistics_of), which the runner reports as the
+  // analysis's failure, the rows kept.
+  EXPECT_THROW(curve_levels(std::vector<double>{NAN, NAN, NAN}, LevelRule{}), std::exception);
+}
+
 TEST(TwoClusters, SplitsWhereTheGapIs) {
   std::vector<double> v;
   for (int i = 0; i < 30; ++i)
