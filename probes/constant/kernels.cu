@@ -1,6 +1,7 @@
 // The `constant` kernels: table fill, __constant__ copy, throughput lookups (four paths, three
 // widths) and their check, chase chain, warm read and the timed one-thread chase.
 #include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/device_timers.cuh"
 #include "gpuprobe/runtime/pattern.hpp"
 #include "kernels.hpp"
 
@@ -137,17 +138,8 @@ __global__ void warm_kernel(const std::uint32_t* table, std::uint64_t words, std
   if (acc == 0x7FFFFFFFu) *sink = acc;  // keeps the loads
 }
 
-__device__ __forceinline__ std::uint64_t global_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
-
-__device__ __forceinline__ std::uint64_t cycles64() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
+using runtime::cycles64;
+using runtime::global_ns;
 
 // The next step of the chase through each path: an address (global, read-only: the load's result
 // is the next load's address) or a byte offset (constant: LDC with a register offset; texture:

@@ -2,6 +2,7 @@
 // %globaltimer around it) and the per-access trace, with their launchers.
 #include "gpuprobe/models/latency_model.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/device_timers.cuh"
 #include "kernels.hpp"
 
 namespace gpuprobe::latency {
@@ -43,17 +44,8 @@ __device__ __forceinline__ std::uint64_t load_next(std::uint64_t p) {
   return next;
 }
 
-__device__ __forceinline__ std::uint64_t global_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
-
-__device__ __forceinline__ std::uint64_t cycles64() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
+using runtime::cycles64;
+using runtime::global_ns;
 
 __device__ __forceinline__ std::uint32_t cycles32() {
   std::uint32_t t;
