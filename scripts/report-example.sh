@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the committed report example (examples/results/h100-vs-h200.html) and the README's
+# Regenerates the committed report example (examples/results/h100-vs-h200.html.gz: the page,
+# gzipped for the tree budget) and the README's
 # plot (docs/images/h100-vs-h200-coalescing.png) from the committed H100 and H200 runs.
 # Usage: scripts/report-example.sh [path/to/gpuprobe]   (run from the repository root)
 set -euo pipefail
@@ -9,10 +10,11 @@ b=examples/results/h200/all.json.gz
 note="A (H100) is build e6630190fda2, B (H200) build 93f2dfa001fd, both 2026-11-25 with all six \
 probes; the one change between them makes a metric's median the median of its rounds' medians \
 (docs/method.md)."
-"$gpuprobe" report "$a" "$b" -o examples/results/h100-vs-h200.html \
-  --title "gpuprobe: H100 vs H200" --note "$note"
 tmp=$(mktemp -d)
 trap 'rm -r "$tmp"' EXIT
+"$gpuprobe" report "$a" "$b" -o "$tmp/h100-vs-h200.html" \
+  --title "gpuprobe: H100 vs H200" --note "$note"
+gzip -9 -n -c "$tmp/h100-vs-h200.html" >examples/results/h100-vs-h200.html.gz
 "$gpuprobe" report "$a" "$b" --format png -o "$tmp"
 cp "$tmp/coalescing-relative.png" docs/images/h100-vs-h200-coalescing.png
-echo "report-example: examples/results/h100-vs-h200.html, docs/images/h100-vs-h200-coalescing.png"
+echo "report-example: examples/results/h100-vs-h200.html.gz, docs/images/h100-vs-h200-coalescing.png"

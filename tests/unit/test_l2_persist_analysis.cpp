@@ -1,6 +1,6 @@
-// Unit tests of l2-persist's analysis on real H100 rows (tests/fixtures/l2-persist.json: H100
-// 80GB HBM3 test VM, build 5124cb8baaec Release, `gpuprobe l2-persist --json l2-persist.json
-// --no-color`, the default map; the same file as examples/results/h100/l2-persist.json): hot
+// Unit tests of l2-persist's analysis on real H100 rows (the gallery's
+// examples/results/h100/l2-persist.json.gz: H100 80GB HBM3 test VM, build 5124cb8baaec Release,
+// `gpuprobe l2-persist --json l2-persist.json --no-color`, the default map): hot
 // times, speed-ups, counters and findings recomputed from the rows and checked by hand; every
 // phrasing rendered; edge cases.
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@ namespace {
 using namespace l2_persist;
 
 const ProbeResult& original() {
-  return testing::fixture_result("l2-persist.json.gz", "l2-persist");
+  return testing::fixture_result("../../examples/results/h100/l2-persist.json.gz", "l2-persist");
 }
 
 double condition(const ProbeResult& r, const char* name) {
