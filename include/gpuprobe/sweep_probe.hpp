@@ -68,8 +68,9 @@ class Sweep {
   // ops[k], of point at[k], with each round in a process of its own: the keys are made here, and
   // the round process finds the same points in the same sweep (SweepProbe::measure_keys).
   std::vector<SampleSet> measure_in_processes(const std::vector<runtime::Operation>& ops,
-                                              const std::vector<std::size_t>& at) {
-    return ctx_.measure_all_in_processes(ops, rows_.keys(at), values_);
+                                              const std::vector<std::size_t>& at,
+                                              std::size_t least_rounds = 0) {
+    return ctx_.measure_all_in_processes(ops, rows_.keys(at), values_, least_rounds);
   }
 
   // The result with every point's row, in point order (SweepRows::finish).

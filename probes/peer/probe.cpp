@@ -523,7 +523,7 @@ bool same_point(const RowPoint& a, const RowPoint& b) {
 }
 
 // The runnable points' rows: small pair copies and chases (peer::process_level) with each round
-// in a process of its own; the other pair points and the patterns (one operation for all of a
+// in a process of its own, at least peer::kProcessLevelRounds of them; the other pair points and the patterns (one operation for all of a
 // pattern point's rows) in one batch here.
 void measure_rows(Sweep<RowPoint>& s, Shared& sh, const std::vector<bool>& runs) {
   const auto& points = s.points();
@@ -553,7 +553,8 @@ void measure_rows(Sweep<RowPoint>& s, Shared& sh, const std::vector<bool>& runs)
     add_link(row, sh, r.pair, samples);
   };
   if (!small_ops.empty()) {
-    const std::vector<SampleSet> measured = s.measure_in_processes(small_ops, small);
+    const std::vector<SampleSet> measured =
+        s.measure_in_processes(small_ops, small, peer::kProcessLevelRounds);
     for (std::size_t k = 0; k < small.size(); ++k)
       add(small[k], measured[k]);
   }

@@ -2,6 +2,7 @@
 // rounds in processes of their own, and the arithmetic of the latency mode's pointer chain.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +37,12 @@ std::vector<Point> pair_sweep(const std::vector<int>& devices,
 // process of its own; larger copies move enough bytes that the level is lost in them.
 inline constexpr std::uint64_t kProcessLevelMaxBytes = std::uint64_t{1} << 20;
 bool process_level(const Point& p);
+// How many processes such points take at least. Each process draws one of two levels for a small
+// copy (4 KiB ce-write 0->1: 2.53 us in one process, 3.62-3.85 in four others), so the median of
+// five processes still landed on either and 0->1 and 1->0 differed up to 1.46x; with nine, on two
+// H200s (2026-11-27, examples/results/h200-x2/symmetry/), every 4 KiB one-way path agreed within
+// 2.8% both ways in two runs (docs/probes/peer.md).
+inline constexpr std::size_t kProcessLevelRounds = 9;
 
 // A pattern point: every copy of `copies` at once, `bytes` each, by `mode` (ce or ce-write).
 // all-to-one: every other GPU into `gpu`; one-to-all: `gpu` into every other; all-to-all: every

@@ -70,10 +70,12 @@ std::vector<SampleSet> ProbeContext::measure_all(const std::vector<Operation>& o
 
 std::vector<SampleSet> ProbeContext::measure_all_in_processes(const std::vector<Operation>& ops,
                                                               const std::vector<std::string>& keys,
-                                                              const AxisValues& values) {
+                                                              const AxisValues& values,
+                                                              std::size_t least_rounds) {
   const MeasureOptions& options = measurer_.options();
-  const std::size_t rounds = effective_rounds(options.rounds, options.rule);
+  std::size_t rounds = effective_rounds(options.rounds, options.rule);
   if (!round_process_ || rounds < 2 || options.only_round) return measure_all(ops);
+  rounds = std::max(rounds, least_rounds);
   if (keys.size() != ops.size()) throw std::logic_error("one key per operation");
   const TeardownAll teardown{ops};
   std::vector<SampleSet> out = time_in_processes(ops, keys, values, rounds);

@@ -70,10 +70,13 @@ class ProbeContext {
   // child (SweepProbe does both). The counter pass and
   // verification stay here as in measure_all. Falls back to measure_all with one round, in a
   // round process, or without a RoundProcess. Throws VerificationError when a child found
-  // wrong data, RunError when one failed.
+  // wrong data, RunError when one failed. `least_rounds`: where rounds run in processes at all,
+  // at least that many (points whose processes draw one of two levels need more processes than
+  // the run's rounds for a stable median: peer's small copies).
   std::vector<SampleSet> measure_all_in_processes(const std::vector<Operation>& ops,
                                                   const std::vector<std::string>& keys,
-                                                  const AxisValues& values);
+                                                  const AxisValues& values,
+                                                  std::size_t least_rounds = 0);
   // In a round process: the samples of the earlier rounds, per operation of the next batch in
   // order, so that this round's stopping rule judges them too, as in one process.
   void carry_on_from(std::vector<SampleSet> earlier) { earlier_ = std::move(earlier); }
