@@ -23,9 +23,9 @@ void read_stride(Row& r, Derived& d) {
   const Metric* bw = find_metric(r, kBandwidth);
   if (!order || !pad || !stride || !streams || !steps || bw == nullptr || *stride <= 0) return;
   StrideRow s{&r, *order, *pad, *stride, bw, *streams, *steps, 0};
-  const models::Gt200Prediction p = models::gt200_streams(
-      static_cast<std::uint64_t>(*stride), static_cast<std::uint64_t>(*streams),
-      static_cast<std::uint64_t>(*steps));
+  const models::Gt200Prediction p = models::gt200_streams(static_cast<std::uint64_t>(*stride),
+                                                          static_cast<std::uint64_t>(*streams),
+                                                          static_cast<std::uint64_t>(*steps));
   s.gt200_slowdown = p.slowdown;
   r.model.push_back({"gt200_partitions", "", p.partitions_hit});
   r.model.push_back({"gt200_slowdown", "x", p.slowdown});

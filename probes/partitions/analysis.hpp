@@ -29,11 +29,11 @@ inline constexpr const char* kStride = "stride";  // B between the regions strea
 inline constexpr const char* kSide = "n";         // transpose: the matrix side, floats
 
 // Derived values the probe puts into each row (from the launch it made).
-inline constexpr const char* kStreams = "streams";            // stride: regions read at once
-inline constexpr const char* kRegionBytes = "region_bytes";   // stride: bytes per stream
-inline constexpr const char* kSteps = "steps";                // stride: chunks per stream
-inline constexpr const char* kWaveBlocks = "wave_blocks";     // transpose: blocks resident at once
-inline constexpr const char* kBandwidth = "bandwidth";        // metric: bytes moved / time
+inline constexpr const char* kStreams = "streams";           // stride: regions read at once
+inline constexpr const char* kRegionBytes = "region_bytes";  // stride: bytes per stream
+inline constexpr const char* kSteps = "steps";               // stride: chunks per stream
+inline constexpr const char* kWaveBlocks = "wave_blocks";    // transpose: blocks resident at once
+inline constexpr const char* kBandwidth = "bandwidth";       // metric: bytes moved / time
 
 // The counters over one launch: L2 sectors from the SMs and DRAM bytes, each as a sum over the
 // instances (slices, channels) and as their most and mean (CUPTI's .max / .avg rollups): the

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "internal.hpp"
 
@@ -65,7 +66,7 @@ const auto kCampingFinding = partitions_findings.verdict(
           "the GT200 model (8 partitions of 256 B) predicted up to {:.1f}x slower at {:g} of "
           "them",
           f.value(kGt200Worst), f.value(kGt200Strides));
-      if (f.param(kCamping) == Scalar{std::string("found")})
+      if (f.value(kCamping) == std::string("found"))
         return fmt::format(
             "{} order: camping at {} of {:g} strides ({}): the aligned stride read at {:.2f}x the "
             "padded one at worst ({}); {}",
@@ -105,10 +106,9 @@ const auto kTransposeFinding = partitions_findings.verdict(
     });
 
 const auto kCountersFinding = partitions_findings.note(
-    "partitions_counters", params(),
-    values(kL2Slices, kDramUnits, kL2Imb, kDramImb), outcome(kCountersKey, kL2At, kDramAt),
-    [](const auto& f) {
-      if (f.param(kCountersKey) != Scalar{std::string(kPerSlice)})
+    "partitions_counters", params(), values(kL2Slices, kDramUnits, kL2Imb, kDramImb),
+    outcome(kCountersKey, kL2At, kDramAt), [](const auto& f) {
+      if (f.value(kCountersKey) != std::string(kPerSlice))
         return std::string(
             "counters: only L2 and DRAM totals came back (no per-slice rollups): the spread over "
             "slices and channels is not measured");
@@ -209,8 +209,8 @@ std::string row_label(const Row& r) {
   const auto mode = text_param_of(r, kMode).value_or("?");
   const auto order = text_param_of(r, kOrder).value_or("?");
   if (mode == kStrideMode)
-    return fmt::format("stride {} {}", format_bytes(static_cast<double>(
-                                           int_param_of(r, kStride).value_or(0))),
+    return fmt::format("stride {} {}",
+                       format_bytes(static_cast<double>(int_param_of(r, kStride).value_or(0))),
                        order);
   return fmt::format("transpose {} {}", int_param_of(r, kSide).value_or(0), order);
 }

@@ -12,8 +12,8 @@
 #include "analysis.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/mismatches.hpp"
-#include "gpuprobe/core/units.hpp"
 #include "gpuprobe/core/samples.hpp"
+#include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/partitions_model.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
@@ -34,7 +34,8 @@ constexpr std::uint64_t kRegionBytes = 16 * 1024;  // per stream at full width: 
 constexpr double kFreeShare = 0.5;                 // of the free device memory, at most
 
 std::string check_size(std::uint64_t b, std::uint64_t unit, const char* what) {
-  return b % unit == 0 ? std::string() : fmt::format("{} is not a multiple of {} {}", b, unit, what);
+  return b % unit == 0 ? std::string()
+                       : fmt::format("{} is not a multiple of {} {}", b, unit, what);
 }
 
 // A stride point's layout and launch, and its own mismatch counter.
@@ -49,8 +50,9 @@ runtime::Operation stream_operation(const Point& p, const StreamOp& s, cudaStrea
   op.label = fmt::format("stride {} B {}", p.stride, p.order);
   op.cache = runtime::Cache::kFlushL2;
   const partitions::StreamLaunch l = s.launch;
-  op.lanes.push_back({"read", static_cast<double>(s.layout.bytes()),
-                      [l](runtime::LaunchScope& sc) { partitions::launch_streams(l, sc.stream()); }});
+  op.lanes.push_back({"read", static_cast<double>(s.layout.bytes()), [l](runtime::LaunchScope& sc) {
+                        partitions::launch_streams(l, sc.stream());
+                      }});
   const std::size_t out_bytes = s.layout.streams * models::kStreamThreads * 4;
   op.prepare = [out = l.out, out_bytes](cudaStream_t st) {
     GP_CUDA(cudaMemsetAsync(out, 0, out_bytes, st));
@@ -114,22 +116,24 @@ class PartitionsProbe final : public SweepProbe<Point> {
     return fmt::format(
         "stride: blocks of {} threads, {} streams each (one 4-B load of each in flight per "
         "thread), up to {} blocks per SM, all resident; stream k reads {} B chunks from k x "
-        "stride on, going on (streams x stride) further at each multiple of the stride; {} KiB per stream at full "
+        "stride on, going on (streams x stride) further at each multiple of the stride; {} KiB per "
+        "stream at full "
         "width, fewer streams reading further when the buffer would pass {}; bandwidth = bytes "
         "read / time, L2 flushed before each sample; transpose: the SDK's {}x{} tiles through "
         "shared memory ({}x{} threads), row or diagonal block order, bandwidth = 2 x n^2 x 4 B "
         "/ time; every fold and element checked",
         models::kStreamThreads, models::kStreamsPerBlock, models::kMaxStreamBlocksPerSm,
-        models::kChunkBytes, kRegionBytes / 1024, format_bytes(v.number("max-buffer")),
-        models::kTile, models::kTile, models::kTile, models::kTileRows);
+        models::kChunkBytes, kRegionBytes / 1024,
+        format_bytes(static_cast<double>(v.number("max-buffer"))), models::kTile, models::kTile,
+        models::kTile, models::kTileRows);
   }
   Analysis measure(Sweep<Point>& s) override;
 };
 
 std::vector<Axis> PartitionsProbe::axes() const {
-  Axis strides = size_list_axis(
-      "strides", "strides between the regions read at once (multiples of 256 B)", "256:16MiB:x2",
-      "256:1MiB:x4");
+  Axis strides =
+      size_list_axis("strides", "strides between the regions read at once (multiples of 256 B)",
+                     "256:16MiB:x2", "256:1MiB:x4");
   strides.min = models::kChunkBytes;
   strides.max = 1ull << 30;
   strides.validate = [](std::uint64_t b) { return check_size(b, models::kChunkBytes, "B"); };
@@ -137,6 +141,7 @@ std::vector<Axis> PartitionsProbe::axes() const {
                              "added to every stride (0: aligned; 256 B: one GT200 partition on, "
                              "the seeds' fix)",
                              "0,256", "0,256");
+  pads.min = 0;
   pads.max = 1ull << 20;
   pads.max_items = 4;
   pads.validate = [](std::uint64_t b) { return check_size(b, models::kChunkBytes, "B"); };
@@ -159,7 +164,10 @@ std::vector<Axis> PartitionsProbe::axes() const {
                       "block order: row (launch order), scatter (stride sweep: block b reads "
                       "region b x m mod blocks), diagonal (transpose: the SDK's diagonal order)",
                       {partitions::kRow, partitions::kScatter, partitions::kDiagonal}, "all"),
-          strides, pads, sides, cap};
+          strides,
+          pads,
+          sides,
+          cap};
 }
 
 Row& fill_stream_row(Row& row, const models::StreamLayout& l) {
@@ -197,7 +205,10 @@ std::vector<runtime::Operation> stream_ops(Sweep<Point>& s, StreamBuffers& buf,
       s.drop(i);
       continue;
     }
-    op.launch = {nullptr, nullptr, p.stride, op.layout.blocks,
+    op.launch = {nullptr,
+                 nullptr,
+                 p.stride,
+                 op.layout.blocks,
                  p.order == partitions::kScatter ? models::scatter_multiplier(op.layout.blocks) : 1,
                  op.layout.steps};
     extent = std::max(extent, op.layout.extent);

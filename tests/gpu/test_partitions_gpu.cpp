@@ -23,16 +23,15 @@ const Row* stride_at(const ProbeResult& r, const std::string& order, const std::
 TEST(PartitionsGpu, StridesMoveTheSameBytesAndAreChecked) {
   GP_REQUIRE_GPU();
   auto probe = make_partitions_probe();
-  const ProbeResult r =
-      testing::run_probe(*probe, {"--strides", "256,4096,1MiB", "--pads", "0,256", "--transpose",
-                                  "1024", "--max-buffer", "1GiB"});
+  const ProbeResult r = testing::run_probe(*probe, {"--strides", "256,4096,1MiB", "--pads", "0,256",
+                                                    "--transpose", "1024", "--max-buffer", "1GiB"});
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
   const Row* first = stride_at(r, "row", "0", "256");
   const Row* wide = stride_at(r, "row", "0", "1048576");
   ASSERT_NE(first, nullptr);
   ASSERT_NE(wide, nullptr);
-  const double bytes = testing::derived_of(*first, "streams") *
-                       testing::derived_of(*first, "region_bytes");
+  const double bytes =
+      testing::derived_of(*first, "streams") * testing::derived_of(*first, "region_bytes");
   for (const Row& row : r.rows) {
     if (row.params.empty() || std::get<std::string>(row.params[0].value) != "stride") continue;
     const double streams = testing::derived_of(row, "streams");
@@ -47,7 +46,8 @@ TEST(PartitionsGpu, StridesMoveTheSameBytesAndAreChecked) {
   // 1 MiB x every stream passes 1 GiB on any GPU of more than 16 SMs: fewer streams there.
   EXPECT_LT(testing::derived_of(*wide, "streams"), testing::derived_of(*first, "streams"));
   if (!first->counters)
-    std::cout << "[   NOTE   ] no counters (CUPTI refused or off): the counter checks did not run\n";
+    std::cout
+        << "[   NOTE   ] no counters (CUPTI refused or off): the counter checks did not run\n";
   int camping = 0, transpose = 0;
   for (const auto& f : r.findings) {
     camping += f.id == "partitions_camping";

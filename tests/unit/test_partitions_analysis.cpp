@@ -45,9 +45,8 @@ Row stride_row(const char* order, std::int64_t pad, std::int64_t stride, double 
 
 Row transpose_row(const char* order, std::int64_t n, double gbps) {
   Row r;
-  r.params = {{kMode, std::string(kTransposeMode), ""},
-              {kOrder, std::string(order), ""},
-              {kSide, n, ""}};
+  r.params = {
+      {kMode, std::string(kTransposeMode), ""}, {kOrder, std::string(order), ""}, {kSide, n, ""}};
   r.metrics = {bandwidth(gbps * 1e9)};
   r.derived = {{kWaveBlocks, "", 1056.0}};
   return r;

@@ -93,7 +93,7 @@ TEST(PartitionsModel, Gt200PartitionsOfStrides) {
     EXPECT_DOUBLE_EQ(p.slowdown, 8.0) << s;
   }
   EXPECT_DOUBLE_EQ(gt200_streams(256, 64, 64).slowdown, 1.0);
-  EXPECT_DOUBLE_EQ(gt200_streams(512, 64, 64).partitions_hit, 4.0);  // 2k mod 8
+  EXPECT_DOUBLE_EQ(gt200_streams(512, 64, 64).partitions_hit, 4.0);   // 2k mod 8
   EXPECT_DOUBLE_EQ(gt200_streams(1024, 64, 64).slowdown, 4.0);        // 4k mod 8: 2 of 8
   EXPECT_DOUBLE_EQ(gt200_streams(768, 64, 64).slowdown, 1.0);         // 3k mod 8: all
   EXPECT_DOUBLE_EQ(gt200_streams(2048 + 256, 64, 64).slowdown, 1.0);  // the seeds' fix

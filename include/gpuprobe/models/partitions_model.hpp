@@ -45,8 +45,8 @@ GP_PART_HD inline void next_pos(StreamPos& p, std::uint64_t stride) {
   }
 }
 // Byte offset of stream `k` at `p` (stride a multiple of kChunkBytes).
-GP_PART_HD inline std::uint64_t stream_offset_at(std::uint64_t k, StreamPos p,
-                                                 std::uint64_t stride, std::uint64_t streams) {
+GP_PART_HD inline std::uint64_t stream_offset_at(std::uint64_t k, StreamPos p, std::uint64_t stride,
+                                                 std::uint64_t streams) {
   return (k + p.band * streams) * stride + p.col;
 }
 // Byte offset of step `step` of stream `k`.
