@@ -1,7 +1,6 @@
-// partitions' analysis (host-only): the GT200 model beside every row, each aligned stride
-// against its padded companion and each block order against row order (compare's rule, with the
-// smallest change each comparison could have called), the counters' per-slice spread; then the
-// findings (findings.cpp).
+// partitions' analysis (host-only): the GT200 model beside every row, aligned strides against
+// padded ones and orders against row order (compare's rule), the counters' per-slice spread; the
+// findings.
 #include <algorithm>
 
 #include "gpuprobe/core/counter_agreement.hpp"

@@ -52,14 +52,10 @@ inline constexpr std::array<std::string_view, 7> kCounterMetrics = {
 // One point: a stride (order row or scatter; stride = swept + pad) or a transpose (order row or
 // diagonal; side n).
 struct Point {
-  std::string mode;
-  std::string order;
-  std::uint64_t stride = 0;
-  std::uint64_t pad = 0;
-  std::uint64_t n = 0;
+  std::string mode, order;
+  std::uint64_t stride = 0, pad = 0, n = 0;
 };
-// The points in measuring order: the strides per order and pad, then the transposes per side
-// and order.
+// The points in measuring order: strides per order and pad, then transposes per side and order.
 std::vector<Point> points(const AxisValues& v);
 std::vector<Param> row_params(const Point& p);
 
@@ -67,7 +63,6 @@ std::vector<Param> row_params(const Point& p);
 // wave_blocks) -> GT200 model columns, each aligned stride against its padded companion, the
 // counters' per-slice spread, the findings.
 void analyse(ProbeResult& result);
-
 void add_words(Glossary& glossary);
 
 }  // namespace gpuprobe::partitions

@@ -1,13 +1,12 @@
-// partitions' findings (host-only), each declared once (id, kind, fields, sentence), built from
-// what analysis.cpp derived: camping per block order (aligned strides against padded ones, with
-// the smallest effect the noise let through), the block order, the transpose orders, the
-// counters the run had, the strides that ran with fewer streams.
+// partitions' findings (host-only), each declared once, built from what analysis.cpp derived:
+// camping per order, the block order, the transposes, the counters, the strides with fewer streams.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 
 #include "gpuprobe/core/samples.hpp"
+#include "gpuprobe/core/stats.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "internal.hpp"
 
@@ -130,17 +129,6 @@ const auto kReducedFinding = partitions_findings.note(
           f[kReducedFrom], f.value(kFewest), f.value(kFullStreams));
     });
 
-const char* change_words(Change c) {
-  return change_name(c);
-}
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
 void camping(ProbeResult& result, const Derived& d, const std::string& order) {
   std::vector<const Pair*> pairs;
   for (const Pair& p : d.padding)
@@ -165,7 +153,7 @@ void camping(ProbeResult& result, const Derived& d, const std::string& order) {
       kWorstRatio(worst->cmp.ratio),
       kDetectMax(detect.empty() ? std::nullopt
                                 : std::optional(*std::max_element(detect.begin(), detect.end()))),
-      kDetectMedian(detect.empty() ? std::nullopt : std::optional(median_of(detect))),
+      kDetectMedian(detect.empty() ? std::nullopt : std::optional(statistics_of(detect).median)),
       kGt200Worst(gt200_worst), kGt200Strides(gt200_strides),
       kCamping(slower.empty() ? "not found" : "found"), kCampingStrides(slower),
       kWorstStride(d.strides[worst->b].stride)));
@@ -200,7 +188,7 @@ void transposes(ProbeResult& result, const Derived& d) {
         kSideKey(g.n), kRowBw(r.bandwidth->stats.median / kBytesPerGB),
         kDiagBw(g.bandwidth->stats.median / kBytesPerGB), kRatio(p.cmp.ratio),
         kGt200Ratio(r.gt200_slowdown / g.gt200_slowdown), kGt200Write(r.gt200_write),
-        kDecision(change_words(p.cmp.change))));
+        kDecision(change_name(p.cmp.change))));
   }
 }
 

@@ -1,12 +1,11 @@
 // The `partitions` probe: does partition camping still exist? Concurrent streams read regions a
-// swept stride apart (powers of two, and the same padded by one GT200 partition: the seeds' fix),
-// in row or scattered block order, every stream resident at once and every point moving the
-// same bytes; then the SDK's tiled transpose in row and diagonal block order. Each result is
-// checked on the device. Sizing and operations here; the GT200 model and the findings in
-// analysis.cpp / findings.cpp.
+// swept stride apart (aligned, and padded by one GT200 partition: the seeds' fix), in row or
+// scattered block order, all resident, every point moving the same bytes; then the SDK's tiled
+// transpose in row and diagonal order. Every result checked on the device. Sizing, operations.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 
 #include "analysis.hpp"
@@ -101,10 +100,9 @@ class PartitionsProbe final : public SweepProbe<Point> {
   }
   std::vector<Axis> axes() const override;
   std::string help_footer() const override {
-    return "Every stream block is resident at once (a single wave); a stride whose buffer passes "
-           "--max-buffer (or half the free memory) uses half the streams, each reading twice as "
-           "far, so every point moves the same bytes. The GT200 model (partition = address / 256 "
-           "mod 8) is what the seeds' era would have predicted, not a model of this GPU.";
+    return "Every stream block is resident at once. A stride whose buffer passes --max-buffer (or "
+           "half the free memory) runs half the streams, each reading twice as far: the same "
+           "bytes.";
   }
   void add_words(Glossary& glossary) const override { partitions::add_words(glossary); }
   std::vector<std::string> counter_metrics() const override {
@@ -177,14 +175,10 @@ Row& fill_stream_row(Row& row, const models::StreamLayout& l) {
   return row;
 }
 
-// What the stride sweep's operations share: the pattern buffer and the folds.
-struct StreamBuffers {
-  runtime::DeviceBuffer in, out;
-};
-
 // The stride points: each one's layout (dropped when even one block passes the cap), then one
 // buffer of the largest extent, filled with the pattern once.
-std::vector<runtime::Operation> stream_ops(Sweep<Point>& s, StreamBuffers& buf,
+std::vector<runtime::Operation> stream_ops(Sweep<Point>& s,
+                                           std::array<runtime::DeviceBuffer, 2>& buf,
                                            std::vector<std::size_t>& at,
                                            std::vector<StreamOp>& made) {
   const DeviceInfo& dev = s.ctx().device();
@@ -218,13 +212,13 @@ std::vector<runtime::Operation> stream_ops(Sweep<Point>& s, StreamBuffers& buf,
   }
   std::vector<runtime::Operation> ops;
   if (made.empty()) return ops;
-  buf.in = runtime::DeviceBuffer(extent);
-  buf.out = runtime::DeviceBuffer(folds * 4);
-  runtime::fill_pattern_device(buf.in.get(), extent, kStreamSeed, s.ctx().stream());
+  buf[0] = runtime::DeviceBuffer(extent);     // the pattern
+  buf[1] = runtime::DeviceBuffer(folds * 4);  // the folds
+  runtime::fill_pattern_device(buf[0].get(), extent, kStreamSeed, s.ctx().stream());
   GP_CUDA(cudaStreamSynchronize(s.ctx().stream()));
   for (StreamOp& op : made) {
-    op.launch.in = buf.in.as<std::uint32_t>();
-    op.launch.out = buf.out.as<std::uint32_t>();
+    op.launch.in = buf[0].as<std::uint32_t>();
+    op.launch.out = buf[1].as<std::uint32_t>();
     ops.push_back(stream_operation(s.points()[at[&op - made.data()]], op, s.ctx().stream()));
   }
   return ops;
@@ -260,7 +254,7 @@ std::vector<runtime::Operation> transpose_ops(Sweep<Point>& s,
 
 // One batch: the strides, then the transposes.
 PartitionsProbe::Analysis PartitionsProbe::measure(Sweep<Point>& s) {
-  StreamBuffers sbuf;
+  std::array<runtime::DeviceBuffer, 2> sbuf;
   std::vector<runtime::DeviceBuffer> tbufs;
   std::vector<std::size_t> at;
   std::vector<StreamOp> made;
