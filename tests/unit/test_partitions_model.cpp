@@ -77,7 +77,9 @@ TEST(PartitionsModel, ScatterIsAPermutation) {
     for (std::uint64_t b = 0; b < blocks; ++b)
       seen.insert(block_region(b, blocks, m));
     EXPECT_EQ(seen.size(), blocks);
-    if (blocks > 2) EXPECT_NE(block_region(1, blocks, m), 1u) << blocks;
+    if (blocks > 2) {
+      EXPECT_NE(block_region(1, blocks, m), 1u) << blocks;
+    }
   }
 }
 
