@@ -35,7 +35,10 @@ The quantities (the headline of each probe's quick run, as `gpuprobe all` has it
   kernel (cap 0) and the smallest cap swept;
 - constant: per path at the smallest lookup table and the narrowest width, the bandwidth of the
   broadcast (one address per warp) and of the most distinct addresses (lower bounds); per path
-  the chase latency at its smallest and its largest table (upper bounds, cycles: UPPER_NAMES).
+  the chase latency at its smallest and its largest table (upper bounds, cycles: UPPER_NAMES);
+- partitions: per block order the bandwidth of the stride sweep at its smallest stride, aligned
+  and padded (all streams side by side: the spread-out stream), and of the transpose per side
+  and order.
 Only a value that every run has and that a healthy run cannot lack is bounded. Not gated, each
 with a comment line saying why (and a count on stderr): a value some run lacks; a value a healthy
 run can lack, by the outcome it reports (OUTCOME_DEPENDENT, or any value of that name found null
@@ -288,11 +291,30 @@ def constant_values(result):
     return out
 
 
+def partitions_values(result):
+    """partitions' headline: per order the bandwidth at the smallest stride (aligned and padded),
+    and every transpose's bandwidth."""
+    out = {}
+    strides = [r for r in result["rows"] if r["params"].get("mode") == "stride"]
+    for order in sorted({r["params"]["order"] for r in strides}):
+        mine = [r for r in strides if r["params"]["order"] == order]
+        for pad in sorted({r["params"]["pad"] for r in mine}):
+            rows = [r for r in mine if r["params"]["pad"] == pad]
+            r = min(rows, key=lambda x: x["params"]["stride"])
+            key = selector("partitions", r["params"], ("mode", "order", "pad", "stride"))
+            out[key + ".bandwidth"] = metric_value(r, "bandwidth")
+    for r in result["rows"]:
+        if r["params"].get("mode") == "transpose":
+            key = selector("partitions", r["params"], ("mode", "order", "n"))
+            out[key + ".bandwidth"] = metric_value(r, "bandwidth")
+    return out
+
+
 PROBES = (("transfer", transfer_rows), ("coalescing", coalescing_summary),
           ("bank-conflicts", ladder_rows), ("overlap", overlap_rows),
           ("zerocopy", zerocopy_values), ("l2-persist", l2_persist_rows),
           ("latency", latency_values), ("cache", cache_values), ("constant", constant_values),
-          ("local", local_values))
+          ("local", local_values), ("partitions", partitions_values))
 GAINS = {"overlap", "l2-persist"}  # speed-ups over doing without: a bound <= 1 asserts nothing
 UPPER = {"latency", "local"}  # lower is healthier: an upper bound from the highest value
 UPPER_NAMES = {("constant", "latency")}  # the same for these (probe, quantity name) only

@@ -196,6 +196,35 @@ class MakeExpectations(unittest.TestCase):
         self.assertNotIn("max_registers=64", text)
         self.assertNotIn("carveout=100", text)
 
+    def test_partitions_bounds_the_smallest_stride_per_order_and_pad_and_each_transpose(self):
+        def stride(order, pad, size, gbps):
+            return {"params": {"mode": "stride", "order": order, "pad": pad, "stride": size},
+                    "metrics": {"bandwidth": {"unit": "GB/s", "median": gbps, "rel_noise": 0.001}}}
+
+        def transpose(order, n, gbps):
+            return {"params": {"mode": "transpose", "order": order, "n": n},
+                    "metrics": {"bandwidth": {"unit": "GB/s", "median": gbps, "rel_noise": 0.001}}}
+        runs = []
+        for k in (1.0, 1.02):
+            rows = [stride("row", 0, 256, 3000 * k), stride("row", 0, 4096, 2900 * k),
+                    stride("row", 256, 512, 3010 * k), stride("row", 256, 4352, 2950 * k),
+                    transpose("row", 4096, 2000 * k), transpose("diagonal", 4096, 2100 * k)]
+            runs.append({"schema_version": 3, "tool": {"git": "test"},
+                         "devices": [{"name": "Test GPU"}],
+                         "results": [{"probe": "partitions", "status": "ok", "rows": rows,
+                                      "findings": [], "summary": []}]})
+        text = self.make(runs)
+        # spread 2/101 = 2%, margin 5%: 3000 x 0.95 = 2850, 3010 x 0.95 = 2860, 2000 x 0.95.
+        self.assertIn("partitions[mode=stride,order=row,pad=0,stride=256].bandwidth >= 2850GB/s\n",
+                      text)
+        self.assertIn("partitions[mode=stride,order=row,pad=256,stride=512].bandwidth >= "
+                      "2860GB/s\n", text)
+        self.assertIn("partitions[mode=transpose,order=row,n=4096].bandwidth >= 1900GB/s\n", text)
+        self.assertIn("partitions[mode=transpose,order=diagonal,n=4096].bandwidth >= 1995GB/s\n",
+                      text)
+        self.assertNotIn("stride=4096", text)
+        self.assertNotIn("stride=4352", text)
+
     def test_constant_bounds_bandwidth_from_below_and_chase_latency_from_above(self):
         def lookup(path, distinct, size, gbps):
             return {"params": {"mode": "lookup", "path": path, "width": 4, "distinct": distinct,
