@@ -55,7 +55,12 @@ std::vector<Curve> curves_of(ProbeResult& result) {
     auto s = sample_of(r);
     if (!op || !s) continue;
     auto c = std::find_if(out.begin(), out.end(), [&](const Curve& x) { return x.op == *op; });
-    if (c == out.end()) c = out.insert(out.end(), Curve{*op, *op == kCopy ? 2.0 : 1.0});
+    if (c == out.end()) {
+      Curve fresh;
+      fresh.op = *op;
+      fresh.counted = *op == kCopy ? 2.0 : 1.0;
+      c = out.insert(out.end(), std::move(fresh));
+    }
     c->samples.push_back(*s);
   }
   for (Curve& c : out) {

@@ -71,7 +71,7 @@ __global__ void stream_kernel(Args a) {
   for (std::uint64_t s = 0; s < a.steps; ++s) {
     const std::uint64_t v0 =
         models::stream_vector(s, 0, blockIdx.x, threadIdx.x, blockDim.x, gridDim.x, Ilp);
-    if constexpr (O == Op::kWrite) {
+    if constexpr (O == Op::kWriteOp) {
 #pragma unroll
       for (int j = 0; j < Ilp; ++j)
         dst[v0 + j * blockDim.x] = written<Width>(v0 + j * blockDim.x, a.seed);
@@ -82,14 +82,14 @@ __global__ void stream_kernel(Args a) {
         v[j] = src[v0 + j * blockDim.x];
 #pragma unroll
       for (int j = 0; j < Ilp; ++j) {
-        if constexpr (O == Op::kRead)
+        if constexpr (O == Op::kReadOp)
           acc += word_sum(v[j]);
         else
           dst[v0 + j * blockDim.x] = v[j];
       }
     }
   }
-  if constexpr (O == Op::kRead) a.sink[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+  if constexpr (O == Op::kReadOp) a.sink[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
 template <Op O, int Ilp>
@@ -123,9 +123,9 @@ const void* by_ilp(int ilp, int width) {
 }
 
 const void* function_of(Op op, int ilp, int width) {
-  const void* fn = op == Op::kRead    ? by_ilp<Op::kRead>(ilp, width)
-                   : op == Op::kWrite ? by_ilp<Op::kWrite>(ilp, width)
-                                      : by_ilp<Op::kCopy>(ilp, width);
+  const void* fn = op == Op::kReadOp    ? by_ilp<Op::kReadOp>(ilp, width)
+                   : op == Op::kWriteOp ? by_ilp<Op::kWriteOp>(ilp, width)
+                                        : by_ilp<Op::kCopyOp>(ilp, width);
   if (fn == nullptr)
     throw RunError("occupancy: no kernel compiled for ilp " + std::to_string(ilp) + " and width " +
                    std::to_string(width));

@@ -11,7 +11,7 @@
 
 namespace gpuprobe::occupancy {
 
-enum class Op { kRead, kWrite, kCopy };
+enum class Op { kReadOp, kWriteOp, kCopyOp };
 
 inline constexpr int kIlps[] = {1, 2, 4, 8};  // independent accesses per thread, compiled
 inline constexpr int kWidths[] = {4, 8, 16};  // bytes per access, compiled
@@ -35,7 +35,7 @@ Residency residency(Op op, int ilp, int width, int block_threads, int blocks_per
 // `width` bytes at models::stream_vector. read: each thread's sum of the 32-bit words it read
 // goes to sink[thread]; write: word w gets models::occupancy_written(w, seed); copy: dst = src.
 struct Launch {
-  Op op = Op::kRead;
+  Op op = Op::kReadOp;
   int ilp = 1;
   int width = 4;
   int block_threads = 32;

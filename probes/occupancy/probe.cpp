@@ -13,6 +13,7 @@
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/mismatches.hpp"
 #include "gpuprobe/core/samples.hpp"
+#include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/occupancy_model.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
@@ -38,7 +39,7 @@ constexpr std::uint64_t kAlign = 1ull << 20;
 constexpr double kMemoryShare = 0.4;  // of the free memory, per buffer
 
 Op op_of(const std::string& s) {
-  return s == occupancy::kRead ? Op::kRead : s == occupancy::kWrite ? Op::kWrite : Op::kCopy;
+  return s == occupancy::kRead ? Op::kReadOp : s == occupancy::kWrite ? Op::kWriteOp : Op::kCopyOp;
 }
 
 std::string list_text(const int (&values)[std::size(occupancy::kIlps)]) {
@@ -62,11 +63,11 @@ struct Sized {
 std::function<std::string()> verify_of(const Sized& z, cudaStream_t check) {
   const occupancy::Launch l = z.launch;
   const std::uint64_t threads = static_cast<std::uint64_t>(l.blocks) * l.block_threads;
-  if (l.op == Op::kRead)
+  if (l.op == Op::kReadOp)
     return [l, threads, check] {
       return mismatch_text("sums", occupancy::verify_sums(l, kSrcSeed, check), threads, "threads");
     };
-  if (l.op == Op::kWrite)
+  if (l.op == Op::kWriteOp)
     return [l, words = z.streamed / 4, check] {
       return mismatch_text("dst", occupancy::verify_written(l, words, check), words, "words");
     };
@@ -80,13 +81,13 @@ runtime::Operation make_op(const Point& p, const Sized& z, cudaStream_t check) {
   runtime::Operation op;
   op.label = fmt::format("{} {}w i{} {}B", p.op, p.warps, p.ilp, p.width);
   op.cache = runtime::Cache::kAsLeft;  // the stream is far past the L2: it evicts itself
-  op.count_write_back = l.op != Op::kRead;
-  const double moved = static_cast<double>(z.streamed) * (l.op == Op::kCopy ? 2 : 1);
+  op.count_write_back = l.op != Op::kReadOp;
+  const double moved = static_cast<double>(z.streamed) * (l.op == Op::kCopyOp ? 2 : 1);
   op.lanes.push_back(
       {p.op, moved, [l](runtime::LaunchScope& sc) { occupancy::launch(l, sc.stream()); }});
   const std::uint64_t threads = static_cast<std::uint64_t>(l.blocks) * l.block_threads;
   op.prepare = [l, threads, streamed = z.streamed](cudaStream_t st) {
-    if (l.op == Op::kRead)
+    if (l.op == Op::kReadOp)
       GP_CUDA(cudaMemsetAsync(l.sink, 0, threads * 4, st));
     else
       GP_CUDA(cudaMemsetAsync(l.dst, 0, streamed, st));
@@ -106,7 +107,7 @@ void fill_row(Row& row, const Point& p, const Sized& z) {
   row.derived.push_back({occupancy::kRegistersPerSm, "", r.registers * p.warps * 32.0});
   row.derived.push_back({occupancy::kOccupancy, "%", 100.0 * p.warps / r.max_warps_per_sm});
   row.derived.push_back({occupancy::kStreamed, "B",
-                         static_cast<double>(z.streamed) * (z.launch.op == Op::kCopy ? 2 : 1)});
+                         static_cast<double>(z.streamed) * (z.launch.op == Op::kCopyOp ? 2 : 1)});
 }
 
 class OccupancyProbe final : public SweepProbe<Point> {
