@@ -181,7 +181,7 @@ std::vector<Axis> OccupancyProbe::axes() const {
                            "1GiB", "512MiB");
   bytes.number = NumberKind::kSize;
   bytes.min = 16ull << 20;
-  return {choice_axis("op", "read, write, copy",
+  return {choice_axis("op", "what the stream does: read (each thread sums its words), write, copy",
                       {occupancy::kRead, occupancy::kWrite, occupancy::kCopy}, "all"),
           warps,
           at,
