@@ -1,11 +1,11 @@
-// occupancy's analysis (host-only): rows grouped by op into curves of bandwidth against the bytes
-// in flight per SM, each curve's plateau and knees, Little's law's bandwidth per row beside the
-// measurement, the achieved occupancy and DRAM traffic beside their models; then the findings
-// (findings.cpp).
+// occupancy's analysis (host-only): rows grouped by op into curves of bandwidth against bytes in
+// flight per SM, plateaus and knees, Little's law per row, achieved occupancy and DRAM traffic
+// beside their models; then the findings (findings.cpp).
 #include <algorithm>
 #include <cmath>
 
 #include "gpuprobe/core/decide.hpp"
+#include "gpuprobe/core/stats.hpp"
 #include "gpuprobe/models/occupancy_model.hpp"
 #include "internal.hpp"
 
@@ -41,11 +41,7 @@ void set_plateau(Curve& c) {
   std::vector<double> medians;
   for (const std::size_t i : c.plateau_set)
     medians.push_back(c.samples[i].gbps);
-  std::sort(medians.begin(), medians.end());
-  if (!medians.empty())
-    c.plateau = medians.size() % 2 == 1
-                    ? medians[medians.size() / 2]
-                    : 0.5 * (medians[medians.size() / 2 - 1] + medians[medians.size() / 2]);
+  if (!medians.empty()) c.plateau = statistics_of(medians).median;
 }
 
 std::vector<Curve> curves_of(ProbeResult& result) {
@@ -66,12 +62,9 @@ std::vector<Curve> curves_of(ProbeResult& result) {
   for (Curve& c : out) {
     std::stable_sort(c.samples.begin(), c.samples.end(),
                      [](const Sample& a, const Sample& b) { return a.in_flight < b.in_flight; });
-    c.ilp0 = std::min_element(c.samples.begin(), c.samples.end(), [](auto& a, auto& b) {
-               return a.ilp < b.ilp;
-             })->ilp;
-    c.width0 = std::min_element(c.samples.begin(), c.samples.end(), [](auto& a, auto& b) {
-                 return a.width < b.width;
-               })->width;
+    c.ilp0 = c.samples.front().ilp, c.width0 = c.samples.front().width;
+    for (const Sample& x : c.samples)
+      c.ilp0 = std::min(c.ilp0, x.ilp), c.width0 = std::min(c.width0, x.width);
     set_plateau(c);
     for (const double level : kKneeLevels)
       c.knees.push_back(knee_of(c.samples, level * c.plateau));

@@ -1,8 +1,6 @@
-// occupancy's analysis (host-only, tested in CI): per op the bandwidth against the bytes in
-// flight per SM -> the plateau, the measured knees (90 % and 95 % of it) beside Little's law at
-// the unloaded DRAM latency, the cheapest route to the knee, reads against writes, the counters'
-// achieved occupancy and DRAM traffic (analysis.cpp); findings (findings.cpp); words (words.cpp);
-// the sweep's points (sweep.cpp).
+// occupancy's analysis (host-only, tested in CI): per op bandwidth against bytes in flight per SM
+// -> plateau, knees beside Little's law, cheapest route, reads against writes, counters
+// (analysis.cpp); findings (findings.cpp); words (words.cpp); the sweep's points (sweep.cpp).
 #pragma once
 
 #include <array>
@@ -22,9 +20,7 @@ inline constexpr const char* kOp = "op";        // kRead, kWrite, kCopy
 inline constexpr const char* kWarps = "warps";  // resident warps per SM asked for
 inline constexpr const char* kIlp = "ilp";      // independent accesses per thread
 inline constexpr const char* kWidth = "width";  // bytes per access
-inline constexpr const char* kRead = "read";
-inline constexpr const char* kWrite = "write";
-inline constexpr const char* kCopy = "copy";
+inline constexpr const char *kRead = "read", *kWrite = "write", *kCopy = "copy";
 
 // Derived values the probe puts into each row (from the launch and the compiled function).
 inline constexpr const char* kInFlight = "bytes_in_flight";  // per SM: warps x 32 x ilp x width
@@ -65,9 +61,8 @@ struct RunFacts {
   double latency_s = 0;       // unloaded DRAM latency: one thread's chase after an L2 flush
   double latency_cycles = 0;  // the same in SM cycles
   std::uint64_t chase_bytes = 0, chase_stride = 0;
-  std::uint64_t working_set = 0;  // bytes each op streams at most (per buffer)
-  std::uint64_t l2_bytes = 0;
-  std::vector<std::string> dropped;  // points that could not be made resident as asked
+  std::uint64_t working_set = 0, l2_bytes = 0;  // the working set: per buffer, at most
+  std::vector<std::string> dropped;             // points that could not be made resident as asked
 };
 
 // Rows (params op, warps, ilp, width; metric bandwidth; derived as above) -> the model bandwidth

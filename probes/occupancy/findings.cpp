@@ -1,6 +1,5 @@
-// occupancy's findings (host-only), each declared once (id, kind, fields, sentence), built from
-// the curves analysis.cpp derived: the unloaded latency Little's law uses, each op's plateau, its
-// knees measured beside predicted, the cheapest route to the knee, reads against writes.
+// occupancy's findings (host-only), each declared once, built from analysis.cpp's curves: the
+// latency Little's law uses, plateaus, knees beside predictions, cheapest routes, reads vs writes.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -32,9 +31,7 @@ constexpr Value<"loaded_latency", "ns"> kLoaded;
 constexpr Value<"in_flight", "B"> kInFlightAt;
 constexpr Value<"registers_per_sm"> kRegs;
 constexpr Text<"cheapest_registers"> kRegRoute;
-constexpr Value<"register_warps"> kRegWarps;
-constexpr Value<"register_ilp"> kRegIlp;
-constexpr Value<"register_width", "B"> kRegWidth;
+constexpr Text<"register_point"> kRegPoint;  // "8 warps/SM, ILP 4, 16 B"
 constexpr Value<"register_count"> kRegCount;
 constexpr Value<"read_knee", "B"> kReadKnee;
 constexpr Value<"write_knee", "B"> kWriteKnee;
@@ -91,16 +88,15 @@ const auto kKnee = occupancy_findings.verdict(
     });
 
 const auto kBestRoute = occupancy_findings.verdict(
-    "occupancy_best_route", params(kOpName, kLevel),
-    values(kInFlightAt, kRegs, kRegWarps, kRegIlp, kRegWidth, kRegCount),
-    outcome(kRoute, kWarpsAt, kIlpAt, kWidthAt, kRegRoute), [](const auto& f) {
+    "occupancy_best_route", params(kOpName, kLevel), values(kInFlightAt, kRegs, kRegCount),
+    outcome(kRoute, kWarpsAt, kIlpAt, kWidthAt, kRegRoute, kRegPoint), [](const auto& f) {
       return fmt::format(
           "{}: of the points reaching {}% of the plateau, the fewest warps is {} warps/SM by {} "
           "(ILP {}, {} B, {} in flight per SM, {:g} registers per SM); the fewest registers, "
-          "{:g} per SM, by {} ({:g} warps/SM, ILP {:g}, {:g} B)",
+          "{:g} per SM, by {} ({})",
           f[kOpName], f[kLevel], f[kWarpsAt], f[kRoute], f[kIlpAt], f[kWidthAt],
           bytes(f.value(kInFlightAt)), f.value(kRegs), f.value(kRegCount), f[kRegRoute],
-          f.value(kRegWarps), f.value(kRegIlp), f.value(kRegWidth));
+          f[kRegPoint]);
     });
 
 const auto kCopySides = occupancy_findings.verdict(
@@ -130,8 +126,8 @@ const auto kSmallSet = occupancy_findings.warning(
           bytes(f.value(kSet)), bytes(f.value(kL2)));
     });
 
-std::optional<double> opt_if(bool known, double v) {
-  return known ? std::optional(v) : std::nullopt;
+std::int64_t percent(double level) {
+  return static_cast<std::int64_t>(level * 100 + 0.5);
 }
 
 void knee_findings(ProbeResult& result, const Curve& c, const RunFacts& facts) {
@@ -150,12 +146,12 @@ void knee_findings(ProbeResult& result, const Curve& c, const RunFacts& facts) {
     const double loaded =
         models::implied_latency(*knee.bytes, facts.sm_count, level * c.plateau * 1e9, c.counted);
     result.findings.push_back(kKnee.make(
-        kOpName(c.op), kLevel(static_cast<std::int64_t>(level * 100 + 0.5)), kMeasured(knee.bytes),
+        kOpName(c.op), kLevel(percent(level)), kMeasured(knee.bytes),
         kLow(knee.below ? std::optional(c.samples[*knee.below].in_flight) : std::nullopt),
-        kHigh(at.in_flight), kPredicted(opt_if(predicted > 0, predicted)),
-        kRatio(opt_if(predicted > 0, ratio)), kLatency(facts.latency_s * 1e9),
-        kLoaded(loaded * 1e9), kWarpsAt(at.warps), kIlpAt(at.ilp), kWidthAt(at.width),
-        kAgreement(agreement)));
+        kHigh(at.in_flight), kPredicted(predicted),
+        kRatio(predicted > 0 ? std::optional(ratio) : std::nullopt),
+        kLatency(facts.latency_s * 1e9), kLoaded(loaded * 1e9), kWarpsAt(at.warps), kIlpAt(at.ilp),
+        kWidthAt(at.width), kAgreement(agreement)));
   }
 }
 
@@ -177,8 +173,8 @@ void route_finding(ProbeResult& result, const Curve& c) {
   const Sample& w = c.samples[*ch.fewest_warps];
   const Sample& r = c.samples[*ch.fewest_registers];
   result.findings.push_back(kBestRoute.make(
-      kOpName(c.op), kLevel(static_cast<std::int64_t>(level * 100 + 0.5)), kInFlightAt(w.in_flight),
-      kRegs(w.registers_per_sm), kRegWarps(r.warps), kRegIlp(r.ilp), kRegWidth(r.width),
+      kOpName(c.op), kLevel(percent(level)), kInFlightAt(w.in_flight), kRegs(w.registers_per_sm),
+      kRegPoint(fmt::format("{} warps/SM, ILP {}, {} B", r.warps, r.ilp, r.width)),
       kRegCount(r.registers_per_sm), kRoute(route_of(w, c.ilp0, c.width0)), kWarpsAt(w.warps),
       kIlpAt(w.ilp), kWidthAt(w.width), kRegRoute(route_of(r, c.ilp0, c.width0))));
 }
@@ -203,27 +199,24 @@ void sides_finding(ProbeResult& result, const std::vector<Curve>& curves) {
   // Different only when the swept points around the two knees do not overlap.
   const char* need = w->second <= r->first ? "fewer" : w->first >= r->second ? "more" : "as many";
   result.findings.push_back(
-      kCopySides.make(kLevel(static_cast<std::int64_t>(kKneeLevels[level] * 100 + 0.5)),
-                      kReadKnee(rd->knees[level].bytes), kWriteKnee(wr->knees[level].bytes),
+      kCopySides.make(kLevel(percent(kKneeLevels[level])), kReadKnee(rd->knees[level].bytes),
+                      kWriteKnee(wr->knees[level].bytes),
                       kCopyKnee(cp ? cp->knees[level].bytes : std::nullopt), kWritesNeed(need)));
 }
 
 }  // namespace
 
+const auto kPointText = [](const auto& f) {
+  return fmt::format("{} {} warps ILP {} {} B", f[kOpName], f[kWarpsAt], f[kIlpAt], f[kWidthAt]);
+};
 const CounterAgreementMaker kCounterOccupancy = define_counter_agreement(
     occupancy_findings, "occupancy_counter_occupancy",
     "achieved occupancy (sm__warps_active, % of the most while active) against the theoretical",
-    point(kOpName, kWarpsAt, kIlpAt, kWidthAt), [](const auto& f) {
-      return fmt::format("{} {} warps ILP {} {} B", f[kOpName], f[kWarpsAt], f[kIlpAt],
-                         f[kWidthAt]);
-    });
+    point(kOpName, kWarpsAt, kIlpAt, kWidthAt), kPointText);
 const CounterAgreementMaker kCounterDram =
     define_counter_agreement(occupancy_findings, "occupancy_counter_dram",
                              "DRAM bytes read + written against the bytes streamed",
-                             point(kOpName, kWarpsAt, kIlpAt, kWidthAt), [](const auto& f) {
-                               return fmt::format("{} {} warps ILP {} {} B", f[kOpName],
-                                                  f[kWarpsAt], f[kIlpAt], f[kWidthAt]);
-                             });
+                             point(kOpName, kWarpsAt, kIlpAt, kWidthAt), kPointText);
 
 void add_findings(ProbeResult& result, const std::vector<Curve>& curves, const RunFacts& facts) {
   if (!facts.dropped.empty()) result.findings.push_back(kDropped.make(kPoints(facts.dropped)));

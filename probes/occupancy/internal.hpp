@@ -1,6 +1,5 @@
-// occupancy's analysis internals (host-only): each op's curve of bandwidth against the bytes in
-// flight per SM, its plateau and knees, which analysis.cpp derives and findings.cpp turns into
-// findings.
+// occupancy's analysis internals (host-only): each op's curve of bandwidth against bytes in flight
+// per SM, its plateau and knees (analysis.cpp), which findings.cpp turns into findings.
 #pragma once
 
 #include <optional>
@@ -13,8 +12,7 @@
 
 namespace gpuprobe::occupancy {
 
-// One row, read by name.
-struct Sample {
+struct Sample {  // one row, read by name
   Row* row = nullptr;
   int warps = 0, ilp = 0, width = 0;
   double in_flight = 0;         // bytes per SM
@@ -23,18 +21,17 @@ struct Sample {
   double gbps = 0;  // its median
 };
 
-// Where a curve first reaches `target` GB/s: the sample with the least bytes in flight at or
-// above it (`first`), the most bytes in flight below it among those with less (`below`, absent
-// when the sweep starts at or above the target), and the crossing between them, interpolated
-// linearly in log bytes in flight against bandwidth (first's bytes when nothing lies below).
+// Where a curve first reaches `target` GB/s: the sample with the fewest bytes in flight at or over
+// it (`first`), the best of those with the most bytes below it (`below`, absent when none), the
+// crossing between them (linear in log bytes against bandwidth; else first's bytes).
 struct Knee {
   double target = 0;  // GB/s
   std::optional<std::size_t> first, below;
   std::optional<double> bytes;
 };
 
-// One op's samples in order of bytes in flight (ties in row order), the plateau (the median of
-// the medians of the samples alike to the best within noise) and the knees at kKneeLevels.
+// One op's samples by bytes in flight (ties in row order), the plateau (median of the medians of
+// the samples alike to the best within noise) and the knees at kKneeLevels.
 struct Curve {
   std::string op;
   double counted = 1;  // bytes counted per byte in flight: copy 2 (reads in flight, both counted)
@@ -45,12 +42,10 @@ struct Curve {
   std::vector<Knee> knees;  // one per kKneeLevels
 };
 
-// How a sample puts its bytes in flight, against the smallest ILP and width of its curve:
-// "warps", "ILP", "width", "ILP and width".
+// How a sample puts its bytes in flight against ilp0/width0: warps, ILP, width, ILP and width.
 std::string route_of(const Sample& s, int ilp0, int width0);
 Knee knee_of(const std::vector<Sample>& samples, double target);
-// The samples reaching `target` GB/s with the fewest warps (ties: fewest registers) and with the
-// fewest registers per SM (ties: fewest warps); nullopt when none reaches it.
+// Of the samples reaching `target` GB/s: the fewest warps (then registers), fewest registers/SM.
 struct Cheapest {
   std::optional<std::size_t> fewest_warps, fewest_registers;
 };

@@ -1,8 +1,7 @@
-// The `occupancy` probe: Little's law, measured. A persistent streaming kernel (read, write, copy)
-// whose bytes in flight per SM are set on three axes — resident warps per SM (blocks held to
-// exactly k per SM by dynamic shared memory), independent accesses per thread (ILP, compiled) and
-// bytes per access — over a working set far past the L2; the unloaded DRAM latency from
-// latency's chase first. Sizing and operations here; the analysis in analysis.cpp / findings.cpp.
+// The `occupancy` probe: Little's law, measured. A persistent stream (read, write, copy) far past
+// the L2 whose bytes in flight per SM are set by resident warps (k blocks per SM, held by dynamic
+// shared memory), ILP and width; the unloaded DRAM latency (latency's chase) first. Sizing and
+// operations here; the analysis in analysis.cpp / findings.cpp.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -32,22 +31,16 @@ using occupancy::Point;
 
 constexpr std::uint32_t kSrcSeed = 0x0CC0u;
 constexpr std::uint32_t kWriteSeed = 0x80000CC1u;  // bit 31 set: a written word is never 0
-constexpr std::uint64_t kChaseMax = 512ull << 20;  // the latency chase's set, at most
-constexpr std::uint64_t kChaseStride = 512;
+constexpr std::uint64_t kChaseMax = 512ull << 20, kChaseStride = 512;  // the latency chase's set
 constexpr std::uint32_t kChaseWarm = 64, kChaseSteps = 4096;
-constexpr std::uint64_t kAlign = 1ull << 20;
-constexpr double kMemoryShare = 0.4;  // of the free memory, per buffer
+constexpr std::uint64_t kAlign = 1ull << 20;  // working sets in whole MiB
+constexpr double kMemoryShare = 0.4;          // of the free memory, per buffer
 
 Op op_of(const std::string& s) {
   return s == occupancy::kRead ? Op::kReadOp : s == occupancy::kWrite ? Op::kWriteOp : Op::kCopyOp;
 }
 
-std::string list_text(const int (&values)[std::size(occupancy::kIlps)]) {
-  return fmt::format("{}", fmt::join(values, ","));
-}
-
-// Buffers every point shares: the source (the pattern of kSrcSeed: nothing writes it), the
-// destination, the read's per-thread sums.
+// Buffers every point shares: the source (kSrcSeed's pattern; nothing writes it), dst, the sums.
 struct Shared {
   runtime::DeviceBuffer src, dst, sink;
   std::uint64_t working_set = 0;
@@ -143,6 +136,18 @@ class OccupancyProbe final : public SweepProbe<Point> {
   Analysis measure(Sweep<Point>& s) override;
 };
 
+// A list of compiled values: the default all of them, anything else refused.
+template <std::size_t N>
+Axis compiled_axis(const char* name, const char* help, const int (&values)[N], bool (*ok)(int),
+                   const char* quick) {
+  const std::string all = fmt::format("{}", fmt::join(values, ","));
+  Axis a = list_axis(name, fmt::format("{}; compiled: {}", help, all), all, quick);
+  a.validate = [ok, all](std::uint64_t v) {
+    return ok(static_cast<int>(v)) ? std::string() : fmt::format("{} is not compiled ({})", v, all);
+  };
+  return a;
+}
+
 std::vector<Axis> OccupancyProbe::axes() const {
   Axis warps = list_axis("warps",
                          "resident warps per SM, swept at the smallest --ilp and --width "
@@ -162,32 +167,19 @@ std::vector<Axis> OccupancyProbe::axes() const {
   at.help = "resident warps per SM at which every --ilp x --width is measured";
   at.default_text = "4,8,16";
   at.quick_text = "8";
-  Axis ilp =
-      list_axis("ilp", "independent accesses per thread; compiled: " + list_text(occupancy::kIlps),
-                "1,2,4,8", "1,8");
-  ilp.validate = [](std::uint64_t i) {
-    return occupancy::ilp_compiled(static_cast<int>(i))
-               ? std::string()
-               : fmt::format("{} is not a compiled ILP", i);
-  };
-  Axis width = list_axis("width", "bytes per access: 4, 8, 16", "4,8,16", "4,16");
+  Axis ilp = compiled_axis("ilp", "independent accesses per thread", occupancy::kIlps,
+                           occupancy::ilp_compiled, "1,8");
+  Axis width = compiled_axis("width", "bytes per access", occupancy::kWidths,
+                             occupancy::width_compiled, "4,16");
   width.unit = "B";
-  width.validate = [](std::uint64_t w) {
-    return occupancy::width_compiled(static_cast<int>(w))
-               ? std::string()
-               : fmt::format("{} is not a compiled width (4, 8, 16)", w);
-  };
   Axis bytes = number_axis("bytes", "working set per buffer (capped at 40% of free memory each)",
                            "1GiB", "512MiB");
   bytes.number = NumberKind::kSize;
   bytes.min = 16ull << 20;
-  return {choice_axis("op", "what the stream does: read (each thread sums its words), write, copy",
-                      {occupancy::kRead, occupancy::kWrite, occupancy::kCopy}, "all"),
-          warps,
-          at,
-          ilp,
-          width,
-          bytes};
+  Axis op =
+      choice_axis("op", "what the stream does: read (each thread sums its words), write, copy",
+                  {occupancy::kRead, occupancy::kWrite, occupancy::kCopy}, "all");
+  return {op, warps, at, ilp, width, bytes};
 }
 
 // The unloaded DRAM latency: latency's short chase over `chain` after an L2 flush.
@@ -210,13 +202,11 @@ Shared make_shared(const std::vector<Point>& points, std::uint64_t asked, int ma
   const double room = kMemoryShare * static_cast<double>(runtime::device_memory().free_bytes);
   sh.working_set =
       std::min<std::uint64_t>(asked, static_cast<std::uint64_t>(room)) / kAlign * kAlign;
-  const auto uses = [&](bool src) {
-    return std::any_of(points.begin(), points.end(), [&](const Point& p) {
-      return src ? p.op != occupancy::kWrite : p.op != occupancy::kRead;
-    });
-  };
-  if (uses(true)) sh.src = runtime::DeviceBuffer(sh.working_set);
-  if (uses(false)) sh.dst = runtime::DeviceBuffer(sh.working_set);
+  bool reads = false, writes = false;  // which buffers the ops use
+  for (const Point& p : points)
+    reads |= p.op != occupancy::kWrite, writes |= p.op != occupancy::kRead;
+  if (reads) sh.src = runtime::DeviceBuffer(sh.working_set);
+  if (writes) sh.dst = runtime::DeviceBuffer(sh.working_set);
   sh.sink = runtime::DeviceBuffer(static_cast<std::size_t>(max_threads) * 4);
   return sh;
 }

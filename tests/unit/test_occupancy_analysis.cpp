@@ -183,7 +183,7 @@ TEST(OccupancyAnalysis, TheCheapestRoutesAreNamed) {
   EXPECT_EQ(integer(*b, "warps"), 4);
   EXPECT_EQ(text(*b, "route"), "ILP and width");
   EXPECT_DOUBLE_EQ(value(*b, "register_count"), 40.0 * 8 * 32);  // 8 warps ILP 4: 10240 < 12288
-  EXPECT_DOUBLE_EQ(value(*b, "register_warps"), 8);
+  EXPECT_EQ(text(*b, "register_point"), "8 warps/SM, ILP 4, 16 B");
   // The route names against the smallest ILP and width.
   occupancy::Sample s;
   s.ilp = 1, s.width = 16;
