@@ -24,6 +24,7 @@ std::vector<std::unique_ptr<Probe>> make_probes() {
   probes.push_back(make_latency_probe());
   probes.push_back(make_constant_probe());
   probes.push_back(make_local_probe());
+  probes.push_back(make_occupancy_probe());
   probes.push_back(make_partitions_probe());
   return probes;
 }

@@ -19,6 +19,7 @@ std::unique_ptr<Probe> make_cache_probe();
 std::unique_ptr<Probe> make_latency_probe();
 std::unique_ptr<Probe> make_constant_probe();
 std::unique_ptr<Probe> make_local_probe();
+std::unique_ptr<Probe> make_occupancy_probe();
 std::unique_ptr<Probe> make_partitions_probe();
 
 }  // namespace gpuprobe

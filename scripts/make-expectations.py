@@ -36,6 +36,8 @@ The quantities (the headline of each probe's quick run, as `gpuprobe all` has it
 - constant: per path at the smallest lookup table and the narrowest width, the bandwidth of the
   broadcast (one address per warp) and of the most distinct addresses (lower bounds); per path
   the chase latency at its smallest and its largest table (upper bounds, cycles: UPPER_NAMES);
+- occupancy: per op the bandwidth at the fewest and at the most bytes in flight per SM swept (the
+  latency-bound start of the curve and its plateau; lower bounds).
 - partitions: per block order the bandwidth of the stride sweep at its smallest stride, aligned
   and padded (all streams side by side: the spread-out stream), and of the transpose per side
   and order.
@@ -291,6 +293,25 @@ def constant_values(result):
     return out
 
 
+def occupancy_values(result):
+    """occupancy's bandwidth per op at the fewest and the most bytes in flight per SM (warps x 32
+    x ilp x width; the first such row in the sweep's order)."""
+    out = {}
+    def in_flight(r):
+        p = r["params"]
+        return p["warps"] * 32 * p["ilp"] * p["width"]
+    keys = ("op", "warps", "ilp", "width")
+    ops = {}
+    for r in result["rows"]:
+        if all(k in r["params"] for k in keys) and r.get("metrics", {}).get("bandwidth"):
+            ops.setdefault(r["params"]["op"], []).append(r)
+    for rows in ops.values():
+        for r in (min(rows, key=in_flight), max(rows, key=in_flight)):
+            key = selector("occupancy", r["params"], keys)
+            out[key + ".bandwidth"] = metric_value(r, "bandwidth")
+    return out
+
+
 def partitions_values(result):
     """partitions' headline: per order the bandwidth at the smallest stride (aligned and padded),
     and every transpose's bandwidth."""
@@ -314,7 +335,8 @@ PROBES = (("transfer", transfer_rows), ("coalescing", coalescing_summary),
           ("bank-conflicts", ladder_rows), ("overlap", overlap_rows),
           ("zerocopy", zerocopy_values), ("l2-persist", l2_persist_rows),
           ("latency", latency_values), ("cache", cache_values), ("constant", constant_values),
-          ("local", local_values), ("partitions", partitions_values))
+          ("local", local_values), ("occupancy", occupancy_values),
+          ("partitions", partitions_values))
 GAINS = {"overlap", "l2-persist"}  # speed-ups over doing without: a bound <= 1 asserts nothing
 UPPER = {"latency", "local"}  # lower is healthier: an upper bound from the highest value
 UPPER_NAMES = {("constant", "latency")}  # the same for these (probe, quantity name) only

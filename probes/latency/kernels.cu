@@ -1,8 +1,13 @@
 // The `latency` kernels: chain builder, parallel warm read, the timed pointer chase (clock64 and
-// %globaltimer around it) and the per-access trace, with their launchers.
+// %globaltimer around it) and the per-access trace, with their launchers; the short timed chase
+// other probes share.
+#include <vector>
+
 #include "gpuprobe/models/latency_model.hpp"
+#include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device_timers.cuh"
+#include "gpuprobe/runtime/l2.hpp"
 #include "kernels.hpp"
 
 namespace gpuprobe::latency {
@@ -118,6 +123,43 @@ void launch_trace(const void* start, std::uint32_t warm, std::uint32_t* out, std
       cudaFuncSetAttribute(trace_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
   trace_kernel<<<1, 1, 0, stream>>>(reinterpret_cast<std::uint64_t>(start), warm, out, end);
   GP_CHECK_LAUNCH("latency trace");
+}
+
+std::uint32_t chase_step(std::uint64_t n) {
+  return static_cast<std::uint32_t>((n * 0x9E3779B9ull >> 32) | 1u);
+}
+
+ChaseTiming time_chase(void* chain, std::uint64_t bytes, std::uint64_t stride, std::uint32_t warm,
+                       std::uint32_t steps, bool bypass_l1, std::uint64_t flush_l2_bytes,
+                       cudaStream_t stream) {
+  const std::uint64_t n = bytes / stride;
+  const std::uint32_t p = chase_step(n);
+  std::vector<std::uint32_t> order(n);
+  for (std::uint64_t k = 0; k < n; ++k)
+    order[k] = static_cast<std::uint32_t>(k * p % n);
+  runtime::DeviceBuffer order_d(n * 4), ring(sizeof(ChaseSlot) + 8);
+  GP_CUDA(cudaMemcpy(order_d.get(), order.data(), n * 4, cudaMemcpyHostToDevice));
+  GP_CUDA(cudaMemset(ring.get(), 0, ring.bytes()));
+  char* base = static_cast<char*>(chain);
+  launch_build_chain(base, order_d.as<std::uint32_t>(), n, stride, stream);
+  std::vector<runtime::L2Flusher> flusher;  // kept until the stream's work is done
+  if (flush_l2_bytes > 0) flusher.emplace_back(flush_l2_bytes).flush(stream);
+  auto* count = reinterpret_cast<std::uint32_t*>(ring.as<char>() + sizeof(ChaseSlot));
+  const SlotRing slots{ring.as<ChaseSlot>(), count, 1};
+  launch_chase(base + models::element_offset(order[0], stride), warm, steps, slots, 0, bypass_l1,
+               stream);
+  GP_CUDA(cudaStreamSynchronize(stream));
+  ChaseSlot slot{};
+  std::uint32_t launches = 0;
+  GP_CUDA(cudaMemcpy(&slot, ring.get(), sizeof slot, cudaMemcpyDeviceToHost));
+  GP_CUDA(cudaMemcpy(&launches, count, sizeof launches, cudaMemcpyDeviceToHost));
+  const std::uint64_t end = reinterpret_cast<std::uint64_t>(
+      base + models::element_offset(order[(std::uint64_t{warm} + steps) % n], stride));
+  ChaseTiming t;
+  t.ended_right = launches == 1 && slot.end == end && slot.ns > 0;
+  t.seconds_per_load = static_cast<double>(slot.ns) * 1e-9 / steps;
+  t.cycles_per_load = static_cast<double>(slot.cycles) / steps;
+  return t;
 }
 
 }  // namespace gpuprobe::latency

@@ -1,5 +1,6 @@
 // Kernels of the `latency` probe (the chain builder, the parallel warm read, the timed one-thread
-// pointer chase and its per-access trace) behind plain C++ calls.
+// pointer chase and its per-access trace) behind plain C++ calls, and one short timed chase for
+// probes that need a level's latency beside their own measurement (local, occupancy).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -45,5 +46,23 @@ void launch_chase(const void* start, std::uint32_t warm, std::uint32_t steps, Sl
 // the cycles go to out[0, kTraceSteps), the end element to *end.
 void launch_trace(const void* start, std::uint32_t warm, std::uint32_t* out, std::uint64_t* end,
                   int carveout, cudaStream_t stream);
+
+// The order of a short chase over `n` elements: element k x chase_step(n) mod n, the step odd
+// near n/phi, so the next element is a cycle through all n, far from the last.
+std::uint32_t chase_step(std::uint64_t n);
+
+// One timed chase over `bytes` of `chain` (device memory, at least `bytes`) at `stride` in the
+// order of chase_step: the chain built, the L2 flushed when `flush_l2_bytes` (the L2's size) is not
+// 0, then one launch of `warm` untimed and `steps` timed dependent loads (ld.global.cg when
+// `bypass_l1`). `ended_right`: the one launch recorded and ended on the element `warm + steps`
+// on (callers refuse the timing otherwise).
+struct ChaseTiming {
+  double seconds_per_load = 0;
+  double cycles_per_load = 0;
+  bool ended_right = false;
+};
+ChaseTiming time_chase(void* chain, std::uint64_t bytes, std::uint64_t stride, std::uint32_t warm,
+                       std::uint32_t steps, bool bypass_l1, std::uint64_t flush_l2_bytes,
+                       cudaStream_t stream);
 
 }  // namespace gpuprobe::latency

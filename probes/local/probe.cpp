@@ -48,47 +48,24 @@ KernelKind kind_of(const std::string& k) {
   return k == local::kComputeName ? KernelKind::kCompute : KernelKind::kMemory;
 }
 
-// The chase order of `n` elements (a power of two): element k*p mod n, p odd near n/phi, so the
-// next element is p elements on (a cycle through all n), far from the last.
-std::uint32_t chase_stride(std::uint64_t n) {
-  return static_cast<std::uint32_t>((n * 0x9E3779B9ull >> 32) | 1u);
-}
-
 // Seconds per load of one thread chasing `bytes` at `stride` (ld.global.ca, or .cg: L2 only),
-// with latency's chain builder and chase kernel.
+// with latency's short timed chase (warmed over the whole chain).
 double chase_latency(std::uint64_t bytes, std::uint64_t stride, bool bypass_l1, cudaStream_t st) {
-  const std::uint64_t n = bytes / stride;
-  const std::uint32_t p = chase_stride(n);
-  std::vector<std::uint32_t> order(n);
-  for (std::uint64_t k = 0; k < n; ++k)
-    order[k] = static_cast<std::uint32_t>(k * p % n);
-  runtime::DeviceBuffer order_d(n * 4), chain(bytes), ring(sizeof(latency::ChaseSlot) + 8);
-  GP_CUDA(cudaMemcpy(order_d.get(), order.data(), n * 4, cudaMemcpyHostToDevice));
-  GP_CUDA(cudaMemset(ring.get(), 0, ring.bytes()));
-  char* base = static_cast<char*>(chain.get());
-  latency::launch_build_chain(base, order_d.as<std::uint32_t>(), n, stride, st);
-  auto* count = reinterpret_cast<std::uint32_t*>(ring.as<char>() + sizeof(latency::ChaseSlot));
-  const latency::SlotRing slots{ring.as<latency::ChaseSlot>(), count, 1};
-  latency::launch_chase(base + models::element_offset(order[0], stride),
-                        static_cast<std::uint32_t>(n), kChaseSteps, slots, 0, bypass_l1, st);
-  GP_CUDA(cudaStreamSynchronize(st));
-  latency::ChaseSlot slot{};
-  std::uint32_t launches = 0;
-  GP_CUDA(cudaMemcpy(&slot, ring.get(), sizeof slot, cudaMemcpyDeviceToHost));
-  GP_CUDA(cudaMemcpy(&launches, count, sizeof launches, cudaMemcpyDeviceToHost));
-  const std::uint64_t end = reinterpret_cast<std::uint64_t>(
-      base + models::element_offset(order[kChaseSteps % n], stride));
-  if (launches != 1 || slot.end != end || slot.ns == 0)
+  runtime::DeviceBuffer chain(bytes);
+  const latency::ChaseTiming t =
+      latency::time_chase(chain.get(), bytes, stride, static_cast<std::uint32_t>(bytes / stride),
+                          kChaseSteps, bypass_l1, 0, st);
+  if (!t.ended_right)
     throw RunError(
-        fmt::format("local: the latency chase over {} B recorded {} launch(es) ending "
-                    "{} the element {} steps on: the model's latencies are not measured",
-                    bytes, launches, slot.end == end ? "at" : "away from", kChaseSteps));
-  return static_cast<double>(slot.ns) * 1e-9 / kChaseSteps;
+        fmt::format("local: the latency chase over {} B did not end on the element "
+                    "{} steps on: the model's latencies are not measured",
+                    bytes, kChaseSteps));
+  return t.seconds_per_load;
 }
 
 // The memory kernel's table: line k holds (in each of its words) the next line, k + p mod lines.
 runtime::DeviceBuffer make_table(std::uint32_t lines) {
-  const std::uint32_t p = chase_stride(lines);
+  const std::uint32_t p = latency::chase_step(lines);
   std::vector<std::uint32_t> host(static_cast<std::size_t>(lines) * models::kLineWords);
   for (std::uint32_t k = 0; k < lines; ++k)
     std::fill_n(host.begin() + static_cast<std::ptrdiff_t>(k) * models::kLineWords,
@@ -113,7 +90,7 @@ std::string check_outputs(const Shared& sh, KernelKind kind, cudaStream_t st) {
   std::vector<std::uint32_t> got(n);
   GP_CUDA(cudaStreamSynchronize(st));
   GP_CUDA(cudaMemcpy(got.data(), sh.out.get(), n * 4, cudaMemcpyDeviceToHost));
-  const std::uint32_t p = chase_stride(sh.lines);
+  const std::uint32_t p = latency::chase_step(sh.lines);
   const auto want = [&](std::uint64_t t) {
     const std::uint32_t lane = static_cast<std::uint32_t>(t % models::kValueLanes);
     if (kind == KernelKind::kCompute) return sh.compute_want[lane];

@@ -26,6 +26,7 @@ import plot_l2_persist  # noqa: E402
 import plot_latency  # noqa: E402
 import plot_cache  # noqa: E402
 import plot_local  # noqa: E402
+import plot_occupancy  # noqa: E402
 import plot_overlap  # noqa: E402
 import plot_partitions  # noqa: E402
 import plot_peer  # noqa: E402
@@ -45,6 +46,7 @@ PLOTTERS = {
     "cache": plot_cache.pictures,
     "constant": plot_constant.pictures,
     "local": plot_local.pictures,
+    "occupancy": plot_occupancy.pictures,
     "partitions": plot_partitions.pictures,
 }
 

@@ -196,6 +196,25 @@ class MakeExpectations(unittest.TestCase):
         self.assertNotIn("max_registers=64", text)
         self.assertNotIn("carveout=100", text)
 
+    def test_occupancy_bounds_the_fewest_and_the_most_bytes_in_flight_per_op(self):
+        def row(op, warps, ilp, width, gbps):
+            return {"params": {"op": op, "warps": warps, "ilp": ilp, "width": width},
+                    "metrics": {"bandwidth": {"unit": "GB/s", "median": gbps, "rel_noise": 0.001}}}
+        runs = []
+        for gbps in (3000.0, 3030.0, 3060.0):
+            rows = [row("read", 2, 1, 4, gbps / 40), row("read", 64, 1, 4, gbps / 2),
+                    row("read", 8, 8, 16, gbps), row("write", 8, 1, 4, gbps)]
+            runs.append({"schema_version": 3, "tool": {"git": "test"},
+                         "devices": [{"name": "Test GPU"}],
+                         "results": [{"probe": "occupancy", "status": "ok", "rows": rows,
+                                      "findings": [], "summary": []}]})
+        text = self.make(runs)
+        # spread 60/3030 = 2.0%, margin 5%: 3000 x 0.95 = 2850; 75 x 0.95 = 71.25.
+        self.assertIn("occupancy[op=read,warps=8,ilp=8,width=16].bandwidth >= 2850GB/s\n", text)
+        self.assertIn("occupancy[op=read,warps=2,ilp=1,width=4].bandwidth >= 71.25GB/s\n", text)
+        self.assertIn("occupancy[op=write,warps=8,ilp=1,width=4].bandwidth >= 2850GB/s\n", text)
+        self.assertNotIn("warps=64", text)
+
     def test_partitions_bounds_the_smallest_stride_per_order_and_pad_and_each_transpose(self):
         def stride(order, pad, size, gbps):
             return {"params": {"mode": "stride", "order": order, "pad": pad, "stride": size},

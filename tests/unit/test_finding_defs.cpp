@@ -20,6 +20,7 @@
 #include "l2_persist/analysis.hpp"
 #include "latency/analysis.hpp"
 #include "local/analysis.hpp"
+#include "occupancy/analysis.hpp"
 #include "partitions/analysis.hpp"
 #include "overlap/analysis.hpp"
 #include "peer/analysis.hpp"
@@ -44,6 +45,7 @@ Glossary every_glossary() {
   host_links::add_words(g);
   latency::add_words(g);
   local::add_words(g);
+  occupancy::add_words(g);
   partitions::add_words(g);
   return g;
 }
