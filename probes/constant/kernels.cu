@@ -159,8 +159,15 @@ __device__ __forceinline__ std::uint64_t next(cudaTextureObject_t tex, std::uint
   }
 }
 
+__device__ __forceinline__ unsigned int sm_id() {
+  unsigned int id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
 template <LookupPath P>
 __global__ void chase_kernel(ChaseLaunch c) {
+  if (sm_id() != kChaseSm) return;  // one block per SM: only the one on kChaseSm chases
   const auto base = chases_pointers(P) ? reinterpret_cast<std::uint64_t>(c.table) : 0;
   const std::uint32_t slot = atomicAdd(c.count, 1u);
   const std::uint64_t from = static_cast<std::uint64_t>(slot) * (c.warm + c.steps) % c.n;
@@ -295,16 +302,16 @@ void launch_warm(const void* table, std::uint64_t bytes, std::uint32_t* sink, cu
 void launch_chase(const ChaseLaunch& c, cudaStream_t stream) {
   switch (c.path) {
     case LookupPath::kConstant:
-      chase_kernel<LookupPath::kConstant><<<1, 1, 0, stream>>>(c);
+      chase_kernel<LookupPath::kConstant><<<c.sms, 1, 0, stream>>>(c);
       break;
     case LookupPath::kReadOnly:
-      chase_kernel<LookupPath::kReadOnly><<<1, 1, 0, stream>>>(c);
+      chase_kernel<LookupPath::kReadOnly><<<c.sms, 1, 0, stream>>>(c);
       break;
     case LookupPath::kTexture:
-      chase_kernel<LookupPath::kTexture><<<1, 1, 0, stream>>>(c);
+      chase_kernel<LookupPath::kTexture><<<c.sms, 1, 0, stream>>>(c);
       break;
     case LookupPath::kGlobal:
-      chase_kernel<LookupPath::kGlobal><<<1, 1, 0, stream>>>(c);
+      chase_kernel<LookupPath::kGlobal><<<c.sms, 1, 0, stream>>>(c);
       break;
   }
   GP_CHECK_LAUNCH("constant chase");

@@ -92,7 +92,15 @@ struct ChaseLaunch {
   ChaseSlot* slots = nullptr;
   std::uint32_t* count = nullptr;
   std::uint32_t capacity = 0;
+  int sms = 1;  // one one-thread block per SM is launched; the one on kChaseSm chases
 };
+// The SM every chase runs on. A chase from one SM to lines in the L2 takes that SM's distance to
+// the L2's slices: on an H100 the texture path over 1-4 MiB takes 323 cycles a step from SM 99,
+// 337 from SM 0 and 368-371 from SM 66, and a single block left to the scheduler landed on
+// different SMs from one run to the next (two levels, 331 or 374 cycles; the experiment
+// scripts/experiments/texture_chase_levels.cu, docs/probes/constant.md). On one fixed SM the
+// level holds within 1-2 cycles across processes.
+inline constexpr unsigned int kChaseSm = 0;
 void launch_chase(const ChaseLaunch& c, cudaStream_t stream);
 
 // Where one chase point's launches record: `capacity` slots and their count, zeroed (RAII).

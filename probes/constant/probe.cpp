@@ -50,6 +50,7 @@ struct Shared {
   runtime::DeviceBuffer table, out, sink;
   std::map<int, std::unique_ptr<constant::Texture>> textures;
   int blocks = 0;
+  int sms = 1;  // the chase's grid: one one-thread block per SM (constant::kChaseSm chases)
 };
 
 runtime::Operation lookup_op(const Point& p, Shared& sh, cudaStream_t check) {
@@ -115,6 +116,7 @@ runtime::Operation chase_op(ChaseState& st, Shared& sh, std::uint32_t steps) {
                           static_cast<const std::uint32_t*>(st.order->device.get()),
                           static_cast<std::uint32_t>(n)};
   c.warm = n <= kFullWarmMax ? static_cast<std::uint32_t>(n) : kShortWarm;
+  c.sms = std::max(sh.sms, 1);
   c.steps = steps;
   st.ring.into(c);
   runtime::Operation op;
@@ -262,12 +264,13 @@ class ConstantProbe final : public SweepProbe<Point> {
         "lookups: {} blocks of {} threads per SM, each thread up to {} lookups (fewer for more "
         "distinct addresses and larger tables), a warp's lanes in `distinct` groups reading "
         "elements table/distinct apart from a random base; lookups/s and GB/s of the elements "
-        "read; every thread's sum checked; chases: one thread, {} dependent loads of elements 64 B "
+        "read; every thread's sum checked; chases: one thread on SM {}, {} dependent loads of "
+        "elements 64 B "
         "apart (4-byte offsets for constant and texture, 8-byte addresses for readonly and "
         "global) in a random cycle after an untimed warm-up (the whole cycle up to {} elements, "
         "else {} steps), clock64 and %globaltimer around them; every launch's end checked",
-        kBlocksPerSm, constant::kLookupThreads, kBaseIters, v.number("steps"), kFullWarmMax,
-        kShortWarm);
+        kBlocksPerSm, constant::kLookupThreads, kBaseIters, constant::kChaseSm, v.number("steps"),
+        kFullWarmMax, kShortWarm);
   }
   Analysis measure(Sweep<Point>& s) override;
 };
@@ -276,6 +279,7 @@ ConstantProbe::Analysis ConstantProbe::measure(Sweep<Point>& s) {
   const DeviceInfo& dev = s.ctx().device();
   Shared sh;
   sh.blocks = dev.sm_count * kBlocksPerSm;
+  sh.sms = dev.sm_count;
   int texels = 0;
   GP_CUDA(cudaDeviceGetAttribute(&texels, cudaDevAttrMaxTexture1DLinearWidth, dev.index));
   const std::uint64_t budget = runtime::device_memory().free_bytes / 2;

@@ -65,7 +65,7 @@ const auto kPlateauFinding = occupancy_findings.verdict(
     outcome(kWarpsAt, kIlpAt, kWidthAt), [](const auto& f) {
       return fmt::format(
           "{}: the plateau is {} (median of the {:g} points alike to the best within noise); the "
-          "best at {} warps/SM, ILP {}, {} B per access ({} in flight per SM)",
+          "best at {} warps/SM, ILP {}, {} per access ({} in flight per SM)",
           f[kOpName], f[kPlateau], f.value(kAlike), f[kWarpsAt], f[kIlpAt], f[kWidthAt],
           bytes(f.value(kInFlightAt)));
     });
@@ -80,7 +80,7 @@ const auto kKnee = occupancy_findings.verdict(
               : fmt::format("at or below the sweep's least, {}", bytes(f.maybe(kHigh)));
       return fmt::format(
           "{}: {}% of the plateau from {} in flight per SM (measured, {}; first at {} warps/SM, "
-          "ILP {}, {} B); Little's law at the unloaded {:.0f} ns predicts {}: measured/predicted "
+          "ILP {}, {}); Little's law at the unloaded {:.0f} ns predicts {}: measured/predicted "
           "{:.2f}x, {} (the latency the knee implies: {:.0f} ns)",
           f[kOpName], f[kLevel], bytes(f.maybe(kMeasured)), between, f[kWarpsAt], f[kIlpAt],
           f[kWidthAt], f.value(kLatency), bytes(f.maybe(kPredicted)), f.maybe(kRatio).value_or(0),
@@ -92,7 +92,7 @@ const auto kBestRoute = occupancy_findings.verdict(
     outcome(kRoute, kWarpsAt, kIlpAt, kWidthAt, kRegRoute, kRegPoint), [](const auto& f) {
       return fmt::format(
           "{}: of the points reaching {}% of the plateau, the fewest warps is {} warps/SM by {} "
-          "(ILP {}, {} B, {} in flight per SM, {:g} registers per SM); the fewest registers, "
+          "(ILP {}, {}, {} in flight per SM, {:g} registers per SM); the fewest registers, "
           "{:g} per SM, by {} ({})",
           f[kOpName], f[kLevel], f[kWarpsAt], f[kRoute], f[kIlpAt], f[kWidthAt],
           bytes(f.value(kInFlightAt)), f.value(kRegs), f.value(kRegCount), f[kRegRoute],
@@ -207,7 +207,7 @@ void sides_finding(ProbeResult& result, const std::vector<Curve>& curves) {
 }  // namespace
 
 const auto kPointText = [](const auto& f) {
-  return fmt::format("{} {} warps ILP {} {} B", f[kOpName], f[kWarpsAt], f[kIlpAt], f[kWidthAt]);
+  return fmt::format("{} {} warps ILP {} {}", f[kOpName], f[kWarpsAt], f[kIlpAt], f[kWidthAt]);
 };
 const CounterAgreementMaker kCounterOccupancy = define_counter_agreement(
     occupancy_findings, "occupancy_counter_occupancy",

@@ -185,10 +185,9 @@ void transposes(ProbeResult& result, const Derived& d) {
     const TransposeRow& r = d.transposes[p.a];
     const TransposeRow& g = d.transposes[p.b];
     result.findings.push_back(kTransposeFinding.make(
-        kSideKey(g.n), kRowBw(r.bandwidth->stats.median / kBytesPerGB),
-        kDiagBw(g.bandwidth->stats.median / kBytesPerGB), kRatio(p.cmp.ratio),
-        kGt200Ratio(r.gt200_slowdown / g.gt200_slowdown), kGt200Write(r.gt200_write),
-        kDecision(change_name(p.cmp.change))));
+        kSideKey(g.n), kRowBw(r.bandwidth->stats.median), kDiagBw(g.bandwidth->stats.median),
+        kRatio(p.cmp.ratio), kGt200Ratio(r.gt200_slowdown / g.gt200_slowdown),
+        kGt200Write(r.gt200_write), kDecision(change_name(p.cmp.change))));
   }
 }
 

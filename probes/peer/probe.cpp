@@ -523,8 +523,8 @@ bool same_point(const RowPoint& a, const RowPoint& b) {
 }
 
 // The runnable points' rows: small pair copies and chases (peer::process_level) with each round
-// in a process of its own, at least peer::kProcessLevelRounds of them; the other pair points and the patterns (one operation for all of a
-// pattern point's rows) in one batch here.
+// in a process of its own, at least peer::kProcessLevelRounds of them; the other pair points and
+// the patterns (one operation for all of a pattern point's rows) in one batch here.
 void measure_rows(Sweep<RowPoint>& s, Shared& sh, const std::vector<bool>& runs) {
   const auto& points = s.points();
   std::vector<runtime::Operation> small_ops, ops;

@@ -37,8 +37,15 @@ TEST(OccupancyGpu, ResidencyIsAsAskedAndBytesInFlightBuyBandwidth) {
     EXPECT_EQ(testing::derived_of(*few, "blocks_per_sm"), 1.0);  // one block of 2 warps
     EXPECT_EQ(testing::derived_of(*many, "blocks_per_sm"), 16.0);
     EXPECT_EQ(testing::derived_of(*deep, "bytes_in_flight"), 8.0 * 32 * 8 * 16);
-    // 32x the bytes in flight: far more bandwidth than the noise could give.
-    EXPECT_GT(testing::median_of(*many, "bandwidth"), 4 * testing::median_of(*few, "bandwidth"));
+    // 32x the bytes in flight: far more bandwidth than the noise could give for loads. Stores are
+    // posted (no thread waits for them), so 2 warps/SM already write at 1.95 of the 3 TB/s an H100
+    // writes at all (2026-11-27): for writes, more warps must only not slow them down.
+    const double gained =
+        testing::median_of(*many, "bandwidth") / testing::median_of(*few, "bandwidth");
+    if (std::string(op) == "write")
+      EXPECT_GT(gained, 0.9);
+    else
+      EXPECT_GT(gained, 4.0);
     if (few->counters) {
       const auto achieved =
           counter_value(*few, "sm__warps_active.avg.pct_of_peak_sustained_active");

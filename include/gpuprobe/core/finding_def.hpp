@@ -171,9 +171,10 @@ class FindingView {
     return out;
   }
   template <class X>
-  TextList items(X) const {
+  TextList items(X) const {  // a list param, in params or in outcome (as find_param_in looks)
     declared<X>();
-    return list_items_of(f_.params, X::key).value_or(TextList{});
+    if (auto in_params = list_items_of(f_.params, X::key)) return *in_params;
+    return list_items_of(f_.outcome, X::key).value_or(TextList{});
   }
 
  private:
