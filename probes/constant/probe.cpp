@@ -21,6 +21,7 @@
 #include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
+#include "latency/analysis.hpp"  // flushed_first: the same rule as latency's chase
 #include "registry.hpp"
 
 namespace gpuprobe {
@@ -51,6 +52,7 @@ struct Shared {
   std::map<int, std::unique_ptr<constant::Texture>> textures;
   int blocks = 0;
   int sms = 1;  // the chase's grid: one one-thread block per SM (constant::kChaseSm chases)
+  std::uint64_t l2_bytes = 0;
 };
 
 runtime::Operation lookup_op(const Point& p, Shared& sh, cudaStream_t check) {
@@ -122,13 +124,17 @@ runtime::Operation chase_op(ChaseState& st, Shared& sh, std::uint32_t steps) {
   runtime::Operation op;
   op.label = fmt::format("chase {} {}", models::lookup_path_name(p.path),
                          format_bytes(static_cast<double>(p.bytes)));
-  op.cache = runtime::Cache::kAsLeft;
+  // As `latency` does: a table far over the L2 starts each sample from a flushed L2 (DRAM), a
+  // smaller one from a warm read of the whole table (so the L2 holds it). Warming a 256 MiB table
+  // left its last 60 MiB in an H200's L2: the DRAM level read 0.88x latency's.
+  const bool flush = latency::flushed_first(n, models::kChaseStride, sh.l2_bytes);
+  op.cache = flush ? runtime::Cache::kFlushL2 : runtime::Cache::kAsLeft;
   op.prepare = [c, bytes = p.bytes](cudaStream_t s) {
     constant::launch_build_chain(const_cast<void*>(c.table), c.order, c.n,
                                  constant::chases_pointers(c.path), s);
     if (c.path == LookupPath::kConstant) constant::copy_to_constant(c.table, bytes, s);
   };
-  if (p.path != LookupPath::kConstant)
+  if (p.path != LookupPath::kConstant && !flush)
     op.reset_sample = [c, bytes = p.bytes, sink = static_cast<std::uint32_t*>(sh.sink.get())](
                           cudaStream_t s) { constant::launch_warm(c.table, bytes, sink, s); };
   op.reset_pass = op.reset_sample;
@@ -268,7 +274,9 @@ class ConstantProbe final : public SweepProbe<Point> {
         "elements 64 B "
         "apart (4-byte offsets for constant and texture, 8-byte addresses for readonly and "
         "global) in a random cycle after an untimed warm-up (the whole cycle up to {} elements, "
-        "else {} steps), clock64 and %globaltimer around them; every launch's end checked",
+        "else {} steps; a table over twice the L2 from a flushed L2, a smaller one after a warm "
+        "read of "
+        "it), clock64 and %globaltimer around them; every launch's end checked",
         kBlocksPerSm, constant::kLookupThreads, kBaseIters, constant::kChaseSm, v.number("steps"),
         kFullWarmMax, kShortWarm);
   }
@@ -280,6 +288,7 @@ ConstantProbe::Analysis ConstantProbe::measure(Sweep<Point>& s) {
   Shared sh;
   sh.blocks = dev.sm_count * kBlocksPerSm;
   sh.sms = dev.sm_count;
+  sh.l2_bytes = dev.l2_bytes;
   int texels = 0;
   GP_CUDA(cudaDeviceGetAttribute(&texels, cudaDevAttrMaxTexture1DLinearWidth, dev.index));
   const std::uint64_t budget = runtime::device_memory().free_bytes / 2;
