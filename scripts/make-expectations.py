@@ -59,8 +59,14 @@ MIN_MARGIN = 0.05
 MIN_MARGIN_ONE_RUN = 0.10
 MAX_MARGIN = 0.30
 
-# Quantities that the current build no longer reports as the committed runs did, with the reason.
+# Quantities that the current build no longer reports as the committed runs did, or whose
+# run-to-run spread the reference runs happen not to show, with the reason.
 NOT_GATED = [
+    (r"^constant\[mode=chase,path=texture,bytes=(?!1024\])\d+\]\.latency$",
+     "the texture path's chase over a table past the L1 moves between runs by up to 13% (H100 check "
+     "runs: 327-372 cycles at 1-4 MiB; an H200, the chase pinned to SM 0: 333-379 cycles at 4 MiB in "
+     "three quick runs; docs/probes/constant.md): a bound from runs that happen to agree fails "
+     "healthy ones"),
     (r"^zerocopy\.summary\[direction=write,memory=hostalloc,stride=32,element_bytes=16\]"
      r"\.break_even_reuse$",
      "at reuse 8 the copy leads by only 2-3% in three of six same-build H100 runs (copy time / "
