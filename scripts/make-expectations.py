@@ -67,6 +67,11 @@ NOT_GATED = [
      "runs: 327-372 cycles at 1-4 MiB; an H200, the chase pinned to SM 0: 333-379 cycles at 4 MiB in "
      "three quick runs; docs/probes/constant.md): a bound from runs that happen to agree fails "
      "healthy ones"),
+    (r"^constant\[mode=chase,path=constant,bytes=(?!1024\])\d+\]\.latency$",
+     "the constant path's second level depends on the SM that chases: 94.5 cycles on the H100 from "
+     "the SM the scheduler picked (the reference runs), 104.5 from SM 0, where the chase runs since "
+     "2026-11-27 (docs/probes/constant.md); bound again once runs of the current build are "
+     "committed"),
     (r"^zerocopy\.summary\[direction=write,memory=hostalloc,stride=32,element_bytes=16\]"
      r"\.break_even_reuse$",
      "at reuse 8 the copy leads by only 2-3% in three of six same-build H100 runs (copy time / "
