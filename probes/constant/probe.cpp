@@ -149,7 +149,11 @@ Metric slot_metric(const ChaseState& st, const char* name, const char* unit, dou
   std::vector<double> v;
   for (const auto& s : st.slots)
     v.push_back(static_cast<double>(cycles ? s.cycles : s.ns) * scale / steps);
-  if (v.empty()) throw std::runtime_error(fmt::format("{}: no chase launch recorded", name));
+  if (v.empty())
+    throw std::runtime_error(fmt::format(
+        "{}: no chase launch recorded: the chase runs on SM {} only (is it available to this "
+        "context, e.g. under MPS with fewer SMs?)",
+        name, constant::kChaseSm));
   return Metric{name, unit, statistics_of(v), {v}};
 }
 

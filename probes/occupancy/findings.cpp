@@ -130,6 +130,17 @@ std::int64_t percent(double level) {
   return static_cast<std::int64_t>(level * 100 + 0.5);
 }
 
+// How a measured knee stands to Little's law's: within the band, inside the two swept points
+// around the measured knee (the sweep cannot tell them apart), or beyond / short of it. Stores are
+// posted (no thread waits for them), so a write's knee short of the law says that, not more.
+const char* knee_agreement(double ratio, bool inside, bool write) {
+  if (std::abs(ratio - 1) <= kKneeBand) return "within 25% of it";
+  if (inside) return "inside the two swept points around the measured knee";
+  if (ratio > 1) return "beyond it: the latency under load is longer";
+  if (write) return "short of it: stores are posted, no thread waits for them";
+  return "short of it: the load needs less than the model says";
+}
+
 void knee_findings(ProbeResult& result, const Curve& c, const RunFacts& facts) {
   for (std::size_t k = 0; k < kKneeLevels.size(); ++k) {
     const Knee& knee = c.knees[k];
@@ -140,9 +151,7 @@ void knee_findings(ProbeResult& result, const Curve& c, const RunFacts& facts) {
     const double ratio = predicted > 0 ? *knee.bytes / predicted : 0;
     const bool inside =
         knee.below && predicted >= c.samples[*knee.below].in_flight && predicted <= at.in_flight;
-    const char* agreement = std::abs(ratio - 1) <= kKneeBand || inside ? "within 25% of it"
-                            : ratio > 1 ? "beyond it: the latency under load is longer"
-                                        : "short of it: the load needs less than the model says";
+    const char* agreement = knee_agreement(ratio, inside, c.op == "write");
     const double loaded =
         models::implied_latency(*knee.bytes, facts.sm_count, level * c.plateau * 1e9, c.counted);
     result.findings.push_back(kKnee.make(

@@ -176,6 +176,8 @@ std::vector<Axis> OccupancyProbe::axes() const {
                            "1GiB", "512MiB");
   bytes.number = NumberKind::kSize;
   bytes.min = 16ull << 20;
+  bytes.max =
+      8ull << 30;  // written word = index ^ seed (bit 31 set): never 0, the poison, below 2^31
   Axis op =
       choice_axis("op", "what the stream does: read (each thread sums its words), write, copy",
                   {occupancy::kRead, occupancy::kWrite, occupancy::kCopy}, "all");

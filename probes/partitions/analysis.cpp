@@ -58,7 +58,11 @@ void pair_padding(Derived& d) {
     std::optional<std::size_t> best;
     for (std::size_t j = 0; j < d.strides.size(); ++j) {
       const StrideRow& p = d.strides[j];
-      if (p.pad <= 0 || p.order != al.order || p.stride != al.stride + p.pad) continue;
+      // the same streams (the buffer cap can halve one row's and not its partner's): a loss from
+      // fewer loads in flight is not camping
+      if (p.pad <= 0 || p.order != al.order || p.stride != al.stride + p.pad ||
+          p.streams != al.streams)
+        continue;
       if (!best || p.pad < d.strides[*best].pad) best = j;
     }
     if (!best) continue;

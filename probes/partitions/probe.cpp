@@ -112,8 +112,10 @@ class PartitionsProbe final : public SweepProbe<Point> {
   Row row(const Point& p) const override { return unmeasured_row(partitions::row_params(p)); }
   std::string method(const AxisValues& v) const override {
     return fmt::format(
-        "stride: blocks of {} threads, {} streams each (one 4-B load of each in flight per "
-        "thread), up to {} blocks per SM, all resident; stream k reads {} B chunks from k x "
+        "stride: blocks of {} threads, {} streams each (4-B loads of each, the step loop unrolled "
+        "by "
+        "the compiler: up to 16 loads in flight per thread), up to {} blocks per SM, all resident; "
+        "stream k reads {} B chunks from k x "
         "stride on, going on (streams x stride) further at each multiple of the stride; {} KiB per "
         "stream at full "
         "width, fewer streams reading further when the buffer would pass {}; bandwidth = bytes "

@@ -75,7 +75,9 @@ std::vector<SampleSet> ProbeContext::measure_all_in_processes(const std::vector<
   const MeasureOptions& options = measurer_.options();
   std::size_t rounds = effective_rounds(options.rounds, options.rule);
   if (!round_process_ || rounds < 2 || options.only_round) return measure_all(ops);
-  rounds = std::max(rounds, least_rounds);
+  // at least least_rounds processes, but never more than fixed samples give rounds (a child takes
+  // the same effective_rounds: rounds past it would measure nothing)
+  rounds = effective_rounds(std::max(rounds, least_rounds), options.rule);
   if (keys.size() != ops.size()) throw std::logic_error("one key per operation");
   const TeardownAll teardown{ops};
   std::vector<SampleSet> out = time_in_processes(ops, keys, values, rounds);

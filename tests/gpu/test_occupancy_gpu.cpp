@@ -47,10 +47,17 @@ TEST(OccupancyGpu, ResidencyIsAsAskedAndBytesInFlightBuyBandwidth) {
     else
       EXPECT_GT(gained, 4.0);
     if (few->counters) {
-      const auto achieved =
-          counter_value(*few, "sm__warps_active.avg.pct_of_peak_sustained_active");
-      ASSERT_TRUE(achieved.has_value());
-      EXPECT_NEAR(*achieved, testing::derived_of(*few, "occupancy"), 1.5);
+      // the residency asked for is the residency got: at 2 warps (one block per SM) and at 16 (four
+      // blocks, held to four by dynamic shared memory; H100 and H200: 24.5-24.9 % against 25 %)
+      const Row* mid = at(r, op, "16", "1", "4");
+      ASSERT_NE(mid, nullptr);
+      EXPECT_EQ(testing::derived_of(*mid, "blocks_per_sm"), 4.0);
+      for (const Row* row : {few, mid}) {
+        const auto achieved =
+            counter_value(*row, "sm__warps_active.avg.pct_of_peak_sustained_active");
+        ASSERT_TRUE(achieved.has_value());
+        EXPECT_NEAR(*achieved, testing::derived_of(*row, "occupancy"), 1.5);
+      }
     } else {
       std::cout
           << "[   NOTE   ] no counters (CUPTI refused or off): the occupancy check did not run\n";

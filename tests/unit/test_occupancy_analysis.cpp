@@ -172,6 +172,16 @@ TEST(OccupancyAnalysis, AKneeInsideTheBracketOrWithinTheBandAgrees) {
   occupancy::analyse(r2, f);
   EXPECT_EQ(text(*one(r2, "occupancy_knee", "read", 90), "agreement"),
             "short of it: the load needs less than the model says");
+  // writes saturate with few bytes in flight: short of the law, because stores are posted
+  EXPECT_EQ(text(*one(r2, "occupancy_knee", "write", 90), "agreement"),
+            "short of it: stores are posted, no thread waits for them");
+  // a prediction inside the bracket but far from the interpolated knee is not "within 25%"
+  ProbeResult r3 = run();
+  f.latency_s = 430e-9;  // predicted 90%: 8.6 KiB, inside (8 KiB, 16 KiB], the knee near its top
+  occupancy::analyse(r3, f);
+  const Finding* k3 = one(r3, "occupancy_knee", "read", 90);
+  EXPECT_GT(value(*k3, "ratio"), 1.25);
+  EXPECT_EQ(text(*k3, "agreement"), "inside the two swept points around the measured knee");
 }
 
 TEST(OccupancyAnalysis, TheCheapestRoutesAreNamed) {

@@ -137,6 +137,20 @@ TEST(PartitionsAnalysis, CampingFoundAtTheSlowAlignedStride) {
   EXPECT_NE(f[0]->text.find("strides (4 KiB)"), std::string::npos) << f[0]->text;
 }
 
+// An aligned stride whose padded partner ran fewer streams (the buffer cap) is not judged: its
+// loss would be the loads in flight, not camping.
+TEST(PartitionsAnalysis, PartnersWithOtherStreamsAreNotCompared) {
+  ProbeResult r = sweep(0.5);  // the aligned 4 KiB row at half the others' bandwidth
+  for (Row& row : r.rows)
+    if (std::get<std::int64_t>(row.params[3].value) == 4096 + 256) row.derived[0].value = 32;
+  analyse(r);
+  phrase_findings(r, words());
+  const auto f = all_of(r, "partitions_camping");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(std::get<std::string>(outcome(*f[0], "camping").value), "not found") << f[0]->text;
+  EXPECT_DOUBLE_EQ(value(*f[0], "pairs"), 6);  // 256 B .. 1 MiB x4 (7 strides) but 4 KiB
+}
+
 TEST(PartitionsAnalysis, BlockOrderAgainstRowOrder) {
   ProbeResult r = sweep(1.0);
   ProbeResult s = sweep(1.0, kScatter);
