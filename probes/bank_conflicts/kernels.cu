@@ -8,6 +8,7 @@
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
+#include "gpuprobe/runtime/vector_words.cuh"
 
 namespace gpuprobe::bank {
 namespace {
@@ -87,29 +88,8 @@ __global__ void verify_transpose_kernel(const std::uint32_t* out, int n, std::ui
 // ---- Stride loops -------------------------------------------------------------------------
 
 template <int kWidth>
-struct Element;
-template <>
-struct Element<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct Element<8> {
-  using type = uint2;
-};
-template <>
-struct Element<16> {
-  using type = uint4;
-};
-
-__device__ __forceinline__ std::uint32_t word_sum(std::uint32_t v) {
-  return v;
-}
-__device__ __forceinline__ std::uint32_t word_sum(uint2 v) {
-  return v.x + v.y;
-}
-__device__ __forceinline__ std::uint32_t word_sum(uint4 v) {
-  return v.x + v.y + v.z + v.w;
-}
+using Element = runtime::VectorOf<kWidth>;  // .type: the access's vector
+using runtime::word_sum;
 
 // The element whose first word has value `first` and the following words first+1, ...
 template <typename E>

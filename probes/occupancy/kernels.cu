@@ -7,39 +7,19 @@
 #include "gpuprobe/models/occupancy_model.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
+#include "gpuprobe/runtime/vector_words.cuh"
 #include "kernels.hpp"
 
 namespace gpuprobe::occupancy {
 namespace {
 
 template <int Width>
-struct Vec;
-template <>
-struct Vec<4> {
-  using T = std::uint32_t;
-};
-template <>
-struct Vec<8> {
-  using T = uint2;
-};
-template <>
-struct Vec<16> {
-  using T = uint4;
-};
-
-__device__ __forceinline__ std::uint32_t word_sum(std::uint32_t v) {
-  return v;
-}
-__device__ __forceinline__ std::uint32_t word_sum(uint2 v) {
-  return v.x + v.y;
-}
-__device__ __forceinline__ std::uint32_t word_sum(uint4 v) {
-  return v.x + v.y + v.z + v.w;
-}
+using Vec = runtime::VectorOf<Width>;  // .type: the access's vector
+using runtime::word_sum;
 
 // The vector a write leaves at vector index v: its words' occupancy_written.
 template <int Width>
-__device__ __forceinline__ typename Vec<Width>::T written(std::uint64_t v, std::uint32_t seed) {
+__device__ __forceinline__ typename Vec<Width>::type written(std::uint64_t v, std::uint32_t seed) {
   const std::uint64_t w = v * (Width / 4);
   if constexpr (Width == 4)
     return models::occupancy_written(w, seed);
@@ -63,7 +43,7 @@ struct Args {
 // put more in flight than the template says). The grid is persistent: every block is resident.
 template <Op O, int Ilp, int Width>
 __global__ void stream_kernel(Args a) {
-  using T = typename Vec<Width>::T;
+  using T = typename Vec<Width>::type;
   const T* __restrict__ src = static_cast<const T*>(a.src);
   T* __restrict__ dst = static_cast<T*>(a.dst);
   std::uint32_t acc = 0;
