@@ -414,8 +414,7 @@ class PeerProbe final : public SweepProbe<RowPoint> {
   void finish_plan(ProbeResult& r, const AxisValues&,
                    const std::vector<int>* devices) const override {
     if (!devices) r.findings.push_back(peer::kPlanEveryGpu.make());
-    if (devices && ordered_pairs(*devices).empty())
-      r.findings.push_back(peer::kPlanOneGpu.make());
+    if (devices && ordered_pairs(*devices).empty()) r.findings.push_back(peer::kPlanOneGpu.make());
   }
   Analysis measure(Sweep<RowPoint>& s) override;
 };
