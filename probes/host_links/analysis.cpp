@@ -158,21 +158,14 @@ std::string lane_name(int gpu, const std::string& direction) {
 
 SampleSet gpu_samples(const SampleSet& all, int gpu) {
   const std::string prefix = "gpu" + std::to_string(gpu) + " ";
-  SampleSet out;
-  out.rounds = all.rounds;
-  out.flags = all.flags;
-  for (const LaneSamples& lane : all.lanes) {
-    if (lane.name.rfind(prefix, 0) != 0) continue;
-    out.lanes.push_back({lane.name.substr(prefix.size()), lane.bytes, lane.seconds});
-  }
-  if (out.lanes.empty())
+  std::vector<std::size_t> mine;
+  for (std::size_t i = 0; i < all.lanes.size(); ++i)
+    if (all.lanes[i].name.rfind(prefix, 0) == 0) mine.push_back(i);
+  if (mine.empty())
     throw std::invalid_argument("no lane of GPU " + std::to_string(gpu) + " in the operation");
-  for (std::size_t i = 0; i < all.seconds.size(); ++i) {
-    double longest = 0;
-    for (const LaneSamples& lane : out.lanes)
-      longest = std::max(longest, lane.seconds.at(i));
-    out.seconds.push_back(longest);
-  }
+  SampleSet out = lanes_subset(all, mine);
+  for (LaneSamples& lane : out.lanes)
+    lane.name = lane.name.substr(prefix.size());
   return out;
 }
 

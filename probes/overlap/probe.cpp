@@ -17,6 +17,7 @@
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/context.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/event_timing.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
 #include "gpuprobe/runtime/stream.hpp"
 #include "gpuprobe/sweep_probe.hpp"
@@ -226,28 +227,6 @@ runtime::Operation make_operation(const Point& p, const Setup& setup) {
   return op;
 }
 
-// Seconds of one `enqueue` on the stream, event-timed: the median of three runs after a warm-up
-// run (`fastest`: the fastest run of as many as fit in kFastestSeconds, at least three).
-constexpr double kFastestSeconds = 0.1;
-
-template <typename F>
-double event_seconds(cudaStream_t stream, F enqueue, bool fastest = false) {
-  runtime::Event start, stop;
-  std::vector<double> t;
-  double spent = 0;
-  enqueue(stream);
-  while (t.size() < 3 || (fastest && spent < kFastestSeconds)) {
-    start.record(stream);
-    enqueue(stream);
-    stop.record(stream);
-    stop.synchronize();
-    t.push_back(stop.seconds_since(start));
-    spent += t.back();
-  }
-  std::sort(t.begin(), t.end());
-  return fastest ? t.front() : t[t.size() / 2];
-}
-
 // Seconds the SMs are kept busy before the kernel is timed for tuning: an idle GPU runs at a low
 // clock (345 MHz on the test H100) and takes milliseconds to boost, so a kernel timed cold is slow
 // and the tuned count too small (a GPU test saw the tuned kernel at 0.43x the H2D time).
@@ -263,11 +242,11 @@ constexpr int kRefinements = 3;
 void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
   Buffers b = setup.buffers(memory, "");
   const overlap::Chunk all{0, b.words};
-  const double h2d = event_seconds(
+  const double h2d = runtime::event_seconds(
       stream, [&](cudaStream_t s) { overlap::enqueue_stage(b, Stage::kH2D, all, s); }, true);
   const auto kernel = [&](std::uint32_t iterations) {
     b.iterations = iterations;
-    return event_seconds(
+    return runtime::event_seconds(
         stream, [&](cudaStream_t s) { overlap::enqueue_stage(b, Stage::kKernel, all, s); });
   };
   for (double warm = 0; warm < kWarmSeconds;)
@@ -369,9 +348,7 @@ void add_lane_metrics(Row& row, const SampleSet& samples) {
   if (samples.lanes.size() < 2) return;
   for (std::size_t lane = 0; lane < samples.lanes.size(); ++lane) {
     row.metrics.push_back(lane_bandwidth_metric(samples, lane));
-    row.metrics.push_back(mapped_metric(samples, samples.lanes[lane].seconds,
-                                        "time_" + samples.lanes[lane].name, "s",
-                                        [](double s) { return s; }));
+    row.metrics.push_back(lane_time_metric(samples, lane));
   }
 }
 

@@ -1,19 +1,12 @@
-// peer's analysis (host-only, tested in CI): the pair sweep, and measured rows -> each copy path's
-// peak bandwidth, latency and fraction of the link's raw limit, as findings; and its words.
+// peer's analysis (host-only, tested in CI): measured rows -> each copy path's peak bandwidth,
+// latency and fraction of the link's raw limit, as findings; and its words.
 #pragma once
 
-#include <string>
-#include <utility>
-#include <vector>
-
 #include "gpuprobe/core/glossary.hpp"
+#include "gpuprobe/core/pair_matrix.hpp"  // ordered_pairs
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe::peer {
-
-// Every ordered pair (src, dst) of distinct devices of `devices`, in list order: for 0,1,2 that
-// is (0,1) (0,2) (1,0) (1,2) (2,0) (2,1). A device listed twice counts once; one device gives none.
-std::vector<std::pair<int, int>> ordered_pairs(const std::vector<int>& devices);
 
 // Reads the measured rows (params src, dst, mode, direction, bytes, link; metrics bandwidth and
 // time; model raw_limit in GB/s, absent where the link is unknown) and adds, per (src, dst,

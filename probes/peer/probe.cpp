@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -23,6 +22,7 @@
 #include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/runtime/link_facts.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
+#include "gpuprobe/runtime/peer_access.hpp"
 #include "gpuprobe/runtime/stream.hpp"
 #include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
@@ -35,8 +35,7 @@ namespace {
 constexpr std::uint32_t kSeed = 0x9E3Eu;
 constexpr const char* kMethod =
     "for every ordered pair (src, dst): ce = cudaMemcpyPeerAsync on a stream of dst; ce-write = "
-    "the "
-    "same on a stream of src; ce-nop2p = ce with peer access disabled for the pair (the driver "
+    "the same on a stream of src; ce-nop2p = ce with peer access disabled for the pair (the driver "
     "stages through host memory); sm-read = a copy kernel on dst loading src's memory; sm-write = "
     "a copy kernel on src storing into dst's memory; sm-latency = one thread on dst chasing "
     "pointers through src's memory (ns per dependent load); staged = cudaMemcpyAsync src -> "
@@ -49,10 +48,10 @@ using peer::Point;
 using runtime::DeviceGuard;
 
 // A row's point: a pair point, or the row of one GPU of a pattern point (the pattern's copies run
-// once for all of its rows).
+// once for all of its rows, which share the pattern).
 struct RowPoint {
   Point pair;
-  std::optional<peer::PatternPoint> pattern;
+  std::shared_ptr<const peer::PatternPoint> pattern;
   int gpu = -1;
 };
 
@@ -62,12 +61,14 @@ std::vector<RowPoint> sweep_points(const std::vector<int>& devices, const AxisVa
   if (v.has_choice("pattern", "pairs")) {
     for (const Point& p :
          peer::pair_sweep(devices, v.choices("mode"), v.choices("direction"), v.list("sizes")))
-      out.push_back({p, std::nullopt, -1});
+      out.push_back({p, nullptr, -1});
   }
-  for (const auto& p :
-       peer::pattern_sweep(devices, v.choices("pattern"), v.choices("mode"), v.list("sizes")))
-    for (const int gpu : peer::reported_gpus(p, devices))
-      out.push_back({{}, p, gpu});
+  for (auto& p :
+       peer::pattern_sweep(devices, v.choices("pattern"), v.choices("mode"), v.list("sizes"))) {
+    const auto shared = std::make_shared<const peer::PatternPoint>(std::move(p));
+    for (const int gpu : peer::reported_gpus(*shared, devices))
+      out.push_back({{}, shared, gpu});
+  }
   return out;
 }
 
@@ -86,84 +87,28 @@ Row planned_row(const RowPoint& r) {
                          {"bytes", static_cast<std::int64_t>(p.bytes), "B"}});
 }
 
-// Peer access between every pair that supports it, both ways; disabled again (where this probe
-// enabled it) when it goes out of scope. require() sets what a point needs before it runs: every
-// pair on, but for ce-nop2p its own pair off both ways (the driver then stages the copy itself).
-class PeerAccess {
- public:
-  explicit PeerAccess(const std::vector<int>& devices) {
-    for (const auto& [a, b] : peer::ordered_pairs(devices)) {
-      int can = 0;
-      GP_CUDA(cudaDeviceCanAccessPeer(&can, a, b));
-      if (!can) continue;
-      can_.insert({a, b});
-      const DeviceGuard guard(a);
-      const cudaError_t status = cudaDeviceEnablePeerAccess(b, 0);
-      if (status == cudaErrorPeerAccessAlreadyEnabled) {
-        (void)cudaGetLastError();
-        found_on_.insert({a, b});
-      } else {
-        GP_CUDA(status);
-      }
-      on_.insert({a, b});
-    }
-  }
-  ~PeerAccess() {
-    for (const auto& pair : can_) {
-      const bool want = found_on_.count(pair) > 0;
-      if (on_.count(pair) > 0 && !want) set_quietly(pair, false);
-      if (on_.count(pair) == 0 && want) set_quietly(pair, true);
-    }
-  }
-  PeerAccess(const PeerAccess&) = delete;
-  PeerAccess& operator=(const PeerAccess&) = delete;
-  // Whether a point's P2P copies can run: access both ways for bidir.
-  bool allows(const Point& p) const {
-    if (p.mode == "staged" || p.mode == "ce-nop2p") return true;
-    return can_.count({p.src, p.dst}) && (p.direction != "bidir" || can_.count({p.dst, p.src}));
-  }
-  bool allows(const peer::PatternPoint& p) const {
-    return std::all_of(p.copies.begin(), p.copies.end(),
-                       [this](const auto& copy) { return can_.count(copy) > 0; });
-  }
-  void require(const Point& p) {
-    for (const auto& pair : can_) {
-      const bool off = p.mode == "ce-nop2p" &&
-                       (pair == std::pair{p.src, p.dst} || pair == std::pair{p.dst, p.src});
-      set(pair, !off);
-    }
-  }
-  void require_all() {
-    for (const auto& pair : can_)
-      set(pair, true);
-  }
+// Whether a point's P2P copies can run: access both ways for bidir, every copy of a pattern.
+bool allows(const runtime::PeerAccess& access, const RowPoint& r) {
+  if (r.pattern)
+    return std::all_of(r.pattern->copies.begin(), r.pattern->copies.end(),
+                       [&](const auto& copy) { return access.can(copy.first, copy.second); });
+  const Point& p = r.pair;
+  if (p.mode == "staged" || p.mode == "ce-nop2p") return true;
+  return access.can(p.src, p.dst) && (p.direction != "bidir" || access.can(p.dst, p.src));
+}
 
- private:
-  void set(const std::pair<int, int>& pair, bool on) {
-    if ((on_.count(pair) > 0) == on) return;
-    const DeviceGuard guard(pair.first);
-    GP_CUDA(on ? cudaDeviceEnablePeerAccess(pair.second, 0)
-               : cudaDeviceDisablePeerAccess(pair.second));
-    if (on) {
-      on_.insert(pair);
-    } else {
-      on_.erase(pair);
-    }
-  }
-  static void set_quietly(const std::pair<int, int>& pair, bool on) {
-    const DeviceGuard guard(pair.first);
-    (void)(on ? cudaDeviceEnablePeerAccess(pair.second, 0)
-              : cudaDeviceDisablePeerAccess(pair.second));
-  }
-  std::set<std::pair<int, int>> can_, on_, found_on_;
-};
+// The pairs a point needs off: for ce-nop2p its own pair both ways (the driver then stages the
+// copy itself); every other pair stays on.
+std::set<runtime::GpuPair> off_pairs(const Point& p) {
+  if (p.mode != "ce-nop2p") return {};
+  return {{p.src, p.dst}, {p.dst, p.src}};
+}
 
 // One GPU's side of the sweep: its source (the pattern of its seed), its destination (also the
 // latency chain, built by the point that chases it), a stream and an event per lane to hand a
 // leg to another GPU, and the word a chase on this GPU ends in.
 struct Side {
   int device = 0;
-  int sm_count = 0;
   DeviceInfo info;  // with its link facts (NVML, else sysfs): the model's links
   std::unique_ptr<runtime::DeviceBuffer> src, dst, chase_end;
   std::unique_ptr<runtime::DeviceBuffer> inbox;  // patterns: a slot per sender (inbox_slot)
@@ -176,31 +121,11 @@ struct Shared {
   std::vector<int> devices;
   std::map<int, Side> sides;
   std::unique_ptr<runtime::HostBuffer> staging[2];
-  PeerAccess* access = nullptr;
+  runtime::PeerAccess* access = nullptr;
 };
 
 std::uint32_t seed_of(int device) {
   return kSeed + static_cast<std::uint32_t>(device);
-}
-
-// Enqueues `work` on GPU `exec` within a lane that runs on GPU `lane_device`: on the lane's
-// stream when they are one GPU, else on exec's stream for this lane, ordered after the lane's
-// work so far and before its next (a staged copy's first leg, on the sender).
-void run_leg(Shared& s, int exec, int lane_device, int lane, cudaStream_t lane_stream,
-             const std::function<void(cudaStream_t)>& work) {
-  if (exec == lane_device) {
-    work(lane_stream);
-    return;
-  }
-  const Side& here = s.sides.at(lane_device);
-  const Side& there = s.sides.at(exec);
-  GP_CUDA(cudaEventRecord(here.handoff[lane]->get(), lane_stream));
-  const DeviceGuard guard(exec);
-  const cudaStream_t stream = there.streams[lane]->get();
-  GP_CUDA(cudaStreamWaitEvent(stream, here.handoff[lane]->get(), 0));
-  work(stream);
-  GP_CUDA(cudaEventRecord(there.handoff[lane]->get(), stream));
-  GP_CUDA(cudaStreamWaitEvent(lane_stream, there.handoff[lane]->get(), 0));
 }
 
 // One direction of a point: `from`'s source into `to`'s destination, by `mode`, on the lane's
@@ -214,27 +139,70 @@ void copy_leg(Shared& s, const std::string& mode, int from, int to, std::size_t 
   if (mode == "ce" || mode == "ce-write" || mode == "ce-nop2p") {
     GP_CUDA(cudaMemcpyPeerAsync(dst, to, src, from, bytes, st));
   } else if (mode == "sm-read" || mode == "sm-write") {
-    peer::launch_sm_copy(dst, src, bytes, (mode == "sm-read" ? b : a).sm_count * 4, st);
+    peer::launch_sm_copy(dst, src, bytes, (mode == "sm-read" ? b : a).info.sm_count * 4, st);
   } else if (mode == "sm-latency") {  // the chain lies in from's destination buffer
     peer::launch_chase(a.dst->get(), peer::kChaseHops,
                        static_cast<std::uint64_t*>(b.chase_end->get()), st);
-  } else {  // staged: device to pinned host on `from`, then host to device on `to`
+  } else {  // staged: device to pinned host on `from` (on its stream for this lane, ordered after
+            // the lane's work so far and before its next), then host to device on `to`
     void* host = s.staging[lane]->get();
-    run_leg(s, from, to, lane, st, [=](cudaStream_t leg) {
+    const cudaStream_t leg = a.streams[lane]->get();
+    GP_CUDA(cudaEventRecord(b.handoff[lane]->get(), st));
+    {
+      const DeviceGuard guard(from);
+      GP_CUDA(cudaStreamWaitEvent(leg, b.handoff[lane]->get(), 0));
       GP_CUDA(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, leg));
-    });
+      GP_CUDA(cudaEventRecord(a.handoff[lane]->get(), leg));
+      GP_CUDA(cudaStreamWaitEvent(st, a.handoff[lane]->get(), 0));
+    }
     GP_CUDA(cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, st));
   }
 }
 
-runtime::PatternBuffer written(const Side& side, std::size_t bytes, int from) {
-  return {fmt::format("GPU {}", side.device), side.dst->get(), bytes, seed_of(from)};
+// An output a copy writes, with the side that holds it: poisoned before each round and pass,
+// verified after.
+struct Output {
+  const Side* side;
+  runtime::PatternBuffer buffer;
+};
+
+void poison_all(const std::vector<Output>& outputs) {
+  for (const auto& [side, buffer] : outputs) {
+    const DeviceGuard guard(side->device);
+    buffer.poison(side->streams[0]->get());
+    GP_CUDA(cudaStreamSynchronize(side->streams[0]->get()));
+  }
+}
+
+std::string verify_all(const std::vector<Output>& outputs) {
+  MismatchReport report;
+  for (const auto& [side, buffer] : outputs) {
+    const DeviceGuard guard(side->device);
+    buffer.verify_into(report, side->streams[0]->get());
+  }
+  return report.text();
 }
 
 // The destination buffers a copy point writes: dst's (from src), and src's too for bidir.
-std::vector<std::pair<const Side*, int>> outputs(const Shared& s, const Point& p) {
-  std::vector<std::pair<const Side*, int>> out = {{&s.sides.at(p.dst), p.src}};
-  if (p.direction == "bidir") out.emplace_back(&s.sides.at(p.src), p.dst);
+std::vector<Output> outputs(const Shared& s, const Point& p) {
+  const auto written = [&](int from, int to) {
+    const Side& side = s.sides.at(to);
+    return Output{&side, {fmt::format("GPU {}", to), side.dst->get(), p.bytes, seed_of(from)}};
+  };
+  if (p.direction == "bidir") return {written(p.src, p.dst), written(p.dst, p.src)};
+  return {written(p.src, p.dst)};
+}
+
+// A pattern's copies (from, to), each into its slot of to's inbox.
+std::vector<Output> outputs(const Shared& s, const peer::PatternPoint& p) {
+  std::vector<Output> out;
+  for (const auto& [from, to] : p.copies) {
+    const Side& b = s.sides.at(to);
+    char* slot =
+        static_cast<char*>(b.inbox->get()) + peer::inbox_slot(s.devices, from, to) * p.bytes;
+    out.push_back(
+        {&b, {fmt::format("GPU {} inbox from GPU {}", to, from), slot, p.bytes, seed_of(from)}});
+  }
   return out;
 }
 
@@ -289,34 +257,14 @@ runtime::Operation make_operation(Shared& s, const Point& p) {
   Shared* sp = &s;
   op.lanes.push_back(copy_lane(s, p, false));
   if (p.direction == "bidir") op.lanes.push_back(copy_lane(s, p, true));
+  const std::vector<Output> outs = outputs(s, p);
   op.prepare = [=](cudaStream_t) {
-    sp->access->require(p);
+    sp->access->require(off_pairs(p));
     if (p.mode == "sm-latency") return prepare_chase(*sp, p);
-    for (const auto& [side, from] : outputs(*sp, p)) {
-      const DeviceGuard guard(side->device);
-      written(*side, p.bytes, from).poison(side->streams[0]->get());
-      GP_CUDA(cudaStreamSynchronize(side->streams[0]->get()));
-    }
+    poison_all(outs);
   };
-  op.verify = [=] {
-    if (p.mode == "sm-latency") return verify_chase(*sp, p);
-    MismatchReport report;
-    for (const auto& [side, from] : outputs(*sp, p)) {
-      const DeviceGuard guard(side->device);
-      written(*side, p.bytes, from).verify_into(report, side->streams[0]->get());
-    }
-    return report.text();
-  };
+  op.verify = [=] { return p.mode == "sm-latency" ? verify_chase(*sp, p) : verify_all(outs); };
   return op;
-}
-
-// A pattern's copy (from, to) lands in its slot of to's inbox.
-runtime::PatternBuffer inbox_of(const Shared& s, const peer::PatternPoint& p, std::size_t copy) {
-  const auto [from, to] = p.copies[copy];
-  const Side& b = s.sides.at(to);
-  char* base = static_cast<char*>(b.inbox->get());
-  return {fmt::format("GPU {} inbox from GPU {}", to, from),
-          base + peer::inbox_slot(s.devices, from, to) * p.bytes, p.bytes, seed_of(from)};
 }
 
 // Every copy of a pattern at once, a lane each on the GPU that runs it (the receiver for ce, the
@@ -326,10 +274,10 @@ runtime::Operation make_pattern_operation(Shared& s, const peer::PatternPoint& p
   op.label =
       fmt::format("{} {} {} {}", p.pattern, p.gpu < 0 ? std::string("all") : std::to_string(p.gpu),
                   p.mode, format_bytes(static_cast<double>(p.bytes)));
-  Shared* sp = &s;
+  const std::vector<Output> outs = outputs(s, p);
   for (std::size_t i = 0; i < p.copies.size(); ++i) {
     const auto [from, to] = p.copies[i];
-    void* dst = inbox_of(s, p, i).data;
+    void* dst = outs[i].buffer.data;
     const void* src = s.sides.at(from).src->get();
     runtime::Lane lane{fmt::format("{}->{}", from, to), static_cast<double>(p.bytes),
                        [=, bytes = p.bytes](runtime::LaunchScope& l) {
@@ -338,50 +286,32 @@ runtime::Operation make_pattern_operation(Shared& s, const peer::PatternPoint& p
     lane.device = peer::executing_gpu(p.mode, from, to);
     op.lanes.push_back(std::move(lane));
   }
-  op.prepare = [=](cudaStream_t) {
-    sp->access->require_all();
-    for (std::size_t i = 0; i < p.copies.size(); ++i) {
-      const Side& b = sp->sides.at(p.copies[i].second);
-      const DeviceGuard guard(b.device);
-      inbox_of(*sp, p, i).poison(b.streams[0]->get());
-      GP_CUDA(cudaStreamSynchronize(b.streams[0]->get()));
-    }
+  op.prepare = [access = s.access, outs](cudaStream_t) {
+    access->require();
+    poison_all(outs);
   };
-  op.verify = [=] {
-    MismatchReport report;
-    for (std::size_t i = 0; i < p.copies.size(); ++i) {
-      const Side& b = sp->sides.at(p.copies[i].second);
-      const DeviceGuard guard(b.device);
-      inbox_of(*sp, p, i).verify_into(report, b.streams[0]->get());
-    }
-    return report.text();
-  };
+  op.verify = [outs] { return verify_all(outs); };
   return op;
 }
 
 // A pattern row: the aggregate bandwidth of every copy, and the GPU's own (its copies' bytes over
 // the longest of them, sample by sample).
 void add_gpu_bandwidth(Row& row, const peer::PatternPoint& p, int gpu, const SampleSet& samples) {
-  const std::vector<std::size_t> mine = peer::copies_of(p, gpu);
-  std::vector<double> seconds(samples.seconds.size(), 0.0);
-  for (const std::size_t lane : mine)
-    for (std::size_t i = 0; i < seconds.size(); ++i)
-      seconds[i] = std::max(seconds[i], samples.lanes.at(lane).seconds.at(i));
-  const double bytes = static_cast<double>(mine.size() * p.bytes);
-  row.metrics.push_back(mapped_metric(samples, seconds, "bandwidth_gpu", "GB/s",
-                                      [bytes](double t) { return bytes / t / kBytesPerGB; }));
+  row.metrics.push_back(
+      bandwidth_metric(lanes_subset(samples, peer::copies_of(p, gpu)), "bandwidth_gpu"));
 }
 
-Side make_side(int device, std::size_t most) {
+// A GPU's side; an inbox of `inbox_bytes` for patterns (none for 0).
+Side make_side(int device, std::size_t most, std::size_t inbox_bytes) {
   const DeviceGuard guard(device);
   Side side;
   side.device = device;
   side.info = runtime::query_device(device);
   runtime::add_link_facts(side.info);
-  side.sm_count = side.info.sm_count;
   side.src = std::make_unique<runtime::DeviceBuffer>(most);
   side.dst = std::make_unique<runtime::DeviceBuffer>(most);
   side.chase_end = std::make_unique<runtime::DeviceBuffer>(sizeof(std::uint64_t));
+  if (inbox_bytes > 0) side.inbox = std::make_unique<runtime::DeviceBuffer>(inbox_bytes);
   for (int lane = 0; lane < 2; ++lane) {
     side.streams[lane] = std::make_unique<runtime::Stream>();
     side.handoff[lane] = std::make_unique<runtime::Event>(false);
@@ -419,7 +349,7 @@ void add_link(Row& row, const Shared& s, const Point& p, const SampleSet& sample
 std::vector<int> devices_to_pair(const std::vector<int>& selected) {
   const int visible = runtime::device_count();
   if (visible < 2) throw UnsupportedError(fmt::format("peer needs two GPUs; {} visible", visible));
-  if (peer::ordered_pairs(selected).empty())
+  if (ordered_pairs(selected).empty())
     throw UnsupportedError(fmt::format(
         "peer needs two GPUs; --device selects only GPU {} of the {} visible: give two or more "
         "(--device 0,1 or --device all)",
@@ -432,11 +362,8 @@ Shared make_shared_state(const std::vector<int>& devices, std::size_t most, bool
                          bool patterns) {
   Shared s;
   s.devices = devices;
-  for (const int d : devices) {
-    Side& side = s.sides.emplace(d, make_side(d, most)).first->second;
-    const DeviceGuard guard(d);
-    if (patterns) side.inbox = std::make_unique<runtime::DeviceBuffer>(most * (devices.size() - 1));
-  }
+  for (const int d : devices)
+    s.sides.emplace(d, make_side(d, most, patterns ? most * (devices.size() - 1) : 0));
   for (int lane = 0; lane < 2 && staged; ++lane)
     s.staging[lane] = std::make_unique<runtime::HostBuffer>(runtime::HostMemory::kPinned, most);
   return s;
@@ -487,22 +414,19 @@ class PeerProbe final : public SweepProbe<RowPoint> {
   void finish_plan(ProbeResult& r, const AxisValues&,
                    const std::vector<int>* devices) const override {
     if (!devices) r.findings.push_back(peer::kPlanEveryGpu.make());
-    if (devices && peer::ordered_pairs(*devices).empty())
-      r.findings.push_back(peer::kPlanOneGpu.make());
+    if (devices && ordered_pairs(*devices).empty()) r.findings.push_back(peer::kPlanOneGpu.make());
   }
   Analysis measure(Sweep<RowPoint>& s) override;
 };
 
 // Drops the points that cannot run (P2P access where they need it): a peer_no_p2p note per pair
-// path that cannot, at its first size; one peer_pattern_no_p2p for the patterns. Which run.
-std::vector<bool> drop_unrunnable(Sweep<RowPoint>& s, const PeerAccess& access) {
+// path that cannot, at its first size; one peer_pattern_no_p2p for the patterns.
+void drop_unrunnable(Sweep<RowPoint>& s, const runtime::PeerAccess& access) {
   const std::uint64_t first_size = s.values().list("sizes").front();
   bool pattern_dropped = false;
-  std::vector<bool> runs;
   for (std::size_t i = 0; i < s.points().size(); ++i) {
     const RowPoint& r = s.points()[i];
-    runs.push_back(r.pattern ? access.allows(*r.pattern) : access.allows(r.pair));
-    if (runs.back()) continue;
+    if (allows(access, r)) continue;
     s.drop(i);
     pattern_dropped = pattern_dropped || r.pattern;
     const Point& p = r.pair;
@@ -512,28 +436,21 @@ std::vector<bool> drop_unrunnable(Sweep<RowPoint>& s, const PeerAccess& access) 
                                                       peer::kDirection(p.direction)));
   }
   if (pattern_dropped) s.result().findings.push_back(peer::kPatternNoP2p.make());
-  return runs;
-}
-
-// Whether two rows are of one pattern point.
-bool same_point(const RowPoint& a, const RowPoint& b) {
-  return a.pattern && b.pattern && a.pattern->pattern == b.pattern->pattern &&
-         a.pattern->gpu == b.pattern->gpu && a.pattern->mode == b.pattern->mode &&
-         a.pattern->bytes == b.pattern->bytes;
 }
 
 // The runnable points' rows: small pair copies and chases (peer::process_level) with each round
 // in a process of its own, at least peer::kProcessLevelRounds of them; the other pair points and
 // the patterns (one operation for all of a pattern point's rows) in one batch here.
-void measure_rows(Sweep<RowPoint>& s, Shared& sh, const std::vector<bool>& runs) {
+void measure_rows(Sweep<RowPoint>& s, Shared& sh) {
   const auto& points = s.points();
   std::vector<runtime::Operation> small_ops, ops;
   std::vector<std::size_t> small;
   std::vector<std::vector<std::size_t>> rows_of_op;  // per operation of `ops`, its points
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (!runs[i]) continue;
     const RowPoint& r = points[i];
-    if (r.pattern && !rows_of_op.empty() && same_point(points[rows_of_op.back().front()], r)) {
+    if (!allows(*sh.access, r)) continue;
+    if (r.pattern && !rows_of_op.empty() &&
+        points[rows_of_op.back().front()].pattern == r.pattern) {
       rows_of_op.back().push_back(i);  // another GPU's row of the same pattern point
     } else if (r.pattern) {
       ops.push_back(make_pattern_operation(sh, *r.pattern));
@@ -576,9 +493,10 @@ PeerProbe::Analysis PeerProbe::measure(Sweep<RowPoint>& s) {
   }
   if (s.points().empty()) return [](ProbeResult& r) { peer::analyse(r); };
   Shared sh = make_shared_state(devices, most, staged, patterns);
-  PeerAccess access(devices);
+  runtime::PeerAccess access(devices);
   sh.access = &access;
-  measure_rows(s, sh, drop_unrunnable(s, access));
+  drop_unrunnable(s, access);
+  measure_rows(s, sh);
   return [](ProbeResult& r) { peer::analyse(r); };
 }
 

@@ -7,6 +7,17 @@
 #include "analysis.hpp"
 
 namespace gpuprobe::peer {
+namespace {
+
+// The GPUs that have a pair: each device once, in list order; none for fewer than two.
+std::vector<int> paired_gpus(const std::vector<int>& devices) {
+  std::vector<int> out;
+  for (const auto& [from, to] : ordered_pairs(devices))
+    if (std::find(out.begin(), out.end(), from) == out.end()) out.push_back(from);
+  return out;
+}
+
+}  // namespace
 
 std::vector<Point> pair_sweep(const std::vector<int>& devices,
                               const std::vector<std::string>& modes,
@@ -35,12 +46,7 @@ std::vector<PatternPoint> pattern_sweep(const std::vector<int>& devices,
   const auto pairs = ordered_pairs(devices);
   for (const auto& pattern : patterns) {
     if (pattern == "pairs") continue;
-    std::vector<int> ones = {-1};
-    if (pattern != "all-to-all") {
-      ones.clear();
-      for (const auto& [from, to] : pairs)
-        if (std::find(ones.begin(), ones.end(), from) == ones.end()) ones.push_back(from);
-    }
+    const std::vector<int> ones = pattern == "all-to-all" ? std::vector{-1} : paired_gpus(devices);
     for (const int one : ones)
       for (const auto& mode : modes) {
         if (mode != "ce" && mode != "ce-write") continue;
@@ -57,11 +63,7 @@ std::vector<PatternPoint> pattern_sweep(const std::vector<int>& devices,
 }
 
 std::vector<int> reported_gpus(const PatternPoint& p, const std::vector<int>& devices) {
-  if (p.gpu >= 0) return {p.gpu};
-  std::vector<int> out;
-  for (const auto& [from, to] : ordered_pairs(devices))
-    if (std::find(out.begin(), out.end(), from) == out.end()) out.push_back(from);
-  return out;
+  return p.gpu >= 0 ? std::vector{p.gpu} : paired_gpus(devices);
 }
 
 std::vector<std::size_t> copies_of(const PatternPoint& p, int gpu) {

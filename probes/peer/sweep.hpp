@@ -7,12 +7,7 @@
 #include <string>
 #include <vector>
 
-// The chain's step is shared by the host (verification) and peer's kernels (building it).
-#if defined(__CUDACC__)
-#define GP_PEER_HOST_DEVICE __host__ __device__
-#else
-#define GP_PEER_HOST_DEVICE
-#endif
+#include "gpuprobe/core/host_device.hpp"  // the chain's step: verification and kernels share it
 
 namespace gpuprobe::peer {
 
@@ -85,7 +80,7 @@ inline constexpr std::uint64_t kChaseHops = 512;  // dependent loads per repetit
 std::uint64_t chase_nodes(std::uint64_t bytes);
 // Full period modulo a power of two (Hull-Dobell): the increment is odd, the multiplier is 1
 // modulo 4 (PCG's 64-bit constants).
-GP_PEER_HOST_DEVICE constexpr std::uint64_t chase_next(std::uint64_t node, std::uint64_t nodes) {
+GP_HOST_DEVICE constexpr std::uint64_t chase_next(std::uint64_t node, std::uint64_t nodes) {
   return (node * 6364136223846793005ull + 1442695040888963407ull) & (nodes - 1);
 }
 // The node the chain reaches after `hops` steps from node 0.

@@ -1,5 +1,6 @@
 // Derives source x destination matrices from rows with integer src/dst params
-// (include/gpuprobe/core/pair_matrix.hpp): the path params, then one matrix per metric and path.
+// (include/gpuprobe/core/pair_matrix.hpp): the path params, then one matrix per metric and path;
+// and the ordered pairs of a device list.
 #include "gpuprobe/core/pair_matrix.hpp"
 
 #include <algorithm>
@@ -210,6 +211,17 @@ std::vector<PairMatrix> pair_matrices(const std::vector<Row>& rows) {
     }
   }
   return out;
+}
+
+std::vector<std::pair<int, int>> ordered_pairs(const std::vector<int>& devices) {
+  std::vector<int> unique;
+  for (const int d : devices)
+    if (std::find(unique.begin(), unique.end(), d) == unique.end()) unique.push_back(d);
+  std::vector<std::pair<int, int>> pairs;
+  for (const int src : unique)
+    for (const int dst : unique)
+      if (src != dst) pairs.emplace_back(src, dst);
+  return pairs;
 }
 
 }  // namespace gpuprobe

@@ -38,6 +38,26 @@ Metric lane_bandwidth_metric(const SampleSet& samples, std::size_t lane) {
                        [bytes](double s) { return bytes / s / kBytesPerGB; });
 }
 
+SampleSet lanes_subset(const SampleSet& samples, std::span<const std::size_t> lanes) {
+  SampleSet out;
+  out.rounds = samples.rounds;
+  out.flags = samples.flags;
+  for (const std::size_t lane : lanes)
+    out.lanes.push_back(samples.lanes.at(lane));
+  for (std::size_t i = 0; i < samples.seconds.size(); ++i) {
+    double longest = 0;
+    for (const LaneSamples& lane : out.lanes)
+      longest = std::max(longest, lane.seconds.at(i));
+    out.seconds.push_back(longest);
+  }
+  return out;
+}
+
+Metric lane_time_metric(const SampleSet& samples, std::size_t lane) {
+  const LaneSamples& l = samples.lanes.at(lane);
+  return mapped_metric(samples, l.seconds, "time_" + l.name, "s", [](double s) { return s; });
+}
+
 Row measured_row(std::vector<Param> params, const SampleSet& samples) {
   Row row;
   row.params = std::move(params);

@@ -11,17 +11,16 @@ namespace {
 using Pairs = std::vector<std::pair<int, int>>;
 
 TEST(PeerPairs, EveryOrderedPairWithoutSelfPairs) {
-  EXPECT_EQ(peer::ordered_pairs({0, 1}), (Pairs{{0, 1}, {1, 0}}));
-  EXPECT_EQ(peer::ordered_pairs({0, 1, 2}),
-            (Pairs{{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}}));
-  EXPECT_EQ(peer::ordered_pairs({2, 0}), (Pairs{{2, 0}, {0, 2}}));
-  EXPECT_EQ(peer::ordered_pairs({0, 1, 2, 3}).size(), 12u);
+  EXPECT_EQ(ordered_pairs({0, 1}), (Pairs{{0, 1}, {1, 0}}));
+  EXPECT_EQ(ordered_pairs({0, 1, 2}), (Pairs{{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}}));
+  EXPECT_EQ(ordered_pairs({2, 0}), (Pairs{{2, 0}, {0, 2}}));
+  EXPECT_EQ(ordered_pairs({0, 1, 2, 3}).size(), 12u);
 }
 
 TEST(PeerPairs, OneDeviceGivesNone) {
-  EXPECT_TRUE(peer::ordered_pairs({0}).empty());
-  EXPECT_TRUE(peer::ordered_pairs({}).empty());
-  EXPECT_TRUE(peer::ordered_pairs({1, 1}).empty());  // a device listed twice counts once
+  EXPECT_TRUE(ordered_pairs({0}).empty());
+  EXPECT_TRUE(ordered_pairs({}).empty());
+  EXPECT_TRUE(ordered_pairs({1, 1}).empty());  // a device listed twice counts once
 }
 
 Metric metric(const std::string& name, const std::string& unit, double median) {

@@ -6,11 +6,16 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe {
+
+// Every ordered pair (src, dst) of distinct devices of `devices`, in list order: for 0,1,2 that
+// is (0,1) (0,2) (1,0) (1,2) (2,0) (2,1). A device listed twice counts once; one device gives none.
+std::vector<std::pair<int, int>> ordered_pairs(const std::vector<int>& devices);
 
 // What a cell holds: the most over a cell's rows (a rate: GB/s), or the value at the cell's
 // smallest size (a time: the latency end of the sweep).

@@ -65,6 +65,13 @@ Metric time_metric(const SampleSet& samples, const std::string& name = "time");
 Metric bandwidth_metric(const SampleSet& samples, const std::string& name = "bandwidth");
 // "bandwidth_<lane name>" in GB/s: one lane's bytes over that lane's seconds.
 Metric lane_bandwidth_metric(const SampleSet& samples, std::size_t lane);
+// "time_<lane name>" in s: one lane's seconds (from the operation's common start to its end).
+Metric lane_time_metric(const SampleSet& samples, std::size_t lane);
+
+// Some of an operation's lanes (indices into samples.lanes) as an operation of their own: those
+// lanes, and per sample the longest of them (the lanes start together); the operation's rounds
+// and flags, no counters. One GPU's share of a run across GPUs, say.
+SampleSet lanes_subset(const SampleSet& samples, std::span<const std::size_t> lanes);
 
 // The row of one measured point: params, bandwidth and time, the sample flags and the counters.
 Row measured_row(std::vector<Param> params, const SampleSet& samples);

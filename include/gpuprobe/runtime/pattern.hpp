@@ -9,13 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "gpuprobe/core/host_device.hpp"
 #include "gpuprobe/core/mismatches.hpp"
-
-#ifdef __CUDACC__
-#define GP_HOST_DEVICE __host__ __device__
-#else
-#define GP_HOST_DEVICE
-#endif
 
 namespace gpuprobe::runtime {
 
