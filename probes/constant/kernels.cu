@@ -219,7 +219,11 @@ Texture::~Texture() {
 SlotRing::SlotRing(std::uint32_t capacity) : capacity_(capacity) {
   const std::size_t bytes = capacity * sizeof(ChaseSlot) + sizeof(std::uint32_t);
   GP_CUDA(cudaMalloc(&memory_, bytes));
-  if (const cudaError_t e = cudaMemset(memory_, 0, bytes); e != cudaSuccess) {
+  // Zeroed before any launch reads the count (runtime::set_device's reason), by hand so that a
+  // failure frees the memory first.
+  cudaError_t e = cudaMemsetAsync(memory_, 0, bytes, cudaStreamLegacy);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(cudaStreamLegacy);
+  if (e != cudaSuccess) {
     (void)cudaFree(memory_);  // the destructor of a half-made object does not run
     GP_CUDA(e);
   }

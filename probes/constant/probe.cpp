@@ -164,7 +164,7 @@ std::shared_ptr<const Order> random_order(std::uint64_t n) {
       std::make_shared<Order>(Order{std::vector<std::uint32_t>(n), runtime::DeviceBuffer(n * 4)});
   std::iota(o->host.begin(), o->host.end(), 0u);
   std::shuffle(o->host.begin(), o->host.end(), std::mt19937_64(0xC0457A47ull ^ n));
-  GP_CUDA(cudaMemcpy(o->device.get(), o->host.data(), n * 4, cudaMemcpyHostToDevice));
+  runtime::copy_to_device(o->device.get(), o->host.data(), n * 4);
   return o;
 }
 

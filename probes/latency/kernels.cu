@@ -138,8 +138,8 @@ ChaseTiming time_chase(void* chain, std::uint64_t bytes, std::uint64_t stride, s
   for (std::uint64_t k = 0; k < n; ++k)
     order[k] = static_cast<std::uint32_t>(k * p % n);
   runtime::DeviceBuffer order_d(n * 4), ring(sizeof(ChaseSlot) + 8);
-  GP_CUDA(cudaMemcpy(order_d.get(), order.data(), n * 4, cudaMemcpyHostToDevice));
-  GP_CUDA(cudaMemset(ring.get(), 0, ring.bytes()));
+  runtime::copy_to_device(order_d.get(), order.data(), n * 4);
+  runtime::set_device(ring.get(), 0, ring.bytes());
   char* base = static_cast<char*>(chain);
   launch_build_chain(base, order_d.as<std::uint32_t>(), n, stride, stream);
   std::vector<runtime::L2Flusher> flusher;  // kept until the stream's work is done

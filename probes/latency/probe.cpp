@@ -218,10 +218,9 @@ void measure_series(Sweep<Point>& s, const std::vector<Point>& sized,
     st->point = p;
     st->order_host = random_order(p.elements(), 0x1A7E5Cull ^ (p.bytes * 31 + p.stride));
     st->order = runtime::DeviceBuffer(st->order_host.size() * 4);
-    GP_CUDA(cudaMemcpy(st->order.get(), st->order_host.data(), st->order_host.size() * 4,
-                       cudaMemcpyHostToDevice));
+    runtime::copy_to_device(st->order.get(), st->order_host.data(), st->order_host.size() * 4);
     st->ring = runtime::DeviceBuffer(kSlotCapacity * sizeof(latency::ChaseSlot) + 8);
-    GP_CUDA(cudaMemset(st->ring.get(), 0, st->ring.bytes()));
+    runtime::set_device(st->ring.get(), 0, st->ring.bytes());
     st->end = runtime::DeviceBuffer(8);
     ops.push_back(make_operation(*st, base, static_cast<std::uint32_t*>(sink.get()), steps,
                                  ctx.device().l2_bytes));

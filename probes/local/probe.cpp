@@ -71,7 +71,7 @@ runtime::DeviceBuffer make_table(std::uint32_t lines) {
     std::fill_n(host.begin() + static_cast<std::ptrdiff_t>(k) * models::kLineWords,
                 models::kLineWords, static_cast<std::uint32_t>((k + std::uint64_t{p}) % lines));
   runtime::DeviceBuffer table(host.size() * 4);
-  GP_CUDA(cudaMemcpy(table.get(), host.data(), host.size() * 4, cudaMemcpyHostToDevice));
+  runtime::copy_to_device(table.get(), host.data(), host.size() * 4);
   return table;
 }
 
@@ -243,7 +243,7 @@ Shared make_shared(Sweep<Point>& s, std::uint64_t table_bytes) {
           models::local_start(kSeed, lane, k, models::kMemoryValues);
   }
   sh.values = runtime::DeviceBuffer(values.size() * 4);
-  GP_CUDA(cudaMemcpy(sh.values.get(), values.data(), values.size() * 4, cudaMemcpyHostToDevice));
+  runtime::copy_to_device(sh.values.get(), values.data(), values.size() * 4);
   sh.out = runtime::DeviceBuffer(static_cast<std::size_t>(sh.blocks) * models::kLocalThreads * 4);
   return sh;
 }

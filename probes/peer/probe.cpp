@@ -42,7 +42,8 @@ constexpr const char* kMethod =
     "pinned host -> dst, one after the other; bidir runs src->dst and dst->src at once; each lane "
     "timed with CUDA events on the GPU that runs it, gated batches released together, a point's "
     "time the longest lane's; bandwidth counts payload bytes (both directions for bidir); GB/s = "
-    "1e9 B/s; every copy verified after sampling";
+    "1e9 B/s; a pattern's copies run at once, each reading a source of its own on its sender and "
+    "writing a slot of its own on its receiver; every copy verified after sampling";
 
 using peer::Point;
 using runtime::DeviceGuard;
@@ -112,6 +113,10 @@ struct Side {
   DeviceInfo info;  // with its link facts (NVML, else sysfs): the model's links
   std::unique_ptr<runtime::DeviceBuffer> src, dst, chase_end;
   std::unique_ptr<runtime::DeviceBuffer> inbox;  // patterns: a slot per sender (inbox_slot)
+  // Patterns: a source per receiver, `most` bytes apart, each holding the pattern of its seed, so
+  // that no two copies of a point read the same memory (as nvbandwidth's do not either).
+  std::unique_ptr<runtime::DeviceBuffer> outbox;
+  std::size_t outbox_stride = 0;
   std::unique_ptr<runtime::Stream> streams[2];
   std::unique_ptr<runtime::Event> handoff[2];
 };
@@ -278,7 +283,9 @@ runtime::Operation make_pattern_operation(Shared& s, const peer::PatternPoint& p
   for (std::size_t i = 0; i < p.copies.size(); ++i) {
     const auto [from, to] = p.copies[i];
     void* dst = outs[i].buffer.data;
-    const void* src = s.sides.at(from).src->get();
+    const Side& sender = s.sides.at(from);
+    const void* src = static_cast<const char*>(sender.outbox->get()) +
+                      peer::inbox_slot(s.devices, to, from) * sender.outbox_stride;
     runtime::Lane lane{fmt::format("{}->{}", from, to), static_cast<double>(p.bytes),
                        [=, bytes = p.bytes](runtime::LaunchScope& l) {
                          GP_CUDA(cudaMemcpyPeerAsync(dst, to, src, from, bytes, l.stream()));
@@ -301,8 +308,9 @@ void add_gpu_bandwidth(Row& row, const peer::PatternPoint& p, int gpu, const Sam
       bandwidth_metric(lanes_subset(samples, peer::copies_of(p, gpu)), "bandwidth_gpu"));
 }
 
-// A GPU's side; an inbox of `inbox_bytes` for patterns (none for 0).
-Side make_side(int device, std::size_t most, std::size_t inbox_bytes) {
+// A GPU's side; for patterns (`slots` > 0, one per other GPU) an inbox and an outbox of that many
+// slots of `most` bytes.
+Side make_side(int device, std::size_t most, std::size_t slots) {
   const DeviceGuard guard(device);
   Side side;
   side.device = device;
@@ -311,12 +319,19 @@ Side make_side(int device, std::size_t most, std::size_t inbox_bytes) {
   side.src = std::make_unique<runtime::DeviceBuffer>(most);
   side.dst = std::make_unique<runtime::DeviceBuffer>(most);
   side.chase_end = std::make_unique<runtime::DeviceBuffer>(sizeof(std::uint64_t));
-  if (inbox_bytes > 0) side.inbox = std::make_unique<runtime::DeviceBuffer>(inbox_bytes);
+  if (slots > 0) {
+    side.inbox = std::make_unique<runtime::DeviceBuffer>(most * slots);
+    side.outbox = std::make_unique<runtime::DeviceBuffer>(most * slots);
+    side.outbox_stride = most;
+  }
   for (int lane = 0; lane < 2; ++lane) {
     side.streams[lane] = std::make_unique<runtime::Stream>();
     side.handoff[lane] = std::make_unique<runtime::Event>(false);
   }
   runtime::fill_pattern_device(side.src->get(), most, seed_of(device), side.streams[0]->get());
+  for (std::size_t k = 0; k < slots; ++k)
+    runtime::fill_pattern_device(static_cast<char*>(side.outbox->get()) + k * most, most,
+                                 seed_of(device), side.streams[0]->get());
   GP_CUDA(cudaStreamSynchronize(side.streams[0]->get()));
   return side;
 }
@@ -363,7 +378,7 @@ Shared make_shared_state(const std::vector<int>& devices, std::size_t most, bool
   Shared s;
   s.devices = devices;
   for (const int d : devices)
-    s.sides.emplace(d, make_side(d, most, patterns ? most * (devices.size() - 1) : 0));
+    s.sides.emplace(d, make_side(d, most, patterns ? devices.size() - 1 : 0));
   for (int lane = 0; lane < 2 && staged; ++lane)
     s.staging[lane] = std::make_unique<runtime::HostBuffer>(runtime::HostMemory::kPinned, most);
   return s;

@@ -63,6 +63,11 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
   // A pageable copy is staged synchronously: gating it would deadlock, so the host clock times it.
   op.timing = p.kind == HostMemory::kPageable ? runtime::Timing::kHostClock
                                               : runtime::Timing::kDeviceEvents;
+  // Copies past the process-level sizes take milliseconds and find the link as any copy leaves
+  // it: no warm-up in later rounds (the first round's calibration is one); prepare only poisons
+  // the destinations, so only the first round and the verified last one need it.
+  op.rewarm_each_round = p.bytes <= transfer::kProcessLevelMaxBytes;
+  op.prepare_every_round = op.rewarm_each_round;
   const bool h2d = p.direction != "d2h";
   const bool d2h = p.direction != "h2d";
   const std::uint64_t bytes = p.bytes;

@@ -62,6 +62,16 @@ void free_device(void* ptr, std::size_t bytes) noexcept {
 }
 }  // namespace
 
+void copy_to_device(void* dst, const void* src, std::size_t bytes) {
+  GP_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, cudaStreamLegacy));
+  GP_CUDA(cudaStreamSynchronize(cudaStreamLegacy));
+}
+
+void set_device(void* dst, int value, std::size_t bytes) {
+  GP_CUDA(cudaMemsetAsync(dst, value, bytes, cudaStreamLegacy));
+  GP_CUDA(cudaStreamSynchronize(cudaStreamLegacy));
+}
+
 std::uint64_t take_device_bytes_freed(int device) {
   const std::lock_guard lock(g_freed_mutex);
   return std::exchange(g_device_bytes_freed[device], 0);

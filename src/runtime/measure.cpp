@@ -344,15 +344,15 @@ void Measurer::measure_round(const Operation& op, RoundState& state, std::uint32
                              const StoppingRule& rule, bool last) {
   if (op.lanes.empty()) throw RunError(fmt::format("operation '{}' has no work", op.label));
   // Operations of one batch may share buffers: every round starts from this one's inputs.
-  prepare(op);
+  const bool first = state.reps == 0;
+  if (op.prepare_every_round || first || last) prepare(op);
   trace("  prepared");
   const PersistingScope persisting(op.persisting, lane_streams(op), persisting_l2_max_bytes_);
-  const bool first = state.reps == 0;
   if (first) calibrate(op, state);
   // Calibration ran one repetition ungated: when a batch is one repetition (a long copy), that
   // was the first warm-up batch already.
   const std::size_t warmups =
-      !first ? 1
+      !first ? (op.rewarm_each_round ? 1 : 0)
              : options_.warmup_batches - (state.reps == 1 && options_.warmup_batches > 0 ? 1 : 0);
   for (std::size_t w = 0; w < warmups; ++w)
     run_batch(op, state.reps, false);

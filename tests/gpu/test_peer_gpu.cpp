@@ -14,6 +14,7 @@
 #include "gpuprobe/runner/runner.hpp"
 #include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/runtime/measure.hpp"
+#include "peer/sweep.hpp"
 #include "registry.hpp"
 
 namespace gpuprobe {
@@ -127,8 +128,12 @@ TEST(PeerGpu, RunOnDevicesRunsPeerOnceAcrossTheSelection) {
 // the harness's took about 4x as long as on the harness's (14.5-15.3 us against 3.4-3.9 us on
 // H200s). What remains is the driver's: a small copy draws one of two levels per process and
 // point (ce-write 4 KiB: 2.4 or 3.4-3.8 us on H200s; over five round processes the medians of
-// 0 -> 1 and 1 -> 0 still differed by up to 1.46x, docs/probes/peer.md). The bound sits between
-// the two: 2x.
+// 0 -> 1 and 1 -> 0 still differed by up to 1.46x, docs/probes/peer.md). Such points take at least
+// nine processes (peer::kProcessLevelRounds), more than the five asked here. With nine, every 4 KiB
+// one-way path agreed within 2.8% both ways in two `gpuprobe peer` runs on two H200s, and this test
+// passed alone twice; but run after the rest of the GPU suite it read sm-read 2.76 us 0 -> 1
+// against 3.53 us 1 -> 0 (1.28x) twice (2026-11-27), not explained yet. The bound: 1.5x, above
+// both, far under the 4x of a cross-GPU handshake inside the timed interval.
 TEST(PeerGpu, SmallCopiesTakeAsLongEitherWay) {
   GP_REQUIRE_GPU();
   GP_REQUIRE_TWO_GPUS();
@@ -143,7 +148,8 @@ TEST(PeerGpu, SmallCopiesTakeAsLongEitherWay) {
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
   const Quantity* processes = find_quantity(r.conditions, "round_processes");
   ASSERT_NE(processes, nullptr);
-  EXPECT_EQ(processes->value, 5.0);  // one batch of small copies, five rounds, on both GPUs
+  // One batch of small copies, in peer's least number of processes (not the five asked).
+  EXPECT_EQ(processes->value, static_cast<double>(peer::kProcessLevelRounds));
   int compared = 0;
   for (const char* mode : {"ce", "ce-write", "sm-read", "sm-write"}) {
     const Row* there = testing::find_row(r, {{"src", "0"}, {"dst", "1"}, {"mode", mode}});
@@ -151,7 +157,7 @@ TEST(PeerGpu, SmallCopiesTakeAsLongEitherWay) {
     if (!there || !back) continue;  // no P2P access between the two
     const double a = testing::median_of(*there, "time");
     const double b = testing::median_of(*back, "time");
-    EXPECT_LT(std::max(a, b) / std::min(a, b), 2.0)
+    EXPECT_LT(std::max(a, b) / std::min(a, b), 1.5)
         << mode << ": 0->1 " << a * 1e6 << " us, 1->0 " << b * 1e6 << " us";
     ++compared;
   }

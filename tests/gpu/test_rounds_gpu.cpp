@@ -7,7 +7,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu_test_support.hpp"
@@ -114,6 +116,47 @@ TEST(RoundsGpu, APointInRoundsAgreesWithTheSamePointInOneRound) {
   // A 64 MiB device copy on an idle GPU varies by well under 1% between runs.
   EXPECT_NEAR(five / one, 1.0, 0.02) << "1 round " << one << " GB/s, 5 rounds " << five;
   EXPECT_GT(one, 100.0);  // a device copy, not a host transfer: hundreds of GB/s at least
+}
+
+// An operation without round set-up (transfer's large copies) is prepared before its first round
+// and its verified last one only, and warms up only with its first round's calibration; by
+// default every round is prepared and warmed up. Counted: prepare calls and launches of one
+// repetition per batch (a target batch time of zero keeps a batch one repetition).
+TEST(RoundsGpu, RoundSetUpRunsEveryRoundUnlessTheOperationOptsOut) {
+  GP_REQUIRE_GPU();
+  Fixture f;
+  constexpr std::size_t kBytes = std::size_t{16} << 20;
+  runtime::DeviceBuffer src(kBytes), dst(kBytes);
+  auto count = [&](bool every_round) {
+    runtime::MeasureOptions options;
+    options.rounds = 4;
+    options.rule.fixed_samples = 8;
+    options.target_batch_seconds = 0;
+    runtime::ProbeContext ctx(f.device, options, {}, "test-rounds", 1);
+    runtime::fill_pattern_device(src.get(), kBytes, 4u, ctx.stream());
+    GP_CUDA(cudaStreamSynchronize(ctx.stream()));
+    auto prepares = std::make_shared<int>(0);
+    auto launches = std::make_shared<int>(0);
+    runtime::Operation op = copy_op("copy", src.get(), dst.get(), kBytes, 4u, ctx.stream());
+    const auto poison = op.prepare;
+    op.prepare = [=](cudaStream_t s) {
+      ++*prepares;
+      poison(s);
+    };
+    const auto copy = op.lanes[0].launch;
+    op.lanes[0].launch = [=](runtime::LaunchScope& l) {
+      ++*launches;
+      copy(l);
+    };
+    op.rewarm_each_round = every_round;
+    op.prepare_every_round = every_round;
+    EXPECT_NO_THROW(ctx.measure_all({op}));  // verified after the last round
+    return std::pair{*prepares, *launches};
+  };
+  // The calibration (one repetition, also the first round's warm-up), a warm-up in each of the
+  // three later rounds, eight samples.
+  EXPECT_EQ(count(true), std::pair(4, 1 + 3 + 8));
+  EXPECT_EQ(count(false), std::pair(2, 1 + 8));
 }
 
 }  // namespace

@@ -13,6 +13,14 @@ namespace gpuprobe::runtime {
 // Bytes of device memory DeviceBuffers have freed on a device (index) since the last call.
 std::uint64_t take_device_bytes_freed(int device);
 
+// Host bytes to device memory, returning when they are there. A plain cudaMemcpy from pageable
+// memory returns once the bytes are staged, before its DMA lands, and the harness's streams are
+// non-blocking (not ordered after the legacy stream): a kernel launched next on one of them could
+// read the old bytes (it did under a second process's PCIe load, 2026-11-27).
+void copy_to_device(void* dst, const void* src, std::size_t bytes);
+// Device memory set to a byte value, returning when done (cudaMemset is asynchronous).
+void set_device(void* dst, int value, std::size_t bytes);
+
 // Device memory from cudaMalloc. Out-of-memory names the size and the free memory.
 class DeviceBuffer {
  public:

@@ -119,6 +119,14 @@ struct Operation {
   // that range's `dram__bytes_write.sum` as `write_back.dram__bytes_write.sum`: the range's
   // DRAM writes plus the write-back are the operation's writes.
   bool count_write_back = false;
+  // A warm-up batch before every later round's samples (the first round always warms up with its
+  // calibration). Off where nothing of a point's start state carries over from the points visited
+  // in between, and a batch is a copy of milliseconds: there the warm-up is one more sample's time
+  // spent on nothing (transfer's copies of more than 1 MiB; docs/method.md).
+  bool rewarm_each_round = true;
+  // `prepare` before every round. Off where prepare only poisons outputs (no input changes between
+  // rounds): then it runs before the first round and the last, the one verified.
+  bool prepare_every_round = true;
 };
 
 }  // namespace gpuprobe::runtime
