@@ -99,7 +99,8 @@ struct ChaseLaunch {
 // 337 from SM 0 and 368-371 from SM 66, and a single block left to the scheduler landed on
 // different SMs from one run to the next (two levels, 331 or 374 cycles; the experiment
 // scripts/experiments/texture_chase_levels.cu, docs/probes/constant.md). On one fixed SM the
-// level held within 1-2 cycles across processes there; one quick H200 run still read 13% more.
+// level held within 1-2 cycles across processes there; what still moved it was which lines that
+// SM had read before (the own lap in probe.cpp's chase_op).
 inline constexpr unsigned int kChaseSm = 0;
 void launch_chase(const ChaseLaunch& c, cudaStream_t stream);
 

@@ -93,6 +93,7 @@ struct ChaseState {
   Point point;
   std::shared_ptr<const Order> order;
   constant::SlotRing ring{kSlotCapacity};
+  constant::SlotRing lap_ring{0};  // counts the own laps (they record no slot)
   std::vector<constant::ChaseSlot> slots;
   bool verified = false;
 };
@@ -129,10 +130,21 @@ runtime::Operation chase_op(ChaseState& st, Shared& sh, std::uint32_t steps) {
   // left its last 60 MiB in an H200's L2: the DRAM level read 0.88x latency's.
   const bool flush = latency::flushed_first(n, models::kChaseStride, sh.l2_bytes);
   op.cache = flush ? runtime::Cache::kFlushL2 : runtime::Cache::kAsLeft;
-  op.prepare = [c, bytes = p.bytes](cudaStream_t s) {
+  // After the chain is (re)built, SM 0 walks the whole cycle once, untimed, for a table past the
+  // full warm-up and within a quarter of the L2: a line SM 0 has read since it was last written
+  // reads about 40 cycles faster than one it has not, while the L2 has room to keep it
+  // (scripts/experiments/chase_allocation_levels.cu; docs/probes/constant.md). Without the lap the
+  // level depended on which lines earlier launches had read since the round's rebuild.
+  constant::ChaseLaunch lap = c;
+  lap.warm = static_cast<std::uint32_t>(n);
+  lap.steps = 0;
+  st.lap_ring.into(lap);
+  const bool own_lap = !flush && n > kFullWarmMax && p.bytes <= sh.l2_bytes / 4;
+  op.prepare = [c, lap, own_lap, bytes = p.bytes](cudaStream_t s) {
     constant::launch_build_chain(const_cast<void*>(c.table), c.order, c.n,
                                  constant::chases_pointers(c.path), s);
     if (c.path == LookupPath::kConstant) constant::copy_to_constant(c.table, bytes, s);
+    if (own_lap) constant::launch_chase(lap, s);
   };
   if (p.path != LookupPath::kConstant && !flush)
     op.reset_sample = [c, bytes = p.bytes, sink = static_cast<std::uint32_t*>(sh.sink.get())](
@@ -279,8 +291,8 @@ class ConstantProbe final : public SweepProbe<Point> {
         "apart (4-byte offsets for constant and texture, 8-byte addresses for readonly and "
         "global) in a random cycle after an untimed warm-up (the whole cycle up to {} elements, "
         "else {} steps; a table over twice the L2 from a flushed L2, a smaller one after a warm "
-        "read of "
-        "it), clock64 and %globaltimer around them; every launch's end checked",
+        "read of it, and up to a quarter of the L2 after one untimed lap of the whole cycle by "
+        "that SM each round), clock64 and %globaltimer around them; every launch's end checked",
         kBlocksPerSm, constant::kLookupThreads, kBaseIters, constant::kChaseSm, v.number("steps"),
         kFullWarmMax, kShortWarm);
   }
