@@ -1,6 +1,6 @@
-// constant's analysis (host-only, tested in CI): the sweep's points (sweep.cpp); the lookup rows'
-// model and counter columns, the chase rows' levels (latency::find_levels; analysis.cpp); the
-// findings (findings.cpp) and the words (words.cpp).
+// constant's analysis (host-only, tested in CI): the sweep's points, the lookup rows' model and
+// counter columns, the chase rows' levels (latency::find_levels; analysis.cpp); the findings and
+// the words (findings.cpp).
 #pragma once
 
 #include <array>
@@ -52,8 +52,7 @@ inline constexpr std::array<std::string_view, 8> kCounterMetrics = {
 struct Point {
   std::string mode;
   models::LookupPath path = models::LookupPath::kGlobal;
-  int width = 4;
-  int distinct = 1;
+  int width = 4, distinct = 1;
   std::uint64_t bytes = 0;
 };
 
@@ -73,15 +72,14 @@ void analyse(ProbeResult& result, const RunFacts& facts);
 
 void add_words(Glossary& glossary);
 
-// The analysis internals (analysis.cpp, findings.cpp, words.cpp).
+// The analysis internals (analysis.cpp, findings.cpp).
 using models::LookupPath;
 
 // A lookup row read by name (rate: its lookups/s metric) and its model.
 struct Lookup {
   Row* row = nullptr;
   LookupPath path = LookupPath::kGlobal;
-  int width = 0;
-  int distinct = 0;
+  int width = 0, distinct = 0;
   std::uint64_t bytes = 0;
   const Metric* rate = nullptr;
   models::LookupPrediction model;
@@ -95,17 +93,15 @@ struct ChaseSeries {
   std::vector<latency::Level> levels;
 };
 
-const FindingList& finding_list();
 // The counters beside the model: the path's requests per warp lookup (LDCs, texture or load
 // requests) and transactions per request (idc per LDC, sectors per request); measured only: L2
 // sectors per warp lookup, the idc hit rate.
 void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out);
 
 // At the narrowest width: broadcast against the most distinct addresses per (path, size), the
-// winner at each (distinct, size), where constant and texture beat plain loads (the textbook).
-void add_lookup_findings(const std::vector<Lookup>& rows, std::vector<Finding>& out);
-// One finding per level of each chase series.
-void add_level_findings(const std::vector<ChaseSeries>& series, std::vector<Finding>& out);
-void add_notes(const RunFacts& facts, std::vector<Finding>& out);
+// winner at each (distinct, size), where constant and texture beat plain loads (the textbook);
+// one finding per level of each chase series; the sizing note.
+void add_findings(const std::vector<Lookup>& rows, const std::vector<ChaseSeries>& series,
+                  const RunFacts& facts, std::vector<Finding>& out);
 
 }  // namespace gpuprobe::constant

@@ -1,5 +1,5 @@
-// constant's findings (host-only), each declared once, and built from the lookup rows (broadcast
-// ratios, the winner at each point, the textbook's advice), the chase levels and the run's notes.
+// constant's findings (host-only), each declared once, built from the lookup rows (broadcast
+// ratios, each point's winner, the textbook's advice), the chase levels and the run's notes; words.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,22 +46,21 @@ constexpr Value<"requests", "idc_request"> kIdcReq;
 
 FindingList list;
 
-template <class View>
-std::string row_text(const View& f) {
+// The counter agreements' worst row: its point, and how a sentence names it.
+constexpr auto kRowPoint = point(kModeKey, kPathKey, kWidthKey, kDistinctKey, kBytesKey);
+const auto kRowText = [](const auto& f) {
   return fmt::format("{} {} d{} {}", f[kPathKey], f[kWidthKey], f[kDistinctKey], f[kBytesKey]);
-}
+};
 
 const CounterAgreementMaker kRequests = define_counter_agreement(
     list, "constant_counter_requests",
     "requests per warp lookup in the path's unit (LDC instructions; l1tex global-load requests)",
-    point(kModeKey, kPathKey, kWidthKey, kDistinctKey, kBytesKey),
-    [](const auto& f) { return row_text(f); });
+    kRowPoint, kRowText);
 const CounterAgreementMaker kTransactions = define_counter_agreement(
     list, "constant_counter_transactions",
     "transactions (idc requests per LDC; l1tex sectors per global-load request, texture sectors "
     "per warp lookup)",
-    point(kModeKey, kPathKey, kWidthKey, kDistinctKey, kBytesKey),
-    [](const auto& f) { return row_text(f); });
+    kRowPoint, kRowText);
 
 const auto kBroadcastDef = list.verdict(
     "constant_broadcast", params(kPathKey, kWidthKey, kBytesKey),
@@ -133,8 +132,6 @@ const auto kIdcHitWarning = list.warning(
           f[kRowsKey], f.value(kHits), f.value(kIdcReq), f[kBytesKey]);
     });
 
-constexpr auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
-
 const Lookup* find(const std::vector<Lookup>& rows, LookupPath p, int w, int d, std::uint64_t b) {
   const auto it = std::find_if(rows.begin(), rows.end(), [&](const Lookup& l) {
     return l.path == p && l.width == w && l.distinct == d && l.bytes == b;
@@ -161,7 +158,7 @@ void broadcast(const std::vector<Lookup>& rows, int w, int most, std::uint64_t b
     const Lookup *one = find(rows, p, w, 1, b), *many = find(rows, p, w, most, b);
     if (!one || !many || most == 1) continue;
     out.push_back(kBroadcastDef.make(
-        kPathKey(models::lookup_path_name(p)), kWidthKey(w), kBytesKey(i64(b)), kDistinctKey(most),
+        kPathKey(models::lookup_path_name(p)), kWidthKey(w), kBytesKey(b), kDistinctKey(most),
         kBroadcast(rate(one)), kDivergent(rate(many)), kRatio(ratio_of(rate(one), rate(many))),
         kModelRatio(many->model.relative_time)));
   }
@@ -186,7 +183,7 @@ void winner(const std::vector<Lookup>& rows, int w, int d, std::uint64_t b,
   const Lookup* global = find(rows, LookupPath::kGlobal, w, d, b);
   auto opt = [](bool has, auto v) { return has ? std::optional(v) : std::nullopt; };
   out.push_back(kWinnerDef.make(
-      kWidthKey(w), kDistinctKey(d), kBytesKey(i64(b)), kWinner(names),
+      kWidthKey(w), kDistinctKey(d), kBytesKey(b), kWinner(names),
       kRunnerUp(opt(runner, std::string(runner ? path_name(runner) : ""))), kWinnerRate(rate(best)),
       kRunnerRate(opt(runner, runner ? rate(runner) : 0.0)),
       kMargin(opt(runner, runner ? 100 * (rate(best) / rate(runner) - 1) : 0.0)),
@@ -215,20 +212,48 @@ void textbook(const std::vector<Lookup>& rows, LookupPath p, int w, std::vector<
                                   kCompared(compared), kWhere(where), kVerdict(verdict)));
 }
 
+// The columns' short headers.
+constexpr TermEntry kTerms[] = {
+    {"mode", "mode", "lookup: throughput of the whole GPU; chase: one thread's dependent lookups"},
+    {"path", "path", "constant: __constant__; readonly: __ldg; texture: tex1Dfetch; global"},
+    {"width", "width", "element bytes"},
+    {"distinct", "dist", "distinct addresses per warp lookup"},
+    {"bytes", "table", "table size"},
+    {"lookups", "Glk/s", "lookups per second, 1e9"},
+    {"latency", "cyc", "cycles per chased lookup (clock64)"},
+    {"latency_time", "t", "time per chased lookup (%globaltimer)"},
+    {"warp_lookups", "warp lk", "warp lookups per launch"},
+    {"slowdown", "slow", "broadcast lookups/s / this point's (same path, width, table)"},
+    {"predicted_slowdown", "m.slow", "model: transactions (constant) or sectors / broadcast's"},
+    {"transactions_per_ldc", "m.tr/ldc", "model: constant-cache transactions per LDC"},
+    {"sectors_per_request", "m.sec/rq", "model: L1 sectors per request (coalescing's model)"},
+    {"sectors_per_lookup", "m.sec/lk", "model: texture sectors per warp lookup (64-B requests)"},
+    {"sectors_per_lookup_counter", "sec ctr", "counters: texture sectors / warp lookups"},
+    {"sectors_per_lookup_counter_vs_model", "sec c/m", "sec ctr / m.sec/lk"},
+    {"requests_per_lookup", "m.rq/lk", "model: requests per warp lookup in the path's unit"},
+    {"requests_per_lookup_counter", "rq ctr",
+     "counters: LDC or global-load requests / warp lookups"},
+    {"requests_per_lookup_counter_vs_model", "rq c/m", "rq ctr / m.rq/lk"},
+    {"transactions_per_ldc_counter", "tr ctr", "counters: idc requests / LDC instructions"},
+    {"transactions_per_ldc_counter_vs_model", "tr c/m", "tr ctr / m.tr/ldc"},
+    {"sectors_per_request_counter", "sec ctr", "counters: l1tex sectors / requests of the path"},
+    {"sectors_per_request_counter_vs_model", "sec c/m", "sec ctr / m.sec/rq"},
+    {"l2_sectors_per_lookup", "L2 sec", "counters: L2 sectors read by L1 and gcc / warp lookups"},
+    {"idc_hit", "idc hit", "counters: indexed-constant-cache hit rate"},
+};
+
 }  // namespace
 
-const FindingList& finding_list() {
-  return list;
+void add_words(Glossary& g) {
+  g.add_findings(list);
+  g.add_terms("constant", kTerms);
 }
 
 void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
   CounterAgreement requests(kRequests, ""), transactions(kTransactions, "");
   constexpr const char* kPer[] = {"transactions_per_ldc_counter", "sectors_per_lookup_counter",
                                   "sectors_per_request_counter"};
-  struct Bad {
-    double hits, requests;
-    std::uint64_t bytes;
-  } first_bad{};
+  const Lookup* first_bad = nullptr;
   std::int64_t bad = 0;
   for (const Lookup& l : rows) {
     Row& row = *l.row;
@@ -252,20 +277,21 @@ void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
     const auto hits = counter_value(row, kIdcHits);
     const bool usable = !hits || !per || (*hits >= 0 && *hits <= *per);
     row.derived.push_back({"idc_hit", "", usable ? ratio_of(hits, per) : std::nullopt});
-    if (!usable && bad++ == 0) first_bad = {*hits, *per, l.bytes};
+    if (!usable && bad++ == 0) first_bad = &l;
   }
   for (const CounterAgreement* a : {&requests, &transactions})
     if (auto f = a->finding()) out.push_back(std::move(*f));
   if (bad > 0)
-    out.push_back(kIdcHitWarning.make(kRowsKey(bad), kBytesKey(i64(first_bad.bytes)),
-                                      kHits(first_bad.hits), kIdcReq(first_bad.requests)));
+    out.push_back(kIdcHitWarning.make(kRowsKey(bad), kBytesKey(first_bad->bytes),
+                                      kHits(counter_value(*first_bad->row, kIdcHits)),
+                                      kIdcReq(counter_value(*first_bad->row, kIdcRequests))));
 }
 
-void add_lookup_findings(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
-  if (rows.empty()) return;
+void add_findings(const std::vector<Lookup>& rows, const std::vector<ChaseSeries>& series,
+                  const RunFacts& facts, std::vector<Finding>& out) {
   std::set<int> distincts;
   std::set<std::uint64_t> sizes;
-  int w = rows.front().width;
+  int w = rows.empty() ? 0 : rows.front().width;
   for (const Lookup& l : rows)
     distincts.insert(l.distinct), sizes.insert(l.bytes), w = std::min(w, l.width);
   for (const std::uint64_t b : sizes) {
@@ -275,26 +301,17 @@ void add_lookup_findings(const std::vector<Lookup>& rows, std::vector<Finding>& 
   }
   for (const LookupPath p : {LookupPath::kConstant, LookupPath::kTexture})
     textbook(rows, p, w, out);
-}
-
-void add_level_findings(const std::vector<ChaseSeries>& series, std::vector<Finding>& out) {
   for (const ChaseSeries& s : series)
     for (std::size_t i = 0; i < s.levels.size(); ++i) {
       const latency::Level& l = s.levels[i];
       const double ns_per_cycle = s.ns_per_cycle[(l.plateau_first + l.plateau_last) / 2];
       out.push_back(kLevelDef.make(
-          kPathKey(models::lookup_path_name(s.path)), kLevelKey(i64(i + 1)), kLatency(l.median),
-          kLatencyNs(ns_per_cycle > 0 ? std::optional<double>(l.median * ns_per_cycle)
-                                      : std::nullopt),
-          kFrom(i64(l.smallest)), kSize(i64(l.size)),
-          kNextSize(l.next_size ? std::optional<std::int64_t>(i64(*l.next_size)) : std::nullopt)));
+          kPathKey(models::lookup_path_name(s.path)), kLevelKey(i + 1), kLatency(l.median),
+          kLatencyNs(ns_per_cycle > 0 ? std::optional(l.median * ns_per_cycle) : std::nullopt),
+          kFrom(l.smallest), kSize(l.size), kNextSize(l.next_size)));
     }
-}
-
-void add_notes(const RunFacts& facts, std::vector<Finding>& out) {
   if (facts.constant_skipped > 0 || facts.dropped > 0)
-    out.push_back(
-        kSizingNote.make(kSkipped(i64(facts.constant_skipped)), kDropped(i64(facts.dropped))));
+    out.push_back(kSizingNote.make(kSkipped(facts.constant_skipped), kDropped(facts.dropped)));
 }
 
 }  // namespace gpuprobe::constant

@@ -15,9 +15,6 @@
 #include "gpuprobe/core/mismatches.hpp"
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/core/units.hpp"
-#include "gpuprobe/runtime/buffers.hpp"
-#include "gpuprobe/runtime/context.hpp"
-#include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
@@ -41,9 +38,8 @@ constexpr std::uint32_t kSlotCapacity = 4096;  // chase launches recorded per po
 // L2), so every launch lasts about 0.1-3 ms on an H100.
 std::uint32_t iters_for(const Point& p) {
   const std::uint64_t level = p.bytes <= (256u << 10) ? 1 : p.bytes <= (8u << 20) ? 4 : 64;
-  return std::max<std::uint32_t>(
-      kMinIters,
-      static_cast<std::uint32_t>(kBaseIters / (static_cast<std::uint64_t>(p.distinct) * level)));
+  return std::max<std::uint32_t>(kMinIters,
+                                 static_cast<std::uint32_t>(kBaseIters / (p.distinct * level)));
 }
 
 // What every operation shares: the table buffer, its texture objects by width, the sums, a sink.
@@ -223,10 +219,6 @@ void measure_chases(Sweep<Point>& s, Shared& sh, const std::vector<std::size_t>&
   }
 }
 
-bool power_of_two(std::uint64_t v) {
-  return std::has_single_bit(v);
-}
-
 // An axis within [min, max], its values checked by `ok` ("{} is not <why>") where given.
 Axis bounded(Axis a, std::uint64_t min, std::uint64_t max, bool (*ok)(std::uint64_t) = nullptr,
              const char* why = "") {
@@ -248,6 +240,7 @@ class ConstantProbe final : public SweepProbe<Point> {
            "divergent throughput, latency per table size, the winner at each point";
   }
   std::vector<Axis> axes() const override {
+    const auto power_of_two = [](std::uint64_t v) { return std::has_single_bit(v); };
     Axis chase_max =
         bounded(number_axis("chase-max", "largest chase table (constant: 64 KiB at most)", "256MiB",
                             "4MiB"),
@@ -287,12 +280,11 @@ class ConstantProbe final : public SweepProbe<Point> {
         "distinct addresses and larger tables), a warp's lanes in `distinct` groups reading "
         "elements table/distinct apart from a random base; lookups/s and GB/s of the elements "
         "read; every thread's sum checked; chases: one thread on SM {}, {} dependent loads of "
-        "elements 64 B "
-        "apart (4-byte offsets for constant and texture, 8-byte addresses for readonly and "
-        "global) in a random cycle after an untimed warm-up (the whole cycle up to {} elements, "
-        "else {} steps; a table over twice the L2 from a flushed L2, a smaller one after a warm "
-        "read of it, and up to a quarter of the L2 after one untimed lap of the whole cycle by "
-        "that SM each round), clock64 and %globaltimer around them; every launch's end checked",
+        "elements 64 B apart (4-byte offsets for constant and texture, 8-byte addresses for "
+        "readonly and global) in a random cycle after an untimed warm-up (the whole cycle up to {} "
+        "elements, else {} steps; a table over twice the L2 from a flushed L2, a smaller one after "
+        "a warm read of it, and up to a quarter of the L2 after one untimed lap of the whole cycle "
+        "by that SM each round), clock64 and %globaltimer around them; every launch's end checked",
         kBlocksPerSm, constant::kLookupThreads, kBaseIters, constant::kChaseSm, v.number("steps"),
         kFullWarmMax, kShortWarm);
   }

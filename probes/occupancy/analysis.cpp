@@ -23,14 +23,8 @@ std::optional<Sample> sample_of(Row& r) {
   const auto in_flight = derived_of(r, kInFlight), regs = derived_of(r, kRegistersPerSm);
   const Metric* bw = find_metric(r, "bandwidth");
   if (!warps || !ilp || !width || !in_flight || !regs || bw == nullptr) return std::nullopt;
-  return Sample{&r,
-                static_cast<int>(*warps),
-                static_cast<int>(*ilp),
-                static_cast<int>(*width),
-                *in_flight,
-                *regs,
-                bw,
-                bw->stats.median};
+  const auto i = [](std::optional<std::int64_t> v) { return static_cast<int>(*v); };
+  return Sample{&r, i(warps), i(ilp), i(width), *in_flight, *regs, bw, bw->stats.median};
 }
 
 void set_plateau(Curve& c) {
@@ -62,9 +56,8 @@ std::vector<Curve> curves_of(ProbeResult& result) {
   for (Curve& c : out) {
     std::stable_sort(c.samples.begin(), c.samples.end(),
                      [](const Sample& a, const Sample& b) { return a.in_flight < b.in_flight; });
-    c.ilp0 = c.samples.front().ilp, c.width0 = c.samples.front().width;
-    for (const Sample& x : c.samples)
-      c.ilp0 = std::min(c.ilp0, x.ilp), c.width0 = std::min(c.width0, x.width);
+    c.ilp0 = std::ranges::min_element(c.samples, {}, &Sample::ilp)->ilp;
+    c.width0 = std::ranges::min_element(c.samples, {}, &Sample::width)->width;
     set_plateau(c);
     for (const double level : kKneeLevels)
       c.knees.push_back(knee_of(c.samples, level * c.plateau));
@@ -76,16 +69,12 @@ std::vector<Curve> curves_of(ProbeResult& result) {
 void add_model(Sample& s, const Curve& c, const RunFacts& f) {
   const double bw =
       models::little_bandwidth(s.in_flight, f.sm_count, f.latency_s, c.plateau * 1e9, c.counted);
+  const double implied = models::implied_latency(s.in_flight, f.sm_count, s.gbps * 1e9, c.counted);
   s.row->model.push_back(
       {"bandwidth", "GB/s", f.latency_s > 0 ? std::optional(bw / 1e9) : std::nullopt});
+  s.row->derived.push_back({"of_plateau", "", ratio_of(s.gbps, c.plateau)});
   s.row->derived.push_back(
-      {"of_plateau", "", c.plateau > 0 ? std::optional(s.gbps / c.plateau) : std::nullopt});
-  s.row->derived.push_back(
-      {"implied_latency", "ns",
-       s.gbps > 0
-           ? std::optional(
-                 models::implied_latency(s.in_flight, f.sm_count, s.gbps * 1e9, c.counted) * 1e9)
-           : std::nullopt});
+      {"implied_latency", "ns", s.gbps > 0 ? std::optional(implied * 1e9) : std::nullopt});
 }
 
 // Counter columns: the achieved occupancy beside the theoretical one, the DRAM traffic beside
@@ -94,8 +83,7 @@ void add_counters(Sample& s, CounterAgreement& occ, CounterAgreement& dram) {
   Row& r = *s.row;
   if (!r.counters) return;
   occ.add(r, "achieved_occupancy", counter_value(r, kAchieved), derived_of(r, kOccupancy));
-  const auto rd = counter_value(r, kDramRead), wr = counter_value(r, kDramWrite);
-  dram.add(r, "dram_bytes", rd && wr ? std::optional(*rd + *wr) : std::nullopt,
+  dram.add(r, "dram_bytes", sum_of(counter_value(r, kDramRead), counter_value(r, kDramWrite)),
            derived_of(r, kStreamed));
 }
 
@@ -134,13 +122,11 @@ Knee knee_of(const std::vector<Sample>& samples, double target) {
 Cheapest cheapest(const std::vector<Sample>& samples, double target) {
   Cheapest c;
   const auto better = [&](std::optional<std::size_t> best, std::size_t i, bool warps_first) {
-    if (!best) return true;
-    const Sample &a = samples[i], &b = samples[*best];
     const auto key = [&](const Sample& s) {
-      return warps_first ? std::pair(static_cast<double>(s.warps), s.registers_per_sm)
-                         : std::pair(s.registers_per_sm, static_cast<double>(s.warps));
+      const double w = s.warps;
+      return warps_first ? std::pair(w, s.registers_per_sm) : std::pair(s.registers_per_sm, w);
     };
-    return key(a) < key(b);
+    return !best || key(samples[i]) < key(samples[*best]);
   };
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (samples[i].gbps < target) continue;

@@ -74,17 +74,16 @@ const auto kKnee = occupancy_findings.verdict(
     "occupancy_knee", params(kOpName, kLevel),
     values(kMeasured, kLow, kHigh, kPredicted, kRatio, kLatency, kLoaded),
     outcome(kWarpsAt, kIlpAt, kWidthAt, kAgreement), [](const auto& f) {
-      const std::string between =
-          f.maybe(kLow)
-              ? fmt::format("between {} and {}", bytes(f.maybe(kLow)), bytes(f.maybe(kHigh)))
-              : fmt::format("at or below the sweep's least, {}", bytes(f.maybe(kHigh)));
+      const std::string between = f.maybe(kLow)
+                                      ? fmt::format("between {} and {}", f[kLow], f[kHigh])
+                                      : fmt::format("at or below the sweep's least, {}", f[kHigh]);
       return fmt::format(
           "{}: {}% of the plateau from {} in flight per SM (measured, {}; first at {} warps/SM, "
           "ILP {}, {}); Little's law at the unloaded {:.0f} ns predicts {}: measured/predicted "
           "{:.2f}x, {} (the latency the knee implies: {:.0f} ns)",
-          f[kOpName], f[kLevel], bytes(f.maybe(kMeasured)), between, f[kWarpsAt], f[kIlpAt],
-          f[kWidthAt], f.value(kLatency), bytes(f.maybe(kPredicted)), f.maybe(kRatio).value_or(0),
-          f[kAgreement], f.maybe(kLoaded).value_or(0));
+          f[kOpName], f[kLevel], f[kMeasured], between, f[kWarpsAt], f[kIlpAt], f[kWidthAt],
+          f.value(kLatency), f[kPredicted], f.maybe(kRatio).value_or(0), f[kAgreement],
+          f.maybe(kLoaded).value_or(0));
     });
 
 const auto kBestRoute = occupancy_findings.verdict(
@@ -106,8 +105,7 @@ const auto kCopySides = occupancy_findings.verdict(
           "to reach {}% of their plateaus writes need {} bytes in flight per SM than reads "
           "(write {}, read {}: decided on the swept points around each knee); a copy, counting "
           "its reads in flight, needs {}",
-          f[kLevel], f[kWritesNeed], bytes(f.maybe(kWriteKnee)), bytes(f.maybe(kReadKnee)),
-          bytes(f.maybe(kCopyKnee)));
+          f[kLevel], f[kWritesNeed], f[kWriteKnee], f[kReadKnee], f[kCopyKnee]);
     });
 
 const auto kDropped = occupancy_findings.note(
@@ -148,31 +146,29 @@ void knee_findings(ProbeResult& result, const Curve& c, const RunFacts& facts) {
     const Sample& at = c.samples[*knee.first];
     const double level = kKneeLevels[k];
     const double predicted = predicted_knee(c, level, facts);
-    const double ratio = predicted > 0 ? *knee.bytes / predicted : 0;
+    const auto ratio = ratio_of(knee.bytes, predicted);
     const bool inside =
         knee.below && predicted >= c.samples[*knee.below].in_flight && predicted <= at.in_flight;
-    const char* agreement = knee_agreement(ratio, inside, c.op == "write");
+    const char* agreement = knee_agreement(ratio.value_or(0), inside, c.op == "write");
     const double loaded =
         models::implied_latency(*knee.bytes, facts.sm_count, level * c.plateau * 1e9, c.counted);
     result.findings.push_back(kKnee.make(
         kOpName(c.op), kLevel(percent(level)), kMeasured(knee.bytes),
         kLow(knee.below ? std::optional(c.samples[*knee.below].in_flight) : std::nullopt),
-        kHigh(at.in_flight), kPredicted(predicted),
-        kRatio(predicted > 0 ? std::optional(ratio) : std::nullopt),
-        kLatency(facts.latency_s * 1e9), kLoaded(loaded * 1e9), kWarpsAt(at.warps), kIlpAt(at.ilp),
-        kWidthAt(at.width), kAgreement(agreement)));
+        kHigh(at.in_flight), kPredicted(predicted), kRatio(ratio), kLatency(facts.latency_s * 1e9),
+        kLoaded(loaded * 1e9), kWarpsAt(at.warps), kIlpAt(at.ilp), kWidthAt(at.width),
+        kAgreement(agreement)));
   }
 }
 
 void plateau_finding(ProbeResult& result, const Curve& c) {
   if (c.plateau_set.empty()) return;
-  const Sample* best = &c.samples[c.plateau_set.front()];
-  for (const std::size_t i : c.plateau_set)
-    if (c.samples[i].gbps > best->gbps) best = &c.samples[i];
-  result.findings.push_back(kPlateauFinding.make(
-      kOpName(c.op), kPlateau(c.plateau), kAlike(static_cast<double>(c.plateau_set.size())),
-      kInFlightAt(best->in_flight), kWarpsAt(best->warps), kIlpAt(best->ilp),
-      kWidthAt(best->width)));
+  const Sample* best = &c.samples[*std::ranges::max_element(
+      c.plateau_set, {}, [&](std::size_t i) { return c.samples[i].gbps; })];
+  result.findings.push_back(
+      kPlateauFinding.make(kOpName(c.op), kPlateau(c.plateau), kAlike(c.plateau_set.size()),
+                           kInFlightAt(best->in_flight), kWarpsAt(best->warps), kIlpAt(best->ilp),
+                           kWidthAt(best->width)));
 }
 
 void route_finding(ProbeResult& result, const Curve& c) {
@@ -230,14 +226,12 @@ const CounterAgreementMaker kCounterDram =
 void add_findings(ProbeResult& result, const std::vector<Curve>& curves, const RunFacts& facts) {
   if (!facts.dropped.empty()) result.findings.push_back(kDropped.make(kPoints(facts.dropped)));
   if (facts.working_set > 0 && facts.working_set < 4 * facts.l2_bytes)
-    result.findings.push_back(kSmallSet.make(kSet(static_cast<double>(facts.working_set)),
-                                             kL2(static_cast<double>(facts.l2_bytes))));
+    result.findings.push_back(kSmallSet.make(kSet(facts.working_set), kL2(facts.l2_bytes)));
   if (curves.empty()) return;
   if (facts.latency_s > 0)
-    result.findings.push_back(kLatencyNote.make(kLatency(facts.latency_s * 1e9),
-                                                kCycles(facts.latency_cycles),
-                                                kChase(static_cast<double>(facts.chase_bytes)),
-                                                kStride(static_cast<double>(facts.chase_stride))));
+    result.findings.push_back(
+        kLatencyNote.make(kLatency(facts.latency_s * 1e9), kCycles(facts.latency_cycles),
+                          kChase(facts.chase_bytes), kStride(facts.chase_stride)));
   for (const Curve& c : curves) {
     plateau_finding(result, c);
     if (facts.latency_s > 0) knee_findings(result, c, facts);

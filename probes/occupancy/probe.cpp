@@ -14,10 +14,7 @@
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/occupancy_model.hpp"
-#include "gpuprobe/runtime/buffers.hpp"
-#include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
-#include "gpuprobe/runtime/pattern.hpp"
 #include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
 #include "latency/kernels.hpp"
@@ -176,8 +173,7 @@ std::vector<Axis> OccupancyProbe::axes() const {
                            "1GiB", "512MiB");
   bytes.number = NumberKind::kSize;
   bytes.min = 16ull << 20;
-  bytes.max =
-      8ull << 30;  // written word = index ^ seed (bit 31 set): never 0, the poison, below 2^31
+  bytes.max = 8ull << 30;  // < 2^31 words: a written index ^ seed (bit 31 set) is never 0 (poison)
   Axis op =
       choice_axis("op", "what the stream does: read (each thread sums its words), write, copy",
                   {occupancy::kRead, occupancy::kWrite, occupancy::kCopy}, "all");

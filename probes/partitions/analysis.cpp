@@ -21,14 +21,12 @@ void read_stride(Row& r, Derived& d) {
   const auto streams = derived_of(r, kStreams), steps = derived_of(r, kSteps);
   const Metric* bw = find_metric(r, kBandwidth);
   if (!order || !pad || !stride || !streams || !steps || bw == nullptr || *stride <= 0) return;
-  StrideRow s{&r, *order, *pad, *stride, bw, *streams, *steps, 0};
   const models::Gt200Prediction p = models::gt200_streams(static_cast<std::uint64_t>(*stride),
                                                           static_cast<std::uint64_t>(*streams),
                                                           static_cast<std::uint64_t>(*steps));
-  s.gt200_slowdown = p.slowdown;
   r.model.push_back({"gt200_partitions", "", p.partitions_hit});
   r.model.push_back({"gt200_slowdown", "x", p.slowdown});
-  d.strides.push_back(s);
+  d.strides.push_back({&r, *order, *pad, *stride, bw, *streams, p.slowdown});
 }
 
 void read_transpose(Row& r, Derived& d) {
@@ -42,11 +40,7 @@ void read_transpose(Row& r, Derived& d) {
   r.model.push_back({"gt200_read_partitions", "", t.read_hit});
   r.model.push_back({"gt200_write_partitions", "", t.write_hit});
   r.model.push_back({"gt200_slowdown", "x", t.slowdown});
-  d.transposes.push_back({&r, *order, *n, bw, *wave, t.slowdown, t.read_hit, t.write_hit});
-}
-
-Pair compared(std::size_t a, std::size_t b, const Metric& ma, const Metric& mb) {
-  return {a, b, compare_metric(ma, mb, kNoiseK, std::nullopt)};
+  d.transposes.push_back({&r, *order, *n, bw, t.slowdown, t.write_hit});
 }
 
 // Each aligned row (pad 0) against the padded row of its order whose stride is its own plus the
@@ -67,7 +61,7 @@ void pair_padding(Derived& d) {
     }
     if (!best) continue;
     const StrideRow& pd = d.strides[*best];
-    Pair pair = compared(*best, i, *pd.bandwidth, *al.bandwidth);
+    Pair pair{*best, i, compare_metric(*pd.bandwidth, *al.bandwidth, kNoiseK, std::nullopt)};
     al.row->derived.push_back({"vs_padded", "x", pair.cmp.ratio});
     al.row->model.push_back({"vs_padded", "x", pd.gt200_slowdown / al.gt200_slowdown});
     d.padding.push_back(pair);
@@ -82,7 +76,7 @@ void pair_orders(Derived& d) {
     for (std::size_t j = 0; j < d.strides.size(); ++j) {
       const StrideRow& r = d.strides[j];
       if (r.order != kRow || r.pad != sc.pad || r.stride != sc.stride) continue;
-      Pair pair = compared(j, i, *r.bandwidth, *sc.bandwidth);
+      Pair pair{j, i, compare_metric(*r.bandwidth, *sc.bandwidth, kNoiseK, std::nullopt)};
       sc.row->derived.push_back({"vs_row", "x", pair.cmp.ratio});
       d.orders.push_back(pair);
     }
@@ -93,17 +87,12 @@ void pair_orders(Derived& d) {
     for (std::size_t j = 0; j < d.transposes.size(); ++j) {
       const TransposeRow& r = d.transposes[j];
       if (r.order != kRow || r.n != dg.n) continue;
-      Pair pair = compared(j, i, *r.bandwidth, *dg.bandwidth);
+      Pair pair{j, i, compare_metric(*r.bandwidth, *dg.bandwidth, kNoiseK, std::nullopt)};
       dg.row->derived.push_back({"vs_row", "x", pair.cmp.ratio});
       dg.row->model.push_back({"vs_row", "x", r.gt200_slowdown / dg.gt200_slowdown});
       d.diagonals.push_back(pair);
     }
   }
-}
-
-std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
-  if (!a || !b || *b <= 0) return std::nullopt;
-  return *a / *b;
 }
 
 // A row's counters: instances (sum / avg), spread (sum / max: the instances an even share would
@@ -116,18 +105,17 @@ const char* add_counters(Row& r) {
   const auto dmax = counter_value(r, kDramMax), davg = counter_value(r, kDramAvg);
   r.derived.push_back({"l2_sectors", "", l2});
   r.derived.push_back({"dram_bytes", "B", dram});
-  r.derived.push_back({"fabric_share", "", ratio(counter_value(r, kFabric), l2)});
+  r.derived.push_back({"fabric_share", "", ratio_of(counter_value(r, kFabric), l2)});
   const bool slices = l2max && l2avg && dmax && davg;
   if (slices) {
-    r.derived.push_back({"l2_slices", "", ratio(l2, l2avg)});
-    r.derived.push_back({"l2_spread", "", ratio(l2, l2max)});
-    r.derived.push_back({"l2_imbalance", "x", ratio(l2max, l2avg)});
-    r.derived.push_back({"dram_units", "", ratio(dram, davg)});
-    r.derived.push_back({"dram_spread", "", ratio(dram, dmax)});
-    r.derived.push_back({"dram_imbalance", "x", ratio(dmax, davg)});
+    r.derived.push_back({"l2_slices", "", ratio_of(l2, l2avg)});
+    r.derived.push_back({"l2_spread", "", ratio_of(l2, l2max)});
+    r.derived.push_back({"l2_imbalance", "x", ratio_of(l2max, l2avg)});
+    r.derived.push_back({"dram_units", "", ratio_of(dram, davg)});
+    r.derived.push_back({"dram_spread", "", ratio_of(dram, dmax)});
+    r.derived.push_back({"dram_imbalance", "x", ratio_of(dmax, davg)});
   }
-  if (slices) return kPerSlice;
-  return l2 || dram ? kTotals : kNone;
+  return slices ? kPerSlice : l2 || dram ? kTotals : kNone;
 }
 
 }  // namespace

@@ -35,10 +35,9 @@ inline constexpr const char* kSteps = "steps";               // stride: chunks p
 inline constexpr const char* kWaveBlocks = "wave_blocks";    // transpose: blocks resident at once
 inline constexpr const char* kBandwidth = "bandwidth";       // metric: bytes moved / time
 
-// The counters over one launch: L2 sectors from the SMs and DRAM bytes, each as a sum over the
-// instances (slices, channels) and as their most and mean (CUPTI's .max / .avg rollups): the
-// per-slice spread without per-instance values. The L2 fabric: sectors that crossed to the
-// other L2 partition.
+// The counters over one launch: L2 sectors from the SMs and DRAM bytes, summed over the instances
+// (slices, channels) and their most and mean (CUPTI's .max / .avg rollups: the per-slice spread
+// without per-instance values); the fabric: L2 sectors that crossed to the other L2 partition.
 inline constexpr std::string_view kL2Sum = "lts__t_sectors_srcunit_tex.sum";
 inline constexpr std::string_view kL2Max = "lts__t_sectors_srcunit_tex.max";
 inline constexpr std::string_view kL2Avg = "lts__t_sectors_srcunit_tex.avg";

@@ -148,8 +148,7 @@ void camping(ProbeResult& result, const Derived& d, const std::string& order) {
     if (al.gt200_slowdown > 1.0) ++gt200_strides;
   }
   result.findings.push_back(kCampingFinding.make(
-      kOrderKey(order), kPairs(static_cast<double>(pairs.size())),
-      kSlower(static_cast<double>(slower.size())), kInconclusive(inconclusive),
+      kOrderKey(order), kPairs(pairs.size()), kSlower(slower.size()), kInconclusive(inconclusive),
       kWorstRatio(worst->cmp.ratio),
       kDetectMax(detect.empty() ? std::nullopt
                                 : std::optional(*std::max_element(detect.begin(), detect.end()))),
@@ -175,7 +174,7 @@ void block_order(ProbeResult& result, const Derived& d) {
                          : faster == 0        ? "scattered is slower at some strides"
                                               : "mixed";
   result.findings.push_back(kOrderFinding.make(
-      kPairs(static_cast<double>(d.orders.size())), kFaster(faster), kSlower(slower), kSame(same),
+      kPairs(d.orders.size()), kFaster(faster), kSlower(slower), kSame(same),
       kInconclusive(inconclusive), kLowest(hi > 0 ? std::optional(lo) : std::nullopt),
       kHighest(hi > 0 ? std::optional(hi) : std::nullopt), kDecision(decision)));
 }
@@ -206,9 +205,8 @@ void counters(ProbeResult& result, const Derived& d) {
   if (d.counters == kNone) return;
   const Row* l2 = nullptr;
   const Row* dram = nullptr;
-  const auto at = [](const Row* r, const char* name) {
-    if (r == nullptr) return -1.0;
-    const Quantity* q = find_quantity(r->derived, name);
+  const auto at = [](const Row* r, const char* name) {  // -1: no row, or no value
+    const Quantity* q = r ? find_quantity(r->derived, name) : nullptr;
     return q && q->value ? *q->value : -1.0;
   };
   for (const Row& r : result.rows) {

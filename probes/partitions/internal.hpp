@@ -18,7 +18,7 @@ struct StrideRow {
   std::string order;
   std::int64_t pad = 0, stride = 0;
   const Metric* bandwidth = nullptr;
-  double streams = 0, steps = 0;
+  double streams = 0;
   double gt200_slowdown = 0;  // model
 };
 
@@ -28,8 +28,7 @@ struct TransposeRow {
   std::string order;
   std::int64_t n = 0;
   const Metric* bandwidth = nullptr;
-  double wave = 0;
-  double gt200_slowdown = 0, gt200_read = 0, gt200_write = 0;  // model
+  double gt200_slowdown = 0, gt200_write = 0;  // model
 };
 
 // Two rows of the same kind compared: `b` against `a` (compare's rule: b / a, its change and

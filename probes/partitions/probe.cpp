@@ -14,10 +14,7 @@
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/partitions_model.hpp"
-#include "gpuprobe/runtime/buffers.hpp"
-#include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
-#include "gpuprobe/runtime/pattern.hpp"
 #include "gpuprobe/sweep_probe.hpp"
 #include "kernels.hpp"
 #include "registry.hpp"
@@ -113,15 +110,13 @@ class PartitionsProbe final : public SweepProbe<Point> {
   std::string method(const AxisValues& v) const override {
     return fmt::format(
         "stride: blocks of {} threads, {} streams each (4-B loads of each, the step loop unrolled "
-        "by "
-        "the compiler: up to 16 loads in flight per thread), up to {} blocks per SM, all resident; "
-        "stream k reads {} B chunks from k x "
-        "stride on, going on (streams x stride) further at each multiple of the stride; {} KiB per "
-        "stream at full "
-        "width, fewer streams reading further when the buffer would pass {}; bandwidth = bytes "
-        "read / time, L2 flushed before each sample; transpose: the SDK's {}x{} tiles through "
-        "shared memory ({}x{} threads), row or diagonal block order, bandwidth = 2 x n^2 x 4 B "
-        "/ time; every fold and element checked",
+        "by the compiler: up to 16 loads in flight per thread), up to {} blocks per SM, all "
+        "resident; stream k reads {} B chunks from k x stride on, going on (streams x stride) "
+        "further at each multiple of the stride; {} KiB per stream at full width, fewer streams "
+        "reading further when the buffer would pass {}; bandwidth = bytes read / time, L2 flushed "
+        "before each sample; transpose: the SDK's {}x{} tiles through shared memory ({}x{} "
+        "threads), row or diagonal block order, bandwidth = 2 x n^2 x 4 B / time; every fold and "
+        "element checked",
         models::kStreamThreads, models::kStreamsPerBlock, models::kMaxStreamBlocksPerSm,
         models::kChunkBytes, kRegionBytes / 1024,
         format_bytes(static_cast<double>(v.number("max-buffer"))), models::kTile, models::kTile,

@@ -1,8 +1,9 @@
 // peer's analysis (host-only): each copy path's peak, latency and share of the link's raw
-// limit, as findings.
+// limit, as findings; its words (the findings and the columns' short headers).
 #include "analysis.hpp"
 
 #include "findings.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"  // ratio_of
 
 #include <algorithm>
 #include <map>
@@ -43,11 +44,9 @@ std::map<PathKey, Rows> paths_of(const ProbeResult& result, bool chases) {
 }
 
 void add_fractions(ProbeResult& result) {
-  for (Row& row : result.rows) {
-    const auto limit = raw_limit_of(row);
-    const auto bw = metric_median(row, "bandwidth");
-    if (limit && bw) row.derived.push_back({"fraction_of_raw", "", *bw / *limit});
-  }
+  for (Row& row : result.rows)
+    if (const auto f = ratio_of(metric_median(row, "bandwidth"), raw_limit_of(row)))
+      row.derived.push_back({"fraction_of_raw", "", *f});
 }
 
 // A copy path's peak (the highest median bandwidth) and latency (the median time at its smallest
@@ -59,11 +58,10 @@ void add_path_findings(ProbeResult& result, const PathKey& key, const Rows& rows
   const Row* smallest = *std::ranges::min_element(rows, {}, bytes_of);
   const double peak = *metric_median(top, "bandwidth");
   const auto limit = raw_limit_of(top);
-  result.findings.push_back(kPath.make(
-      kSrc(src), kDst(dst), kMode(mode), kDirection(dir), kBandwidth(peak),
-      kLatency(metric_median(*smallest, "time")), kLatencyBytes(bytes_of(smallest)),
-      kRawLimit(limit), kFractionOfRaw(limit ? std::optional<double>(peak / *limit) : std::nullopt),
-      kAt(bytes_of(&top))));
+  result.findings.push_back(kPath.make(kSrc(src), kDst(dst), kMode(mode), kDirection(dir),
+                                       kBandwidth(peak), kLatency(metric_median(*smallest, "time")),
+                                       kLatencyBytes(bytes_of(smallest)), kRawLimit(limit),
+                                       kFractionOfRaw(ratio_of(peak, limit)), kAt(bytes_of(&top))));
   if (limit && peak > *limit)
     result.findings.push_back(kAboveModel.make(kSrc(src), kDst(dst), kMode(mode), kDirection(dir),
                                                kBandwidth(peak), kRawLimit(*limit),
@@ -80,6 +78,17 @@ void add_chase_finding(ProbeResult& result, const PathKey& key, const Rows& rows
       kLatencyLargest(metric_median(*large, "access_latency")), kLargestBytes(bytes_of(large))));
 }
 
+// The columns' short headers.
+constexpr TermEntry kTerms[] = {
+    {"fraction_of_raw", "of raw", "measured bandwidth / the link's raw limit (model)"},
+    {"access_latency", "per load", "sm-latency: time per dependent load over the link"},
+    {"bandwidth_gpu", "GPU GB/s",
+     "patterns: the row's GPU's own traffic (received; sent for one-to-all) / the longest of its "
+     "copies"},
+    {"model.raw_limit", "raw GB/s",
+     "model: the link's raw data rate for this path (both directions for bidir)"},
+};
+
 }  // namespace
 
 void analyse(ProbeResult& result) {
@@ -88,11 +97,15 @@ void analyse(ProbeResult& result) {
     add_path_findings(result, key, rows);
   for (const auto& [key, rows] : paths_of(result, true))
     add_chase_finding(result, key, rows);
-  const bool assumed = std::any_of(result.rows.begin(), result.rows.end(), [](const Row& r) {
-    const auto source = text_param_of(r, "link_source");
-    return source && *source != "nvml";
-  });
-  if (assumed) result.findings.push_back(kLinkAssumed.make());
+  const auto assumed = [](const Row& r) {  // link facts from elsewhere than NVML
+    return text_param_of(r, "link_source").value_or("nvml") != "nvml";
+  };
+  if (std::ranges::any_of(result.rows, assumed)) result.findings.push_back(kLinkAssumed.make());
+}
+
+void add_words(Glossary& g) {
+  g.add_findings(kFindings);
+  g.add_terms("peer", kTerms);
 }
 
 }  // namespace gpuprobe::peer

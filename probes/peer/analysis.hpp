@@ -9,13 +9,12 @@
 namespace gpuprobe::peer {
 
 // Reads the measured rows (params src, dst, mode, direction, bytes, link; metrics bandwidth and
-// time; model raw_limit in GB/s, absent where the link is unknown) and adds, per (src, dst,
-// mode, direction): `peer_path` (the peak bandwidth and where, the latency at the smallest size,
-// the raw limit and the fraction of it), `peer_above_model` where the peak exceeds the raw limit
-// (the link is faster than the model assumed), `peer_link_assumed` (a note) where the link facts
-// came from the runtime instead of NVML. Each row gets `fraction_of_raw` in derived. sm-latency
-// rows (metric access_latency: s per load) make no peer_path: per (src, dst) they make
-// `peer_chase`, the time per dependent load at the smallest and the largest chain.
+// time; model raw_limit in GB/s, absent where the link is unknown), gives each `fraction_of_raw`
+// (derived) and adds per (src, dst, mode, direction) `peer_path` (the peak bandwidth and where,
+// the latency at the smallest size, the raw limit and the fraction of it) and `peer_above_model`
+// where the peak exceeds the raw limit (the link is faster than the model assumed); sm-latency
+// rows (access_latency: s per load) make `peer_chase` per (src, dst) instead, the time per load
+// at the smallest and the largest chain; `peer_link_assumed` notes link facts not from NVML.
 void analyse(ProbeResult& result);
 
 // The findings' sentences and the columns' short headers.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <string_view>
 
 #include "gpuprobe/core/finding_def.hpp"
 
@@ -25,6 +26,10 @@ constexpr Value<"latency_largest", "s"> kLatencyLargest;
 constexpr Value<"largest_bytes", "B"> kLargestBytes;
 
 inline FindingList kFindings;
+// A note of one fixed sentence.
+inline auto fixed_note(std::string_view id, const char* sentence) {
+  return kFindings.note(id, params(), values(), [sentence](const auto&) { return sentence; });
+}
 
 inline const auto kPath = kFindings.verdict(
     "peer_path", params(kSrc, kDst, kMode, kDirection),
@@ -57,13 +62,11 @@ inline const auto kChase = kFindings.verdict(
           f[kDst], f[kSrc], f[kLatency], f[kLatencyBytes], f[kLatencyLargest], f[kLargestBytes]);
     });
 
-inline const auto kLinkAssumed =
-    kFindings.note("peer_link_assumed", params(), values(), [](const auto&) {
-      return std::string(
-          "link facts from sysfs (PCIe speed and width now), not NVML (unavailable: see the "
-          "device's nvml_unavailable): the raw limit assumes each pair talks over the narrower "
-          "PCIe link of its two GPUs, which an NVLink pair exceeds");
-    });
+inline const auto kLinkAssumed = fixed_note(
+    "peer_link_assumed",
+    "link facts from sysfs (PCIe speed and width now), not NVML (unavailable: see the device's "
+    "nvml_unavailable): the raw limit assumes each pair talks over the narrower PCIe link of its "
+    "two GPUs, which an NVLink pair exceeds");
 
 inline const auto kNoP2p = kFindings.note(
     "peer_no_p2p", params(kSrc, kDst, kMode, kDirection), values(), [](const auto& f) {
@@ -73,24 +76,18 @@ inline const auto kNoP2p = kFindings.note(
     });
 
 inline const auto kPatternNoP2p =
-    kFindings.note("peer_pattern_no_p2p", params(), values(), [](const auto&) {
-      return std::string(
-          "some pattern points were not measured: a pair among their copies has no P2P access "
-          "(cudaDeviceCanAccessPeer says no)");
-    });
+    fixed_note("peer_pattern_no_p2p",
+               "some pattern points were not measured: a pair among their copies has no P2P access "
+               "(cudaDeviceCanAccessPeer says no)");
 
 inline const auto kPlanEveryGpu =
-    kFindings.note("peer_plan_every_gpu", params(), values(), [](const auto&) {
-      return std::string(
-          "the pairs are those of every GPU visible at run time (--device all): name the GPUs "
-          "(--device 0,1) to list the sweep");
-    });
+    fixed_note("peer_plan_every_gpu",
+               "the pairs are those of every GPU visible at run time (--device all): name the GPUs "
+               "(--device 0,1) to list the sweep");
 
-inline const auto kPlanOneGpu =
-    kFindings.note("peer_plan_one_gpu", params(), values(), [](const auto&) {
-      return std::string(
-          "--device selects one GPU: peer pairs the GPUs of --device and needs two (--device 0,1 "
-          "or --device all)");
-    });
+inline const auto kPlanOneGpu = fixed_note(
+    "peer_plan_one_gpu",
+    "--device selects one GPU: peer pairs the GPUs of --device and needs two (--device 0,1 or "
+    "--device all)");
 
 }  // namespace gpuprobe::peer

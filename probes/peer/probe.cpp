@@ -15,13 +15,8 @@
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/models/peer_model.hpp"
-#include "gpuprobe/models/transfer_model.hpp"
-#include "gpuprobe/runtime/buffers.hpp"
-#include "gpuprobe/runtime/context.hpp"
-#include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/runtime/link_facts.hpp"
-#include "gpuprobe/runtime/pattern.hpp"
 #include "gpuprobe/runtime/peer_access.hpp"
 #include "gpuprobe/runtime/stream.hpp"
 #include "gpuprobe/sweep_probe.hpp"
@@ -59,11 +54,10 @@ struct RowPoint {
 // The pair sweep, then each pattern point's rows; none without two GPUs to pair.
 std::vector<RowPoint> sweep_points(const std::vector<int>& devices, const AxisValues& v) {
   std::vector<RowPoint> out;
-  if (v.has_choice("pattern", "pairs")) {
+  if (v.has_choice("pattern", "pairs"))
     for (const Point& p :
          peer::pair_sweep(devices, v.choices("mode"), v.choices("direction"), v.list("sizes")))
       out.push_back({p, nullptr, -1});
-  }
   for (auto& p :
        peer::pattern_sweep(devices, v.choices("pattern"), v.choices("mode"), v.list("sizes"))) {
     const auto shared = std::make_shared<const peer::PatternPoint>(std::move(p));
@@ -301,13 +295,6 @@ runtime::Operation make_pattern_operation(Shared& s, const peer::PatternPoint& p
   return op;
 }
 
-// A pattern row: the aggregate bandwidth of every copy, and the GPU's own (its copies' bytes over
-// the longest of them, sample by sample).
-void add_gpu_bandwidth(Row& row, const peer::PatternPoint& p, int gpu, const SampleSet& samples) {
-  row.metrics.push_back(
-      bandwidth_metric(lanes_subset(samples, peer::copies_of(p, gpu)), "bandwidth_gpu"));
-}
-
 // A GPU's side; for patterns (`slots` > 0, one per other GPU) an inbox and an outbox of that many
 // slots of `most` bytes.
 Side make_side(int device, std::size_t most, std::size_t slots) {
@@ -336,19 +323,16 @@ Side make_side(int device, std::size_t most, std::size_t slots) {
   return side;
 }
 
-// How a point's bytes travel: through host memory for staged (two whole copies) and ce-nop2p
-// (the driver's chunked path), else over the link between the GPUs.
-models::PeerPath path_of(const std::string& mode) {
-  if (mode == "staged") return models::PeerPath::kStagedSerial;
-  if (mode == "ce-nop2p") return models::PeerPath::kStagedPipelined;
-  return models::PeerPath::kP2p;
-}
-
-// A pair row: the link (NVML's NVLink or PCIe facts, else sysfs's PCIe) and its raw limit;
-// sm-latency, a chain of single loads, has no bandwidth limit but its ns per load.
+// A pair row: the link (NVML's NVLink or PCIe facts, else sysfs's PCIe) and its raw limit for the
+// way the bytes travel: through host memory for staged (two whole copies) and ce-nop2p (the
+// driver's chunked path), else over the link; sm-latency, a chain of single loads, has no
+// bandwidth limit but its ns per load.
 void add_link(Row& row, const Shared& s, const Point& p, const SampleSet& samples) {
+  const models::PeerPath path = p.mode == "staged"     ? models::PeerPath::kStagedSerial
+                                : p.mode == "ce-nop2p" ? models::PeerPath::kStagedPipelined
+                                                       : models::PeerPath::kP2p;
   const models::PathLimit limit = models::peer_path_limit(
-      s.sides.at(p.src).info, s.sides.at(p.dst).info, path_of(p.mode), p.direction == "bidir");
+      s.sides.at(p.src).info, s.sides.at(p.dst).info, path, p.direction == "bidir");
   const double raw = p.mode == "sm-latency" ? 0.0 : limit.raw_gbps;
   row.params.push_back({"link", models::link_text(limit.link.link), ""});
   row.params.push_back({"link_source", limit.link.source.empty() ? "none" : limit.link.source, ""});
@@ -481,7 +465,11 @@ void measure_rows(Sweep<RowPoint>& s, Shared& sh) {
   const auto add = [&](std::size_t i, const SampleSet& samples) {
     const RowPoint& r = points[i];
     Row& row = s.add(i, samples);
-    if (r.pattern) return add_gpu_bandwidth(row, *r.pattern, r.gpu, samples);
+    // a pattern row: the aggregate bandwidth of every copy, and the GPU's own (its copies' bytes
+    // over the longest of them, sample by sample)
+    if (r.pattern)
+      return row.metrics.push_back(bandwidth_metric(
+          lanes_subset(samples, peer::copies_of(*r.pattern, r.gpu)), "bandwidth_gpu"));
     add_link(row, sh, r.pair, samples);
   };
   if (!small_ops.empty()) {

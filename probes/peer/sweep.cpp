@@ -1,8 +1,7 @@
-// peer's sweep (host-only): the pair sweep's points and the latency chain's arithmetic.
+// peer's sweep (host-only): the pair sweep's and the patterns' points, and where their copies go.
 #include "sweep.hpp"
 
 #include <algorithm>
-#include <bit>
 
 #include "analysis.hpp"
 
@@ -32,10 +31,6 @@ std::vector<Point> pair_sweep(const std::vector<int>& devices,
           points.push_back({src, dst, mode, dir, bytes});
       }
   return points;
-}
-
-bool process_level(const Point& p) {
-  return p.mode == "sm-latency" || p.bytes <= kProcessLevelMaxBytes;
 }
 
 std::vector<PatternPoint> pattern_sweep(const std::vector<int>& devices,
@@ -82,22 +77,6 @@ std::size_t inbox_slot(const std::vector<int>& devices, int from, int to) {
     ++slot;
   }
   return slot;
-}
-
-int executing_gpu(const std::string& mode, int from, int to) {
-  return mode == "sm-write" || mode == "ce-write" ? from : to;
-}
-
-std::uint64_t chase_nodes(std::uint64_t bytes) {
-  const std::uint64_t slots = bytes / kChaseSlot;
-  return slots == 0 ? 1 : std::bit_floor(slots);
-}
-
-std::uint64_t chase_end(std::uint64_t hops, std::uint64_t nodes) {
-  std::uint64_t node = 0;
-  for (std::uint64_t i = 0; i < hops; ++i)
-    node = chase_next(node, nodes);
-  return node;
 }
 
 }  // namespace gpuprobe::peer

@@ -2,6 +2,7 @@
 // rounds in processes of their own, and the arithmetic of the latency mode's pointer chain.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -31,7 +32,9 @@ std::vector<Point> pair_sweep(const std::vector<int>& devices,
 // copies did (docs/method.md, "Rounds in processes"). They are measured with each round in a
 // process of its own; larger copies move enough bytes that the level is lost in them.
 inline constexpr std::uint64_t kProcessLevelMaxBytes = std::uint64_t{1} << 20;
-bool process_level(const Point& p);
+inline bool process_level(const Point& p) {
+  return p.mode == "sm-latency" || p.bytes <= kProcessLevelMaxBytes;
+}
 // How many processes such points take at least. Each process draws one of two levels for a small
 // copy (4 KiB ce-write 0->1: 2.53 us in one process, 3.62-3.85 in four others), so the median of
 // five processes still landed on either and 0->1 and 1->0 differed up to 1.46x; with nine, on two
@@ -69,7 +72,9 @@ std::size_t inbox_slot(const std::vector<int>& devices, int from, int to);
 // The GPU whose stream runs a point's copy from `from` to `to`: the receiver for ce, ce-nop2p,
 // sm-read, sm-latency and staged (whose first leg, on `from`, it waits for); the sender for
 // sm-write and ce-write.
-int executing_gpu(const std::string& mode, int from, int to);
+inline int executing_gpu(const std::string& mode, int from, int to) {
+  return mode == "sm-write" || mode == "ce-write" ? from : to;
+}
 
 // The latency mode's chain: `bytes` of the peer's memory hold nodes of 8 bytes, one per
 // kChaseSlot-byte slot, chase_nodes(bytes) of them (a power of two, at least 1). Node i holds the
@@ -77,13 +82,20 @@ int executing_gpu(const std::string& mode, int from, int to);
 // so the chain visits every node once per lap, each step to a slot far from the last.
 inline constexpr std::uint64_t kChaseSlot = 128;  // one L2 line: no two nodes share one
 inline constexpr std::uint64_t kChaseHops = 512;  // dependent loads per repetition
-std::uint64_t chase_nodes(std::uint64_t bytes);
+constexpr std::uint64_t chase_nodes(std::uint64_t bytes) {
+  return bytes / kChaseSlot == 0 ? 1 : std::bit_floor(bytes / kChaseSlot);
+}
 // Full period modulo a power of two (Hull-Dobell): the increment is odd, the multiplier is 1
 // modulo 4 (PCG's 64-bit constants).
 GP_HOST_DEVICE constexpr std::uint64_t chase_next(std::uint64_t node, std::uint64_t nodes) {
   return (node * 6364136223846793005ull + 1442695040888963407ull) & (nodes - 1);
 }
 // The node the chain reaches after `hops` steps from node 0.
-std::uint64_t chase_end(std::uint64_t hops, std::uint64_t nodes);
+constexpr std::uint64_t chase_end(std::uint64_t hops, std::uint64_t nodes) {
+  std::uint64_t node = 0;
+  for (std::uint64_t i = 0; i < hops; ++i)
+    node = chase_next(node, nodes);
+  return node;
+}
 
 }  // namespace gpuprobe::peer
