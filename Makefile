@@ -46,8 +46,8 @@ sanitize-test:
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 GPUPROBE_EXPECT_NO_TIMING=1 \
 	  ctest --output-on-failure -j 2 -L 'unit|cli' -E '^Counter(Catalog|Evaluate)[.]'
 
-# The libFuzzer targets (-DGPUPROBE_FUZZ=ON, clang) run 5 s each from fuzz/corpus: a regression
-# test. scripts/fuzz.sh runs them for longer. -O1 -g1, as the sanitizer build: libFuzzer's usual
+# The libFuzzer targets (-DGPUPROBE_FUZZ=ON, clang) run 5 s each from fuzz/corpus, two at a time
+# (each is one process on one core): a regression test. scripts/fuzz.sh runs them for longer. -O1 -g1, as the sanitizer build: libFuzzer's usual
 # level, with line tables for the reports, and less compile time than -O2 -g.
 fuzz-regression:
 	scripts/fetch-nvml-header.sh
@@ -57,7 +57,7 @@ fuzz-regression:
 	  -DCMAKE_CUDA_ARCHITECTURES=$(CHECK_ARCH) $(LAUNCHERS) >/dev/null
 	. scripts/ccache-env.sh && cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_units fuzz_axes \
 	  fuzz_expect fuzz_result fuzz_gzip
-	cd $(FUZZ_DIR) && ctest --output-on-failure -L fuzz
+	cd $(FUZZ_DIR) && ctest --output-on-failure -j 2 -L fuzz
 
 # The .deb as a user installs it (after `make test`'s build): cpack, dpkg -i, the installed binary
 # run from outside the tree, dpkg -r (tests/cli/package_test.sh). Installs into the system: root.
