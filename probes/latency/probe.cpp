@@ -42,7 +42,6 @@ struct PointState {
   std::vector<std::uint32_t> round_starts;
   std::vector<latency::ChaseSlot> slots;
   std::vector<double> trace;
-  std::uint64_t chase_launches = 0;  // launch k starts where launch k - 1 ended (the walk goes on)
   bool verified = false;
 };
 
@@ -66,7 +65,7 @@ std::uint32_t read_count(PointState& st) {
   return c;
 }
 
-// The address the chase of `st` is on after `taken` loads from order[0].
+// The address the chase of `st` ends on after `taken` loads from order[0].
 std::uint64_t expected_end(const PointState& st, const char* base, std::uint64_t taken) {
   const std::uint64_t n = st.order_host.size();
   return reinterpret_cast<std::uint64_t>(base) +
@@ -79,26 +78,16 @@ std::string verify_chase(PointState& st, const char* base, std::uint64_t steps) 
   std::vector<latency::ChaseSlot> slots(count);
   GP_CUDA(cudaMemcpy(slots.data(), st.ring.get(), count * sizeof(latency::ChaseSlot),
                      cudaMemcpyDeviceToHost));
-  const std::uint64_t per_launch = latency::warm_steps(st.point.elements()) + steps;
+  const std::uint64_t want =
+      expected_end(st, base, latency::warm_steps(st.point.elements()) + steps);
   const std::string wrong = mismatch_text(
-      "chase",
-      find_mismatches(count,
-                      [&](std::uint64_t i) {
-                        return slots[i].end != expected_end(st, base, (i + 1) * per_launch);
-                      }),
-      count, "launches");
+      "chase", find_mismatches(count, [&](std::uint64_t i) { return slots[i].end != want; }), count,
+      "launches");
   if (!st.verified) {
     st.slots = std::move(slots);
     st.verified = true;
   }
   return wrong;
-}
-
-// Where the next chase launch starts: where the one before it ended.
-const char* chase_start(PointState& st, const char* base, std::uint64_t per_launch) {
-  const std::uint64_t n = st.order_host.size();
-  return base + models::element_offset(st.order_host[st.chase_launches++ * per_launch % n],
-                                       st.point.stride);
 }
 
 std::string verify_trace(PointState& st, const char* base) {
@@ -118,11 +107,7 @@ std::string verify_trace(PointState& st, const char* base) {
 
 // The chase (or trace) of one point over the batch's shared chain buffer: prepare writes its
 // chain (and notes where a round of chase launches starts), every sample and pass is preceded by
-// a parallel read of the chain (into L2), the lane is the one-thread kernel. Each chase launch
-// starts where the one before ended, so a set larger than a launch's walk is sampled along its
-// whole cycle: re-walking the same few thousand elements every launch measured whether those,
-// hot from the launch before, survived the warm read, not the set (docs/probes/latency.md, "Each
-// launch walks on").
+// a parallel read of the chain (into L2), the lane is the one-thread kernel.
 runtime::Operation make_operation(PointState& st, char* base, std::uint32_t* sink,
                                   std::uint64_t steps, std::uint64_t l2_bytes) {
   const Point p = st.point;
@@ -160,9 +145,8 @@ runtime::Operation make_operation(PointState& st, char* base, std::uint32_t* sin
                         if (trace)
                           latency::launch_trace(start, warm, out, end, carve, l.stream());
                         else
-                          latency::launch_chase(chase_start(*s, base, warm + steps), warm,
-                                                static_cast<std::uint32_t>(steps), ring, carve,
-                                                pages, l.stream());
+                          latency::launch_chase(start, warm, static_cast<std::uint32_t>(steps),
+                                                ring, carve, pages, l.stream());
                       }});
   op.verify = [=]() { return trace ? verify_trace(*s, base) : verify_chase(*s, base, steps); };
   return op;
