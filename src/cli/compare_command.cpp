@@ -35,7 +35,10 @@ constexpr const char* kCompareFooter =
     "a better side) when it lies wholly beyond m, else 'inconclusive' (more runs or rounds would "
     "tell). Time (unit s): higher is slower; rates (units with /s, e.g. GB/s): higher is faster. "
     "With --fail-on-regression PCT, a 'slower' row metric whose whole interval lies beyond PCT "
-    "percent is a regression: flagged, and the exit code is 4. Metrics without samples (schema 1 "
+    "percent is a regression, flagged, with exit code 4, when it also holds among all the row "
+    "metrics judged by their intervals: Holm's step-down on each one's p-value of being slower "
+    "beyond PCT keeps the chance that a same-build comparison fails at 5% (a note counts those "
+    "that did not hold). Metrics without samples (schema 1 "
     "and 2 files) use the noise band instead: 'same' when |ratio - 1| <= max(0.5%, K x the larger "
     "rel_noise); a note names each such file. Summary and finding values have no samples: they "
     "are compared with the 0.5% band and reported, but never counted as regressions (they are "
@@ -75,7 +78,8 @@ void add_compare_options(CLI::App& command, CompareArgs& args) {
   command
       .add_option("--fail-on-regression", args.fail_on_regression,
                   "exit 4 if some row metric is slower than A beyond PCT percent (5 or 5%): its "
-                  "whole 95% interval (without samples: its ratio)")
+                  "whole 95% interval, held at a family-wise 5% over all row metrics (without "
+                  "samples: its ratio)")
       ->type_name("PCT");
   command
       .add_option("--same-within", args.same_within,

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace gpuprobe {
 
@@ -157,6 +159,39 @@ ValueComparison compare_quantity(const Quantity& a, const Quantity& b) {
     return c;
   }
   return compare_values(*a.value, *b.value, a.unit, 0.0, 0.0, std::nullopt);
+}
+
+std::optional<double> regression_p_value(const ValueComparison& c, const std::string& unit,
+                                         double threshold_pct) {
+  constexpr double kZ975 = 1.959963984540054;
+  const Better better = better_for_unit(unit);
+  if (better == Better::kNone || !c.ratio || !c.ci_low || !c.ci_high) return std::nullopt;
+  const double r = *c.ratio, lo = *c.ci_low, hi = *c.ci_high, t = threshold_pct / 100.0;
+  if (!(r > 0) || !(lo > 0) || !(hi >= r) || !(r >= lo) || !(t < 1)) return std::nullopt;
+  // Rates: slower is a lower ratio, and the interval's upper side says how far up it may be.
+  const bool rate = better == Better::kHigher;
+  const double half = rate ? std::log(hi / r) : std::log(r / lo);
+  const double beyond = rate ? std::log(1.0 - t) - std::log(r) : std::log(r) - std::log(1.0 + t);
+  if (!(half > 0)) return beyond > 0 ? 0.0 : 1.0;
+  return 0.5 * std::erfc(beyond / (half / kZ975) / std::sqrt(2.0));
+}
+
+std::size_t hold_regressions_to_family(std::span<const FamilyMember> family, double threshold_pct) {
+  std::vector<std::pair<double, ValueComparison*>> flagged;
+  for (const FamilyMember& m : family) {
+    if (!m.comparison->regression) continue;
+    const auto p = regression_p_value(*m.comparison, *m.unit, threshold_pct);
+    flagged.emplace_back(p.value_or(1.0), m.comparison);
+  }
+  std::stable_sort(flagged.begin(), flagged.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  const auto size = static_cast<double>(family.size());
+  std::size_t k = 0;
+  while (k < flagged.size() && flagged[k].first <= kFamilyAlpha / (size - static_cast<double>(k)))
+    ++k;
+  for (std::size_t i = k; i < flagged.size(); ++i)
+    flagged[i].second->regression = false;
+  return flagged.size() - k;
 }
 
 }  // namespace gpuprobe

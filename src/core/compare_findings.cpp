@@ -74,6 +74,8 @@ constexpr Value<"delta", "%"> kDelta;
 constexpr Value<"ci_low", "x"> kCiLow;
 constexpr Value<"ci_high", "x"> kCiHigh;
 constexpr Value<"margin", "%"> kMargin;
+constexpr Value<"not_held"> kNotHeld;
+constexpr Value<"family"> kFamily;
 constexpr Value<"a_results"> kAResults;
 constexpr Value<"b_results"> kBResults;
 constexpr Value<"rows"> kRows;
@@ -283,6 +285,16 @@ const auto kOutsideDevices = compare_list.note(
           whole(f, kAResults), whole(f, kBResults));
     });
 
+const auto kRegressionsNotHeld = compare_list.note(
+    "compare_regressions_not_held", params(), values(kNotHeld, kFamily, kThreshold),
+    [](const auto& f) {
+      return fmt::format(
+          "{} row metric(s) slower beyond {}% are not counted as regressions: with {} row "
+          "metrics judged by their intervals, none of them is far enough out to rule out noise "
+          "at a family-wise 5% (Holm's step-down; docs/compare.md)",
+          whole(f, kNotHeld), format_number(f.value(kThreshold)), whole(f, kFamily));
+    });
+
 template <class View>
 std::string result_only_in_text(const View& f, const char* side) {
   return fmt::format("{} on {}: only in {} ({} rows, {}) - not compared", f[kProbe],
@@ -481,6 +493,10 @@ Finding environment(const std::vector<Difference>& differences) {
 Finding not_measured(const ProbeResult& result, char side) {
   return kNotMeasured.make(kProbe(result.probe), kSide(side_text(side)),
                            kStatus(status_name(result.status)));
+}
+
+Finding regressions_not_held(std::size_t not_held, std::size_t family, double threshold_pct) {
+  return kRegressionsNotHeld.make(kNotHeld(not_held), kFamily(family), kThreshold(threshold_pct));
 }
 
 Finding outside_devices(std::size_t a_results, std::size_t b_results) {

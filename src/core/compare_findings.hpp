@@ -41,6 +41,8 @@ Finding environment(const std::vector<Difference>& differences);
 // Notes about results and items that are not compared.
 Finding not_measured(const ProbeResult& result, char side);
 Finding outside_devices(std::size_t a_results, std::size_t b_results);
+// Regressions the family-wise hold cleared (compare_classify's hold_regressions_to_family).
+Finding regressions_not_held(std::size_t not_held, std::size_t family, double threshold_pct);
 Finding result_only_in(const ProbeResult& result, char side, const DevicePair& pair);
 Finding not_ok(const ProbeResult& a, const ProbeResult& b, const DevicePair& pair);
 // Findings matched in both files (same probe, id and params) whose outcome differs: the decision

@@ -110,6 +110,23 @@ ComparedSide compared_side(char side, const std::vector<SideFile>& files, const 
   return out;
 }
 
+// The gate's regressions held to the family of every row metric judged by its interval, across
+// all pairs (hold_regressions_to_family); a note counts those that did not hold.
+void hold_to_family(const CompareInputs& in, std::vector<PairComparison>& compared,
+                    std::vector<Finding>& notes) {
+  if (!in.options.fail_on_regression) return;
+  std::vector<FamilyMember> family;
+  for (auto& pair : compared)
+    for (auto& v : pair.values)
+      if (v.part == ComparedPart::kRows && v.comparison.method == CompareMethod::kBootstrap &&
+          v.comparison.ratio)
+        family.push_back({&v.comparison, &v.unit});
+  const std::size_t cleared = hold_regressions_to_family(family, *in.options.fail_on_regression);
+  if (cleared > 0)
+    notes.push_back(
+        cf::regressions_not_held(cleared, family.size(), *in.options.fail_on_regression));
+}
+
 // a and b: each side's report (pooled when it has several files); a_files, b_files: the files
 // behind them, in order.
 CompareOutcome compare(const RunReport& a, const RunReport& b, const CompareOptions& options,
@@ -138,8 +155,13 @@ CompareOutcome compare(const RunReport& a, const RunReport& b, const CompareOpti
   const bool findings_comparable = in.a.schema_version >= 2 && in.b.schema_version >= 2;
   std::vector<Skipped> skipped;
   std::set<std::string> names_seen;
-  for (const auto& pairing : match.pairs) {
-    PairComparison pair = compare_pair(in, pairing, intervals, findings_comparable);
+  std::vector<PairComparison> compared;
+  for (const auto& pairing : match.pairs)
+    compared.push_back(compare_pair(in, pairing, intervals, findings_comparable));
+  hold_to_family(in, compared, notes);
+  for (std::size_t i = 0; i < match.pairs.size(); ++i) {
+    const ResultPairing& pairing = match.pairs[i];
+    PairComparison& pair = compared[i];
     const std::string& probe = pairing.a->probe;
     tally_pair(probe, pairing.devices, pair, tally_for(tallies, probe, pairing.devices), out);
     notes.insert(notes.end(), pair.notes.begin(), pair.notes.end());

@@ -106,6 +106,47 @@ TEST(ClassifyInterval, TheMarginIsTheSmallerOfSameWithinAndThePercentage) {
 
 // ---- metrics with samples ------------------------------------------------------------------
 
+// The p-value of "slower beyond 5%" from the interval's worse side, as a normal on log(ratio):
+// rates 0.8 [0.7, 0.9]: se = ln(0.9 / 0.8) / 1.96, z = (ln 0.8 - ln 0.95) / -se = 2.86.
+TEST(RegressionPValue, ComesFromTheIntervalsWorseSide) {
+  ValueComparison rate = classify_interval({100, 80, 0.8, 0.7, 0.9}, "GB/s", 0.02, 5.0);
+  ASSERT_TRUE(rate.regression);
+  const auto p_rate = regression_p_value(rate, "GB/s", 5.0);
+  ASSERT_TRUE(p_rate.has_value());
+  EXPECT_NEAR(*p_rate, 0.00212, 0.0001);
+  // Time: 1.25 [1.1, 1.4]; the lower side counts: se = ln(1.25 / 1.1) / 1.96, z = 2.674.
+  ValueComparison time = classify_interval({1, 1.25, 1.25, 1.1, 1.4}, "s", 0.02, 5.0);
+  const auto p_time = regression_p_value(time, "s", 5.0);
+  ASSERT_TRUE(p_time.has_value());
+  EXPECT_NEAR(*p_time, 0.00375, 0.0001);
+  // Within the threshold: more likely not slower beyond it than slower.
+  ValueComparison near = classify_interval({100, 98, 0.98, 0.9, 1.05}, "GB/s", 0.02, 5.0);
+  EXPECT_GT(regression_p_value(near, "GB/s", 5.0).value_or(0), 0.5);
+  EXPECT_FALSE(regression_p_value(near, "cycles", 5.0).has_value());  // no better side
+}
+
+// Holm over the family: a far-out regression holds among 2,000 row metrics; the 0.8x one whose
+// interval reaches 0.9 (p 0.002) does not, though alone it would.
+TEST(HoldRegressionsToFamily, AFarOutOneHoldsANoisyOneAmongManyDoesNot) {
+  const std::string rate = "GB/s";
+  std::vector<ValueComparison> values(
+      2000, classify_interval({100, 100, 1, 0.98, 1.02}, rate, 0.02, 5.0));
+  values[0] = classify_interval({100, 50, 0.5, 0.49, 0.51}, rate, 0.02, 5.0);
+  values[1] = classify_interval({100, 80, 0.8, 0.7, 0.9}, rate, 0.02, 5.0);
+  ASSERT_TRUE(values[0].regression && values[1].regression);
+  std::vector<FamilyMember> family;
+  for (auto& v : values)
+    family.push_back({&v, &rate});
+  EXPECT_EQ(hold_regressions_to_family(family, 5.0), 1u);
+  EXPECT_TRUE(values[0].regression);
+  EXPECT_FALSE(values[1].regression);
+  EXPECT_EQ(values[1].change, Change::kSlower);  // still shown as slower
+  ValueComparison alone = classify_interval({100, 80, 0.8, 0.7, 0.9}, rate, 0.02, 5.0);
+  const FamilyMember one[] = {{&alone, &rate}};
+  EXPECT_EQ(hold_regressions_to_family(one, 5.0), 0u);
+  EXPECT_TRUE(alone.regression);
+}
+
 TEST(CompareMetricBootstrap, IdenticalSamplesAreSame) {
   const Metric a = sampled("bandwidth", "GB/s", 50, 0.01);
   const ValueComparison c = compare_metric(a, a, 3, std::nullopt);

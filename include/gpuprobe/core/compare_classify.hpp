@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 
 #include "gpuprobe/core/compare_stats.hpp"
@@ -103,6 +104,30 @@ ValueComparison compare_metric(const Metric& a, const Metric& b, double noise_k,
 ValueComparison compare_metric(const Metric& a, const Metric& b,
                                const std::optional<RatioInterval>& interval, double noise_k,
                                std::optional<double> threshold_pct, double same_within);
+
+// The family-wise error of the regression gate: the chance that a same-build comparison of all
+// its row metrics calls one of them a regression is held to 5%.
+inline constexpr double kFamilyAlpha = 0.05;
+
+// The one-sided p-value that B is slower than A by more than threshold_pct, from a row metric's
+// bootstrap interval: log(ratio) taken as normal with the standard error its interval's worse
+// side gives (half-width in log terms / 1.96). nullopt without an interval, a ratio or a better
+// side.
+std::optional<double> regression_p_value(const ValueComparison& c, const std::string& unit,
+                                         double threshold_pct);
+
+// One row metric judged by its interval, in the family of all such metrics of a comparison.
+struct FamilyMember {
+  ValueComparison* comparison;
+  const std::string* unit;
+};
+
+// Holm's step-down over the family: the regressions, by p-value (regression_p_value) from the
+// smallest, hold while the k-th smallest (from 0) is at most kFamilyAlpha / (m - k), m being the
+// family's size; the others are cleared (they stay `slower`). Returns how many were cleared. A
+// gate over 2,000 row metrics, each judged at 95%, otherwise fails same-build runs whenever a few
+// noisy ones land in their tails.
+std::size_t hold_regressions_to_family(std::span<const FamilyMember> family, double threshold_pct);
 
 // Two noiseless quantities (summary or finding values): the band rule with the floor. Never a
 // regression: these values are derived from rows whose metrics are checked themselves. A null
