@@ -80,6 +80,8 @@ cudaStream_t Measurer::stream(std::size_t lane) {
     streams_.push_back(std::make_unique<Stream>());
   while (lane_end_.size() <= lane)
     lane_end_.push_back(std::make_unique<Event>());
+  while (lane_start_.size() <= lane)
+    lane_start_.push_back(std::make_unique<Event>());
   while (pools_.size() <= lane)
     pools_.emplace_back();
   return streams_[lane]->get();
@@ -233,8 +235,15 @@ Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t
   } release_on_exit{gate};  // set before arm: arm may throw after launching
   if (gate) gate->arm(main);
   start_.record(main);
-  for (std::size_t i = 1; i < lanes; ++i)
-    if (!is_remote(op.lanes[i])) GP_CUDA(cudaStreamWaitEvent(streams_[i]->get(), start_.get(), 0));
+  for (std::size_t i = 1; i < lanes; ++i) {
+    if (is_remote(op.lanes[i])) continue;
+    if (wide) {  // a gate and a start of its own, as a remote lane has: no wait for another
+      if (gate) gate->hold_also(streams_[i]->get());  // stream inside its time
+      lane_start_[i]->record(streams_[i]->get());
+    } else {
+      GP_CUDA(cudaStreamWaitEvent(streams_[i]->get(), start_.get(), 0));
+    }
+  }
   if (wide) start_remote_lanes(op, gate);
   for (std::size_t r = 0; r < reps; ++r) {
     for (std::size_t i = 0; i < lanes; ++i)
@@ -253,8 +262,13 @@ Measurer::BatchTimes Measurer::run_device_batch(const Operation& op, std::size_t
   GP_CHECK_LAUNCH(op.label.c_str());
   BatchTimes t{stop_.seconds_since(start_), {}, false};
   for (std::size_t i = 0; i < lanes; ++i)
-    t.lanes.push_back(is_remote(op.lanes[i]) ? 0.0 : lane_end_[i]->seconds_since(start_));
-  if (wide) remote_lane_times(op, t);
+    t.lanes.push_back(is_remote(op.lanes[i])
+                          ? 0.0
+                          : lane_end_[i]->seconds_since(wide && i > 0 ? *lane_start_[i] : start_));
+  if (wide) {  // the longest lane, each timed from its own start (not the main stream's waits)
+    t.total = *std::max_element(t.lanes.begin(), t.lanes.end());
+    remote_lane_times(op, t);
+  }
   t.gate_timed_out = gate && gate->timed_out();  // every gated stream has finished
   return t;
 }

@@ -120,6 +120,9 @@ class Measurer {
   MeasureOptions options_;
   std::vector<std::unique_ptr<Stream>> streams_;
   std::vector<std::unique_ptr<Event>> lane_end_;
+  // Batches with lanes on other GPUs: the start of each harness-device lane after the first,
+  // recorded behind a gate of its own on its stream.
+  std::vector<std::unique_ptr<Event>> lane_start_;
   Event start_;
   Event stop_;
   LaunchGate gate_;

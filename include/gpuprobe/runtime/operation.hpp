@@ -83,8 +83,11 @@ struct Lane {
   // another GPU runs on a stream of that GPU with that GPU current during launch; in a gated
   // batch a spin kernel of its own holds it, released by the same host flag as the harness's, and
   // it is timed by events on its own stream, from its gate's release to its end (events of two
-  // GPUs cannot be subtracted, and a cross-GPU wait would land inside the timed interval). The
-  // operation's time is then its longest lane's. Persisting-L2 windows apply to the harness's
+  // GPUs cannot be subtracted, and a cross-GPU wait would land inside the timed interval). In
+  // such a batch the harness GPU's lanes after the first are gated and timed the same way, each
+  // from its own gate (a wait for the main stream's start event, inside its time, made a bidir
+  // row 1.38x slower with its second lane on the harness GPU than the same copies the other way
+  // round). The operation's time is then its longest lane's. Persisting-L2 windows apply to the harness's
   // device only.
   int device = -1;
 };
