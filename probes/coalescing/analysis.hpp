@@ -1,6 +1,6 @@
 // coalescing's analysis (host-only, tested in CI): measured rows -> model columns, relative and
-// implied DRAM bandwidth, summary rows per (pattern, width) (analysis.cpp), findings
-// (findings.cpp); and its words (words.cpp).
+// implied DRAM bandwidth, summary rows per (pattern, width) (analysis.cpp); its findings and
+// words (findings.cpp).
 #pragma once
 
 #include <array>
