@@ -1,6 +1,6 @@
 // bank-conflicts' analysis (host-only, tested in CI): the model beside each row, measured rows ->
-// ratios to copy, slowdowns, cycles per request, summary rows and findings (analysis.cpp,
-// findings.cpp); and its words (words.cpp).
+// ratios to copy, slowdowns, cycles per request, summary rows (analysis.cpp); its findings and
+// words (findings.cpp).
 #pragma once
 
 #include <array>
