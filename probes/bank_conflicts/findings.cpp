@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/decide.hpp"
@@ -72,6 +71,13 @@ constexpr Value<"launch_time_stride1", "s"> kLaunchTimeStride1;
 constexpr Value<"sm_clock", "MHz"> kSmClock;
 
 FindingList bank_findings;
+
+// How `b` compares with `a` by the noise band of `gpuprobe compare` (K = 3, the rule it uses for
+// metrics without samples; this note keeps it whether or not the metrics carry samples):
+// "faster", "slower", "same", or "n/a".
+std::string outcome(const Metric& b, const Metric& a) {
+  return change_name(order_of(b, a));
+}
 
 std::string outcome_words(const std::string& outcome) {
   if (outcome == "faster" || outcome == "slower") return outcome;
@@ -274,10 +280,6 @@ const CounterAgreementMaker kCounterStride = define_counter_agreement(
     point(kOp, kElementBytes, kStride), [](const auto& f) {
       return fmt::format("{} {}s stride {}", byte_words(f[kElementBytes]), f[kOp], f[kStride]);
     });
-
-std::string outcome(const Metric& b, const Metric& a) {
-  return change_name(order_of(b, a));
-}
 
 void ladder_verdicts(const Ladder& l, std::vector<Finding>& verdicts) {
   const auto size = kSize(l.size);

@@ -20,11 +20,6 @@ inline constexpr double kClaimBand = 0.10;       // "basically the same": within
 inline constexpr double kModelTolerance = 0.10;  // a stride row "agrees" within 10% of the model
 inline constexpr std::size_t kMissesShown = 3;
 
-// How `b` compares with `a` by the noise band of `gpuprobe compare` (K = 3, the rule it uses for
-// metrics without samples; this note keeps it whether or not the metrics carry samples):
-// "faster", "slower", "same", or "n/a".
-std::string outcome(const Metric& b, const Metric& a);
-
 // The ladder's rows and their bandwidth by kernel.
 struct Ladder {
   std::map<std::string, const Metric*> bandwidth;  // by kernel
