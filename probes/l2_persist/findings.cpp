@@ -4,7 +4,6 @@
 // words (add_words: the findings and the columns' short headers).
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -162,29 +161,29 @@ const auto kNoResidual = l2_findings.verdict_or_warning(
           where(f), speedup_text(f, kAt), counters_text(f, kAt), f[kResidual]);
     });
 
-// "phases hot 24 MiB, set-aside 30 MiB, hitRatio 1, window stream": the row an agreement points at.
-template <class View>
-std::string point_text(const View& f) {
-  return fmt::format("{} hot {}, set-aside {}, hitRatio {}, window {}", f[kWorkloadName],
-                     size_words(f.param(kHotSize)), size_words(f.param(kSetAsideSize)),
-                     f[kHitRatioSet], f[kWindowOn]);
+// One counter agreement of the rows, each named by its params: "phases hot 24 MiB, set-aside
+// 30 MiB, hitRatio 1, window stream".
+CounterAgreementMaker row_counter_agreement(std::string_view id, std::string_view what) {
+  return define_counter_agreement(
+      l2_findings, id, what,
+      point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize, kHotSize, kHitRatioSet,
+            kWindowOn),
+      [](const auto& f) {
+        return fmt::format("{} hot {}, set-aside {}, hitRatio {}, window {}", f[kWorkloadName],
+                           size_words(f.param(kHotSize)), size_words(f.param(kSetAsideSize)),
+                           f[kHitRatioSet], f[kWindowOn]);
+      });
 }
 
 }  // namespace
 
-const CounterAgreementMaker kCounterHotHits = define_counter_agreement(
-    l2_findings, "l2_persist_counter_hot_hits",
+const CounterAgreementMaker kCounterHotHits = row_counter_agreement(
+    "l2_persist_counter_hot_hits",
     "the share of the hot kernels' reads L2 served over a counter range (model: its first "
-    "iteration cold)",
-    point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize, kHotSize, kHitRatioSet,
-          kWindowOn),
-    [](const auto& f) { return point_text(f); });
+    "iteration cold)");
 const CounterAgreementMaker kCounterHotReads =
-    define_counter_agreement(l2_findings, "l2_persist_counter_hot_reads",
-                             "the hot kernels' L2 read sectors (repetition less stream-only)",
-                             point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize,
-                                   kHotSize, kHitRatioSet, kWindowOn),
-                             [](const auto& f) { return point_text(f); });
+    row_counter_agreement("l2_persist_counter_hot_reads",
+                          "the hot kernels' L2 read sectors (repetition less stream-only)");
 
 // Defined after every finding above: the list is complete before any make() runs.
 const auto kMethod = l2_findings.note(
