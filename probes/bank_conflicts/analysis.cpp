@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -48,10 +47,6 @@ std::optional<double> wavefronts_per_instruction(const Row& row, AccessOp op) {
   const bool load = op == AccessOp::kLoad;
   return ratio_of(counter_value(row, load ? kLoadWavefronts : kStoreWavefronts),
                   counter_value(row, load ? kLoadInstructions : kStoreInstructions));
-}
-
-bool any_counters(const std::vector<Row*>& rows) {
-  return std::any_of(rows.begin(), rows.end(), [](const Row* r) { return r->counters; });
 }
 
 // ---- Ladder --------------------------------------------------------------------------------
@@ -121,17 +116,6 @@ void ladder_counter_agreements(const Ladder& l, std::vector<Finding>& agreements
   }
 }
 
-// The two matrices against L2: a condition, and a note where they nearly fit.
-void add_working_set(ProbeResult& result, const Ladder& l, const Inputs& in,
-                     std::vector<Finding>& notes) {
-  const double working_set = 2.0 * static_cast<double>(l.size) * static_cast<double>(l.size) * 4;
-  if (in.l2_bytes > 0 && l.size > 0) {
-    result.conditions.push_back({"working_set_over_l2", "x", working_set / in.l2_bytes});
-    if (working_set < 4 * in.l2_bytes)
-      notes.push_back(ladder_fits_l2(l.size, working_set, in.l2_bytes));
-  }
-}
-
 void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>& verdicts,
                     std::vector<Finding>& agreements, std::vector<Finding>& notes) {
   const Ladder l = collect_ladder(result);
@@ -139,8 +123,10 @@ void analyse_ladder(ProbeResult& result, const Inputs& in, std::vector<Finding>&
   add_ladder_ratios(result, l);
   ladder_counter_agreements(l, agreements);
   ladder_verdicts(l, verdicts);
-  copy_notes(l, in, notes);
-  add_working_set(result, l, in, notes);
+  ladder_notes(l, in, notes);
+  // The two matrices against L2 (a note where they nearly fit).
+  if (in.l2_bytes > 0 && l.size > 0)
+    result.conditions.push_back({"working_set_over_l2", "x", working_set(l) / in.l2_bytes});
 }
 
 // ---- Stride sweep ----------------------------------------------------------------------------
@@ -171,23 +157,20 @@ Sweep collect_sweep(ProbeResult& result, const Inputs& in) {
 // instruction of the row's op beside the model's wavefronts_per_request. A load row's shared
 // loads are all the loop's; a store row's shared stores include the conflict-free ones that zero
 // the region first (at most 33 per warp against 2048 or more in the loop, so they move the ratio
-// by under 2%). Returns the rows.
-std::vector<Row*> add_stride_columns(const Sweep& sweep, std::vector<Finding>& agreements) {
+// by under 2%).
+void add_stride_columns(const Sweep& sweep, std::vector<Finding>& agreements) {
   CounterAgreement wavefronts{kCounterStride, "wavefronts"};
-  std::vector<Row*> rows;
   for (const auto& p : sweep.points) {
     const StridePoint* base = sweep.base_of({p.op, p.width});
     p.row->derived.push_back(
         {"slowdown", "x", base ? std::optional<double>(p.time / base->time) : std::nullopt});
     p.row->derived.push_back({"cycles_per_request", "cycles", sweep.cycles(p.time)});
-    rows.push_back(p.row);
     if (!p.row->counters) continue;
     const AccessOp op = access_op(p.op);
     wavefronts.add(*p.row, "wavefronts_per_request_counter", wavefronts_per_instruction(*p.row, op),
                    models::predict_stride_access(p.stride, p.width, op).wavefronts);
   }
   if (auto f = wavefronts.finding()) agreements.push_back(std::move(*f));
-  return rows;
 }
 
 // One group's slowdowns against its stride 1 `base`; tallies its rows against the model.
@@ -249,11 +232,10 @@ void analyse_strides(ProbeResult& result, const Inputs& in, std::vector<Finding>
   const Sweep sweep = collect_sweep(result, in);
   if (sweep.points.empty()) return;
   result.conditions.push_back({"stride_sweep_sm_clock", "MHz", sweep.clock_mhz});
-  const std::vector<Row*> rows = add_stride_columns(sweep, agreements);
+  add_stride_columns(sweep, agreements);
   Agreement agreement = summarise_groups(result, sweep, verdicts);
   agreement_findings(agreement, verdicts, notes);
   sweep_notes(sweep, in, notes);
-  if (!any_counters(rows)) notes.push_back(counters_not_collected());
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // bank-conflicts' analysis (host-only, tested in CI): the model beside each row, measured rows ->
-// ratios to copy, slowdowns, cycles per request, summary rows and findings (analysis.cpp,
-// findings.cpp); and its words (words.cpp).
+// ratios to copy, slowdowns, cycles per request, summary rows (analysis.cpp); its findings and
+// words (findings.cpp).
 #pragma once
 
 #include <array>
@@ -77,12 +77,10 @@ struct Inputs {
 //           bank_stride_model_miss, bank_no_stride1, bank_stride_shape, bank_cycles_method,
 //           bank_counters_not_collected.
 // Rows with counters (one launch of the row's kernel) also get, in derived, the counter-measured
-// value and its ratio to the model (`<name>`, `<name>_vs_model`): ladder
-// load_/store_wavefronts_per_request_counter (shared wavefronts / shared instructions of that op,
-// null for copy and naive, beside model load_/store_wavefronts_per_request added to the row),
-// strides wavefronts_per_request_counter (of the row's op); flag
-// ctr-vs-model where one is more than 5% off; findings
-// bank_counter_{ladder_loads,ladder_stores,stride}_{agree,differ}; bank_counters_not_collected
+// wavefronts per instruction beside the model's (`<name>`, `<name>_vs_model`: ladder
+// load_/store_wavefronts_per_request_counter, null for copy and naive; strides
+// wavefronts_per_request_counter, of the row's op), flag ctr-vs-model where one is more than 5%
+// off, and findings bank_counter_{ladder_loads,ladder_stores,stride}; bank_counters_not_collected
 // only when no stride row has counters.
 // Either part may be absent. Verdicts come first, then the counter findings, then notes.
 void analyse(ProbeResult& result, const Inputs& inputs);

@@ -1,10 +1,10 @@
 // bank-conflicts' findings (host-only), each declared once (id, kind, fields, sentence), and
 // their builders: the ladder's verdicts and notes on copy, and the stride sweep's slowdowns,
-// agreement with the model, and how the sweep ran.
+// agreement with the model, and how the sweep ran; last, its words (add_words: the findings and
+// the columns' short headers).
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/decide.hpp"
@@ -14,6 +14,8 @@
 
 namespace gpuprobe::bank {
 namespace {
+
+using models::TileLayout;
 
 // The keys of bank-conflicts' findings.
 constexpr Int<"size"> kSize;
@@ -69,6 +71,13 @@ constexpr Value<"launch_time_stride1", "s"> kLaunchTimeStride1;
 constexpr Value<"sm_clock", "MHz"> kSmClock;
 
 FindingList bank_findings;
+
+// How `b` compares with `a` by the noise band of `gpuprobe compare` (K = 3, the rule it uses for
+// metrics without samples; this note keeps it whether or not the metrics carry samples):
+// "faster", "slower", "same", or "n/a".
+std::string outcome(const Metric& b, const Metric& a) {
+  return change_name(order_of(b, a));
+}
 
 std::string outcome_words(const std::string& outcome) {
   if (outcome == "faster" || outcome == "slower") return outcome;
@@ -154,39 +163,36 @@ const auto kLadderFitsL2 = bank_findings.note(
           f[kWorkingSet], f[kL2]);
     });
 
-template <class View>
-std::string slowdowns_text(const View& f) {
-  std::vector<std::string> items;
-  const auto add = [&](const char* words, auto slowdown, auto model) {
-    if (f.maybe(slowdown))
-      items.push_back(fmt::format("{} {:.2f}x ({:g})", words, f.value(slowdown), f.value(model)));
-  };
-  add("broadcast", kBroadcastSlowdown, kBroadcastModel);
-  add("s2", kStride2Slowdown, kStride2Model);
-  add("s32", kStride32Slowdown, kStride32Model);
-  if (f.maybe(kOddSlowdownMin)) {
-    const double lo = f.value(kOddSlowdownMin), hi = f.value(kOddSlowdownMax);
-    // One value when every odd stride measured the same slowdown.
-    items.push_back(lo == hi
-                        ? fmt::format("odd {:.2f}x ({:g})", lo, f.value(kOddModel))
-                        : fmt::format("odd {:.2f}-{:.2f}x ({:g})", lo, hi, f.value(kOddModel)));
-  }
-  return fmt::format("{}s, slowdown vs stride 1 measured (model): {}: {}", f[kOp], f[kElementBytes],
-                     fmt::join(items, ", "));
-}
-
 const auto kStrideSlowdowns = bank_findings.verdict(
     "bank_stride_slowdowns", params(kOp, kElementBytes),
     values(kBroadcastSlowdown, kBroadcastModel, kStride2Slowdown, kStride2Model, kStride32Slowdown,
            kStride32Model, kOddSlowdownMin, kOddSlowdownMax, kOddModel),
-    [](const auto& f) { return slowdowns_text(f); });
+    [](const auto& f) {
+      std::vector<std::string> items;
+      const auto add = [&](const char* words, auto slowdown, auto model) {
+        if (f.maybe(slowdown))
+          items.push_back(
+              fmt::format("{} {:.2f}x ({:g})", words, f.value(slowdown), f.value(model)));
+      };
+      add("broadcast", kBroadcastSlowdown, kBroadcastModel);
+      add("s2", kStride2Slowdown, kStride2Model);
+      add("s32", kStride32Slowdown, kStride32Model);
+      if (f.maybe(kOddSlowdownMin)) {
+        const double lo = f.value(kOddSlowdownMin), hi = f.value(kOddSlowdownMax);
+        // One value when every odd stride measured the same slowdown.
+        items.push_back(lo == hi
+                            ? fmt::format("odd {:.2f}x ({:g})", lo, f.value(kOddModel))
+                            : fmt::format("odd {:.2f}-{:.2f}x ({:g})", lo, hi, f.value(kOddModel)));
+      }
+      return fmt::format("{}s, slowdown vs stride 1 measured (model): {}: {}", f[kOp],
+                         f[kElementBytes], fmt::join(items, ", "));
+    });
 
 const auto kStrideModelAgreement = bank_findings.verdict(
     "bank_stride_model_agreement", params(), values(kRowsWithin, kRowsCompared, kTolerance),
     [](const auto& f) {
       return fmt::format(
-          "stride sweep: measured slowdown within {:g}% of the model on {:g} of "
-          "{:g} rows",
+          "stride sweep: measured slowdown within {:g}% of the model on {:g} of {:g} rows",
           f.value(kTolerance), f.value(kRowsWithin), f.value(kRowsCompared));
     });
 
@@ -232,11 +238,34 @@ const auto kCyclesMethod =
 const auto kCountersNotCollected =
     bank_findings.note("bank_counters_not_collected", params(), values(), [](const auto&) {
       return std::string(
-          "no row has shared-memory counters in this run (--no-counters, or the GPU refused "
-          "them): the model's wavefronts per request stand unchecked; without the counter pass, "
-          "compare them with l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st} in Nsight "
-          "Compute");
+          "no row has shared-memory counters in this run (--no-counters, or the GPU refused them): "
+          "the model's wavefronts per request stand unchecked; without the counter pass, compare "
+          "them with l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st} in Nsight Compute");
     });
+
+// The notes on copy, the baseline: its repeat, and transposes that beat it.
+void copy_notes(const Ladder& l, const Metric& copy, const Inputs& in,
+                std::vector<Finding>& notes) {
+  // copy is the baseline of every ratio: when and how it was measured, and its repeat.
+  const Metric* again = in.copy_repeat ? &*in.copy_repeat : nullptr;
+  const auto n = [](const Metric* m) -> std::optional<double> {
+    if (!m) return std::nullopt;
+    return static_cast<double>(m->stats.n);
+  };
+  notes.push_back(kCopyRepeat.make(
+      kSize(l.size), kCopySamples(n(&copy)), kCopyMin(copy.stats.min), kCopyMax(copy.stats.max),
+      kCopyBandwidth(copy.stats.median), kRepeatSamples(n(again)),
+      kRepeatBandwidth(again ? std::optional<double>(again->stats.median) : std::nullopt),
+      kRepeatOverCopy(again ? std::optional<double>(again->stats.median / copy.stats.median)
+                            : std::nullopt),
+      kOutcome(again ? outcome(*again, copy) : "n/a")));
+  for (const char* kernel : {"padded", "swizzled"}) {
+    const Metric* m = l.of(kernel);
+    if (m && outcome(*m, copy) == "faster")
+      notes.push_back(kTransposeBeatsCopy.make(kKernel(kernel),
+                                               kOverCopy(m->stats.median / copy.stats.median)));
+  }
+}
 
 }  // namespace
 
@@ -251,28 +280,6 @@ const CounterAgreementMaker kCounterStride = define_counter_agreement(
     point(kOp, kElementBytes, kStride), [](const auto& f) {
       return fmt::format("{} {}s stride {}", byte_words(f[kElementBytes]), f[kOp], f[kStride]);
     });
-
-const FindingList& finding_list() {
-  return bank_findings;
-}
-
-Finding ladder_fits_l2(std::int64_t size, double working_set, double l2_bytes) {
-  return kLadderFitsL2.make(kSize(size), kWorkingSet(working_set), kL2(l2_bytes));
-}
-
-Finding counters_not_collected() {
-  return kCountersNotCollected.make();
-}
-
-namespace {
-
-using models::TileLayout;
-
-}  // namespace
-
-std::string outcome(const Metric& b, const Metric& a) {
-  return change_name(order_of(b, a));
-}
 
 void ladder_verdicts(const Ladder& l, std::vector<Finding>& verdicts) {
   const auto size = kSize(l.size);
@@ -314,28 +321,11 @@ void ladder_verdicts(const Ladder& l, std::vector<Finding>& verdicts) {
   }
 }
 
-void copy_notes(const Ladder& l, const Inputs& in, std::vector<Finding>& notes) {
-  const Metric* copy = l.of("copy");
-  if (!copy) return;
-  // copy is the baseline of every ratio: when and how it was measured, and its repeat.
-  const Metric* again = in.copy_repeat ? &*in.copy_repeat : nullptr;
-  const auto n = [](const Metric* m) -> std::optional<double> {
-    if (!m) return std::nullopt;
-    return static_cast<double>(m->stats.n);
-  };
-  notes.push_back(kCopyRepeat.make(
-      kSize(l.size), kCopySamples(n(copy)), kCopyMin(copy->stats.min), kCopyMax(copy->stats.max),
-      kCopyBandwidth(copy->stats.median), kRepeatSamples(n(again)),
-      kRepeatBandwidth(again ? std::optional<double>(again->stats.median) : std::nullopt),
-      kRepeatOverCopy(again ? std::optional<double>(again->stats.median / copy->stats.median)
-                            : std::nullopt),
-      kOutcome(again ? outcome(*again, *copy) : "n/a")));
-  for (const char* kernel : {"padded", "swizzled"}) {
-    const Metric* m = l.of(kernel);
-    if (m && outcome(*m, *copy) == "faster")
-      notes.push_back(kTransposeBeatsCopy.make(kKernel(kernel),
-                                               kOverCopy(m->stats.median / copy->stats.median)));
-  }
+void ladder_notes(const Ladder& l, const Inputs& in, std::vector<Finding>& notes) {
+  if (const Metric* copy = l.of("copy")) copy_notes(l, *copy, in, notes);
+  if (in.l2_bytes > 0 && l.size > 0 && working_set(l) < 4 * in.l2_bytes)
+    notes.push_back(
+        kLadderFitsL2.make(kSize(l.size), kWorkingSet(working_set(l)), kL2(in.l2_bytes)));
 }
 
 std::optional<Finding> stride_slowdowns(const Group& g, const GroupSlowdowns& s) {
@@ -386,6 +376,55 @@ void sweep_notes(const Sweep& sweep, const Inputs& in, std::vector<Finding>& not
         kLaunchTimeStride1(base ? std::optional<double>(base->time * per_sm) : std::nullopt)));
   }
   notes.push_back(kCyclesMethod.make(kSampled(sweep.sampled), kSmClock(sweep.clock_mhz)));
+  if (std::ranges::none_of(sweep.points,
+                           [](const StridePoint& p) { return p.row->counters.has_value(); }))
+    notes.push_back(kCountersNotCollected.make());
+}
+
+namespace {
+
+constexpr TermEntry kTerms[] = {
+    // the columns' short headers and legend lines
+    {"wavefronts_per_request_counter", "wf ctr",
+     "counters: shared wavefronts / instructions of the row's op, one launch"},
+    {"wavefronts_per_request_counter_vs_model", "wf c/m",
+     "wf ctr / the model's wavefronts per request"},
+    {"load_wavefronts_per_request_counter", "ld ctr",
+     "counters: shared-load wavefronts / load instructions, one launch"},
+    {"load_wavefronts_per_request_counter_vs_model", "ld c/m",
+     "ld ctr / the model's wavefronts per column read"},
+    {"store_wavefronts_per_request_counter", "st ctr",
+     "counters: shared-store wavefronts / store instructions, one launch"},
+    {"store_wavefronts_per_request_counter_vs_model", "st c/m",
+     "st ctr / the model's wavefronts per row write"},
+    {"load_wavefronts_per_request", "ld wf",
+     "model: shared wavefronts per column read of the tile (with counters)"},
+    {"store_wavefronts_per_request", "st wf",
+     "model: shared wavefronts per row write of the tile (with counters)"},
+    {"time_per_instruction", "t/instr", "time per warp-wide shared instruction per SM, median"},
+    {"relative_to_copy", "vs copy", "bandwidth / bandwidth of copy"},
+    {"slowdown", "slowdown", "time_per_instruction / that at stride 1 (same op, width)"},
+    {"cycles_per_request", "cyc/req",
+     "time_per_instruction x the SM clock sampled around the sweep"},
+    {"conflict_ways", "ways",
+     "model: n-way bank conflict (ladder: the larger of loads and stores)"},
+    {"load_conflict_ways", "ld ways", "model: n-way conflict of the tile's loads"},
+    {"store_conflict_ways", "st ways", "model: n-way conflict of the tile's stores"},
+    {"wavefronts_per_request", "wf/req", "model: shared-memory wavefronts per warp instruction"},
+    {"predicted_slowdown", "pred x", "model: wavefronts / wavefronts at stride 1 (same op, width)"},
+    {"bandwidth_ratio", "ratio", "bandwidth of one kernel / that of the other"},
+    {"stride1_bandwidth", "s1 GB/s", "bandwidth at stride 1"},
+    {"stride1_cycles_per_request", "s1 cyc", "cycles_per_request at stride 1"},
+    {"max_slowdown", "max x", "largest measured slowdown vs stride 1"},
+    {"model_max_slowdown", "model x", "model: largest predicted slowdown"},
+    {"element_bytes", "B", "element width, bytes"},
+};
+
+}  // namespace
+
+void add_words(Glossary& g) {
+  g.add_findings(bank_findings);
+  g.add_terms("bank-conflicts", kTerms);
 }
 
 }  // namespace gpuprobe::bank

@@ -20,11 +20,6 @@ inline constexpr double kClaimBand = 0.10;       // "basically the same": within
 inline constexpr double kModelTolerance = 0.10;  // a stride row "agrees" within 10% of the model
 inline constexpr std::size_t kMissesShown = 3;
 
-// How `b` compares with `a` by the noise band of `gpuprobe compare` (K = 3, the rule it uses for
-// metrics without samples; this note keeps it whether or not the metrics carry samples):
-// "faster", "slower", "same", or "n/a".
-std::string outcome(const Metric& b, const Metric& a);
-
 // The ladder's rows and their bandwidth by kernel.
 struct Ladder {
   std::map<std::string, const Metric*> bandwidth;  // by kernel
@@ -43,19 +38,21 @@ struct Ladder {
   }
 };
 
-// bank-conflicts' finding definitions (findings.cpp), for the glossary; the counter agreements'.
-const FindingList& finding_list();
+// The bytes of the two matrices.
+inline double working_set(const Ladder& l) {
+  return 2.0 * static_cast<double>(l.size) * static_cast<double>(l.size) * 4;
+}
+
+// The counter agreements' findings.
 extern const CounterAgreementMaker kCounterLadderLoads;
 extern const CounterAgreementMaker kCounterLadderStores;
 extern const CounterAgreementMaker kCounterStride;
-// The note that the two matrices nearly fit in L2, and that no row has counters.
-Finding ladder_fits_l2(std::int64_t size, double working_set, double l2_bytes);
-Finding counters_not_collected();
 
 // The ladder's verdicts: padded vs tiled, swizzled vs padded, the source's claim.
 void ladder_verdicts(const Ladder& l, std::vector<Finding>& verdicts);
-// The notes on copy, the baseline: its repeat, and transposes that beat it.
-void copy_notes(const Ladder& l, const Inputs& in, std::vector<Finding>& notes);
+// The notes on copy, the baseline (its repeat, and transposes that beat it), and that the two
+// matrices nearly fit in L2.
+void ladder_notes(const Ladder& l, const Inputs& in, std::vector<Finding>& notes);
 
 // A measured row of the stride sweep.
 struct StridePoint {
@@ -119,7 +116,7 @@ struct Agreement {
 std::optional<Finding> stride_slowdowns(const Group& g, const GroupSlowdowns& s);
 // The agreement verdict and the worst misses, or the note that no stride 1 was measured.
 void agreement_findings(Agreement& a, std::vector<Finding>& verdicts, std::vector<Finding>& notes);
-// The notes on how the stride kernel ran and how cycles are derived.
+// The notes on how the stride kernel ran, how cycles are derived, and that no row has counters.
 void sweep_notes(const Sweep& sweep, const Inputs& in, std::vector<Finding>& notes);
 
 }  // namespace gpuprobe::bank

@@ -107,24 +107,17 @@ void add_counter_columns(const Measured& m, const Sizing& z, CounterAgreements& 
            agreements);
 }
 
-// The measured rows, and their widths in the order the rows came.
-struct Measurements {
-  std::vector<Measured> rows;
-  std::vector<int> widths;
-};
-
-Measurements collect_measured(ProbeResult& result, int fetch) {
-  Measurements out;
+// The measured rows, in row order.
+std::vector<Measured> collect_measured(ProbeResult& result, int fetch) {
+  std::vector<Measured> out;
   for (auto& row : result.rows) {
     const Metric* bw = find_metric(row, "bandwidth");
     if (!bw) continue;  // a planned row
     const Key k = row_key(row);
     const Quantity* ws = find_quantity(row.derived, "working_set_over_l2");
-    out.rows.push_back({&row, k.pattern, k.width, k.param, bw->stats.median,
-                        models::predict_copy(k.pattern, k.width, k.param, fetch),
-                        ws ? ws->value : std::nullopt, std::nullopt});
-    if (std::find(out.widths.begin(), out.widths.end(), k.width) == out.widths.end())
-      out.widths.push_back(k.width);
+    out.push_back({&row, k.pattern, k.width, k.param, bw, bw->stats.median,
+                   models::predict_copy(k.pattern, k.width, k.param, fetch),
+                   ws ? ws->value : std::nullopt, std::nullopt});
   }
   return out;
 }
@@ -184,12 +177,8 @@ void add_offset_means(const OffsetClasses& c, SummaryRow& s) {
   }
   if (!mis.empty()) {
     s.values.push_back({"misaligned_mean_relative", "x", mean_of(mis, rel)});
-    s.values.push_back({"model_misaligned_relative", "x", mean_of(mis, [](const Measured& m) {
-                          return m.model.predicted_relative_bandwidth;
-                        })});
-    s.values.push_back({"model_dram_misaligned_relative", "x", mean_of(mis, [](const Measured& m) {
-                          return m.model.predicted_relative_bandwidth_dram;
-                        })});
+    s.values.push_back({"model_misaligned_relative", "x", mean_of(mis, model_rel)});
+    s.values.push_back({"model_dram_misaligned_relative", "x", mean_of(mis, dram_rel)});
   }
   if (!line_mis.empty())
     s.values.push_back({"line_misaligned_mean_relative", "x", mean_of(line_mis, rel)});
@@ -199,14 +188,11 @@ void add_offset_means(const OffsetClasses& c, SummaryRow& s) {
 
 // The summary's worst point of a group, beside both models.
 void add_worst(const std::vector<const Measured*>& group, SummaryRow& s) {
-  const Measured* low = group.front();
-  for (const auto* m : group) {
-    if (rel(*m) < rel(*low)) low = m;
-  }
-  s.values.push_back({"worst_relative_bandwidth", "x", low->relative});
-  s.values.push_back({"worst_at", "elements", static_cast<double>(low->param)});
-  s.values.push_back({"model_at_worst", "x", low->model.predicted_relative_bandwidth});
-  s.values.push_back({"model_dram_at_worst", "x", low->model.predicted_relative_bandwidth_dram});
+  const Measured& low = **std::ranges::min_element(group, {}, [](auto* m) { return rel(*m); });
+  s.values.push_back({"worst_relative_bandwidth", "x", low.relative});
+  s.values.push_back({"worst_at", "elements", static_cast<double>(low.param)});
+  s.values.push_back({"model_at_worst", "x", model_rel(low)});
+  s.values.push_back({"model_dram_at_worst", "x", dram_rel(low)});
 }
 
 // The summary row and findings of one (pattern, width) group with rows.
@@ -237,12 +223,16 @@ void summarise_group(ProbeResult& result, CopyPattern pattern, int w,
 }
 
 // Summary and findings per (pattern, width): offsets first, widths in the order of the rows.
-void summarise(ProbeResult& result, const Measurements& measured, const Baselines& baselines,
-               int fetch, std::vector<Finding>& verdicts, std::vector<Finding>& notes) {
+void summarise(ProbeResult& result, const std::vector<Measured>& measured,
+               const Baselines& baselines, int fetch, std::vector<Finding>& verdicts,
+               std::vector<Finding>& notes) {
+  std::vector<int> widths;
+  for (const auto& m : measured)
+    if (std::ranges::find(widths, m.width) == widths.end()) widths.push_back(m.width);
   for (CopyPattern pattern : {CopyPattern::kOffset, CopyPattern::kStride}) {
-    for (int w : measured.widths) {
+    for (int w : widths) {
       std::vector<const Measured*> group;
-      for (const auto& m : measured.rows) {
+      for (const auto& m : measured) {
         if (m.pattern == pattern && m.width == w) group.push_back(&m);
       }
       if (group.empty()) continue;
@@ -309,16 +299,16 @@ void add_model(ProbeResult& result, int fetch_bytes) {
 void analyse(ProbeResult& result, const RunFacts& facts) {
   const int fetch = facts.fetch_bytes;
   add_model(result, fetch);
-  Measurements measured = collect_measured(result, fetch);
-  const Baselines baselines = baselines_of(measured.rows);
-  const std::optional<double> min_ws = add_derived(measured.rows, baselines);
+  std::vector<Measured> measured = collect_measured(result, fetch);
+  const Baselines baselines = baselines_of(measured);
+  const std::optional<double> min_ws = add_derived(measured, baselines);
   CounterAgreements agreements;
-  for (const auto& m : measured.rows) {
+  for (const auto& m : measured) {
     if (m.row->counters) add_counter_columns(m, facts.sizing, agreements);
   }
   std::vector<Finding> verdicts, notes;
   summarise(result, measured, baselines, fetch, verdicts, notes);
-  extreme_findings(measured.rows, facts, verdicts);
+  extreme_findings(measured, facts, verdicts);
   // Counters beside the model: agreement verdicts and disagreement warnings, after the verdicts.
   for (const CounterAgreement* c : {&agreements.load, &agreements.store, &agreements.l2,
                                     &agreements.dram_read, &agreements.dram_write}) {
@@ -326,10 +316,7 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
   }
   // Conditions, then the notes: sizing, baselines added, what the columns mean.
   add_conditions(result, facts, min_ws);
-  sizing_findings(facts, min_ws, notes);
-  baseline_findings(result, notes);
-  notes.push_back(model_note());
-  notes.push_back(implied_dram_meaning_note());
+  note_findings(result, facts, min_ws, notes);
   result.findings.insert(result.findings.end(), verdicts.begin(), verdicts.end());
   result.findings.insert(result.findings.end(), notes.begin(), notes.end());
 }

@@ -1,6 +1,6 @@
 // coalescing's analysis (host-only, tested in CI): measured rows -> model columns, relative and
-// implied DRAM bandwidth, summary rows per (pattern, width) (analysis.cpp), findings
-// (findings.cpp); and its words (words.cpp).
+// implied DRAM bandwidth, summary rows per (pattern, width) (analysis.cpp); its findings and
+// words (findings.cpp).
 #pragma once
 
 #include <array>
@@ -92,15 +92,11 @@ struct RunFacts {
 // Reads the measured rows of `result` (params pattern, offset|stride, element_bytes; metric
 // bandwidth; derived working_set_over_l2 set by the sizing; flag baseline) and adds: the model
 // columns, relative_bandwidth (first) and implied_dram_bandwidth (last) to each row's derived,
-// one summary row per (pattern, width), the conditions and the findings.
-// Rows with counters (one launch of the row's copy) also get, in derived, each counter-measured
-// quantity and its ratio to the model (`<name>`, `<name>_vs_model`): sectors_per_request_counter
-// (load sectors / load requests), store_sectors_per_request_counter, l2_sectors_per_request_counter
-// (L2 read sectors from L1 / load requests, against the load model) and
-// dram_bytes_per_useful_byte_counter ((DRAM read + write) / 2 x N x width, against the DRAM
-// model; model store_sectors_per_request and dram_bytes_per_useful_byte are added beside them);
-// flag ctr-vs-model where one is more than 5% off; findings
-// coalescing_counter_{load_sectors,store_sectors,l2_sectors,dram}_{agree,differ}.
+// one summary row per (pattern, width), the conditions and the findings. Rows with counters (one
+// launch of the row's copy) also get each counter-measured quantity beside the model's (`<name>`,
+// `<name>_vs_model`: load, store and L2 sectors per request, DRAM bytes read and written per
+// useful byte; the terms in findings.cpp say each), flag ctr-vs-model where one is more than 5%
+// off, and one coalescing_counter_* finding per quantity.
 void analyse(ProbeResult& result, const RunFacts& facts);
 
 // The findings of --plan: what a run would size and which fetch block it would model.

@@ -1,9 +1,11 @@
 // coalescing's findings (host-only), each declared once (id, kind, fields, sentence), and their
 // builders: offset classes and their costs, strides against both models, the extremes, the
-// sizing, the counters, and the plan's notes.
+// sizing, the counters, and the plan's notes; last, its words (add_words: the findings and the
+// columns' short headers).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <ranges>
 #include <string_view>
 
 #include "gpuprobe/core/compare_classify.hpp"
@@ -142,43 +144,40 @@ std::string at_text(const View& f) {
   return fmt::format("{} {}", f[kPattern], f.has(kOffset) ? f[kOffset] : f[kStride]);
 }
 
-template <class View>
-std::string offset_class_text(const View& f) {
-  const double n = f.value(kCount);
-  const double sectors = f.value(kSectorsPerRequest), lines = f.value(kLinesPerRequest);
-  const double bs = f.value(kBaselineSectors), bl = f.value(kBaselineLines);
-  std::string who;
-  if (n <= 6) {
-    who = fmt::format("offset{} {}", n == 1 ? "" : "s", spaced(f, kOffsets));
-  } else {
-    const char* how = sectors > bs ? "not 32-B aligned"
-                      : lines > bl ? "32-B but not 128-B aligned"
-                                   : "128-B aligned";
-    who = fmt::format("{:g} offsets {}", n, how);
-  }
-  const double dram_lo = f.value(kModelDramMin), dram_hi = f.value(kModelDramMax);
-  const std::string dram = dram_hi - dram_lo < 0.005
-                               ? fmt::format("{:.2f}x", dram_hi)
-                               : fmt::format("{:.2f}-{:.2f}x", dram_lo, dram_hi);
-  // Offset 0 standing for its own class needs no comparison with itself.
-  const std::string baseline =
-      f[kOffsets] == "0"
-          ? ""
-          : fmt::format("; offset 0: {}, {}", counted(bs, "sector"), counted(bl, "line"));
-  return fmt::format(
-      "{} {} ({}, {} per warp load{}): {:.2f}x offset 0{}; model: sectors {:.2f}x, DRAM ({:g}-B "
-      "fetches) {}",
-      f[kElementBytes], who, counted(sectors, "sector"), counted(lines, "line"), baseline,
-      f.value(kRelativeMean), range_text(f.value(kRelativeMin), f.value(kRelativeMax)),
-      f.value(kModelRelative), f.value(kFetchBytes), dram);
-}
-
 const auto kOffsetClass = coalescing_findings.verdict(
     "coalescing_offset_class", params(kElementBytes, kOffsets),
     values(kCount, kSectorsPerRequest, kLinesPerRequest, kBaselineSectors, kBaselineLines,
            kRelativeMean, kRelativeMin, kRelativeMax, kModelRelative, kModelDramMin, kModelDramMax,
            kFetchBytes),
-    [](const auto& f) { return offset_class_text(f); });
+    [](const auto& f) {
+      const double n = f.value(kCount);
+      const double sectors = f.value(kSectorsPerRequest), lines = f.value(kLinesPerRequest);
+      const double bs = f.value(kBaselineSectors), bl = f.value(kBaselineLines);
+      std::string who;
+      if (n <= 6) {
+        who = fmt::format("offset{} {}", n == 1 ? "" : "s", spaced(f, kOffsets));
+      } else {
+        const char* how = sectors > bs ? "not 32-B aligned"
+                          : lines > bl ? "32-B but not 128-B aligned"
+                                       : "128-B aligned";
+        who = fmt::format("{:g} offsets {}", n, how);
+      }
+      const double dram_lo = f.value(kModelDramMin), dram_hi = f.value(kModelDramMax);
+      const std::string dram = dram_hi - dram_lo < 0.005
+                                   ? fmt::format("{:.2f}x", dram_hi)
+                                   : fmt::format("{:.2f}-{:.2f}x", dram_lo, dram_hi);
+      // Offset 0 standing for its own class needs no comparison with itself.
+      const std::string baseline =
+          f[kOffsets] == "0"
+              ? ""
+              : fmt::format("; offset 0: {}, {}", counted(bs, "sector"), counted(bl, "line"));
+      return fmt::format(
+          "{} {} ({}, {} per warp load{}): {:.2f}x offset 0{}; model: sectors {:.2f}x, DRAM "
+          "({:g}-B fetches) {}",
+          f[kElementBytes], who, counted(sectors, "sector"), counted(lines, "line"), baseline,
+          f.value(kRelativeMean), range_text(f.value(kRelativeMin), f.value(kRelativeMax)),
+          f.value(kModelRelative), f.value(kFetchBytes), dram);
+    });
 
 const auto kOffsetSectorCost = coalescing_findings.verdict(
     "coalescing_offset_sector_cost", params(kElementBytes),
@@ -196,37 +195,32 @@ const auto kOffsetLineCost = coalescing_findings.verdict(
                          counted(f.value(kSectors), "sector"), f.value(kRatio));
     });
 
-template <class View>
-std::string strides_text(const View& f) {
-  struct Shown {
-    double stride, relative, model, dram;
-  };
-  std::vector<Shown> shown;
-  const auto add = [&](double stride, auto role) {
-    if (const auto r = f.maybe(role.relative))
-      shown.push_back({stride, *r, f.value(role.model), f.value(role.model_dram)});
-  };
-  add(2.0, kStride2);
-  add(f.value(kSectorStride.stride), kSectorStride);
-  add(f.value(kFetchStride.stride), kFetchStride);
-  add(f.value(kLargestStride.stride), kLargestStride);
-  std::sort(shown.begin(), shown.end(),
-            [](const Shown& a, const Shown& b) { return a.stride < b.stride; });
-  std::vector<std::string> parts;
-  for (std::size_t i = 0; i < shown.size(); ++i) {
-    if (i > 0 && shown[i].stride == shown[i - 1].stride) continue;
-    parts.push_back(fmt::format("{:.2f}x at {}{:.0f} ({:.2f}x, {:.2f}x)", shown[i].relative,
-                                parts.empty() ? "stride " : "", shown[i].stride, shown[i].model,
-                                shown[i].dram));
-  }
-  return fmt::format("{} strides, measured (sector model, DRAM model with {:g}-B fetches): {}",
-                     f[kElementBytes], f.value(kFetchBytes), fmt::join(parts, ", "));
-}
-
 const auto kStridesFinding = coalescing_findings.verdict(
     "coalescing_strides", params(kElementBytes),
-    values(kFetchBytes, kStride2, kSectorStride, kFetchStride, kLargestStride),
-    [](const auto& f) { return strides_text(f); });
+    values(kFetchBytes, kStride2, kSectorStride, kFetchStride, kLargestStride), [](const auto& f) {
+      struct Shown {
+        double stride, relative, model, dram;
+      };
+      std::vector<Shown> shown;
+      const auto add = [&](double stride, auto role) {
+        if (const auto r = f.maybe(role.relative))
+          shown.push_back({stride, *r, f.value(role.model), f.value(role.model_dram)});
+      };
+      add(2.0, kStride2);
+      add(f.value(kSectorStride.stride), kSectorStride);
+      add(f.value(kFetchStride.stride), kFetchStride);
+      add(f.value(kLargestStride.stride), kLargestStride);
+      std::ranges::sort(shown, {}, &Shown::stride);
+      std::vector<std::string> parts;
+      for (std::size_t i = 0; i < shown.size(); ++i) {
+        if (i > 0 && shown[i].stride == shown[i - 1].stride) continue;
+        parts.push_back(fmt::format("{:.2f}x at {}{:.0f} ({:.2f}x, {:.2f}x)", shown[i].relative,
+                                    parts.empty() ? "stride " : "", shown[i].stride, shown[i].model,
+                                    shown[i].dram));
+      }
+      return fmt::format("{} strides, measured (sector model, DRAM model with {:g}-B fetches): {}",
+                         f[kElementBytes], f.value(kFetchBytes), fmt::join(parts, ", "));
+    });
 
 const auto kDramModelHolds = coalescing_findings.verdict(
     "coalescing_stride_dram_model_holds", params(kElementBytes), values(kRatioMin, kRatioMax),
@@ -235,29 +229,27 @@ const auto kDramModelHolds = coalescing_findings.verdict(
                          f[kElementBytes], f.value(kRatioMin), f.value(kRatioMax));
     });
 
-template <class View>
-std::string leaves_model_text(const View& f) {
-  // With no stride before the shortfall: "measured more than 10% below the DRAM model from ...".
-  const std::string holds =
-      f.maybe(kHoldsUpTo)
-          ? fmt::format(
-                "measured/DRAM model {:.2f}-{:.2f}x up to stride {:.0f} (elements {:.0f} B "
-                "apart), more than {:.0f}% below it",
-                f.value(kRatioMin), f.value(kRatioMax), f.value(kHoldsUpTo),
-                f.value(kHoldsUpToSpacing), f.value(kShortfall))
-          : fmt::format("measured more than {:.0f}% below the DRAM model", f.value(kShortfall));
-  return fmt::format(
-      "{} strides: {} from stride {:.0f} ({:.0f} B apart), down to {:.2f}x at stride {:.0f}: a "
-      "loss the model does not explain",
-      f[kElementBytes], holds, f.value(kShortFrom), f.value(kShortFromSpacing),
-      f.value(kLowestRatio), f.value(kLowestAt));
-}
-
 const auto kLeavesDramModel = coalescing_findings.verdict(
     "coalescing_stride_leaves_dram_model", params(kElementBytes),
     values(kRatioMin, kRatioMax, kHoldsUpTo, kHoldsUpToSpacing, kShortFrom, kShortFromSpacing,
            kLowestRatio, kLowestAt, kShortfall),
-    [](const auto& f) { return leaves_model_text(f); });
+    [](const auto& f) {
+      // With no stride before the shortfall: "measured more than 10% below the DRAM model from
+      // ...".
+      const std::string holds =
+          f.maybe(kHoldsUpTo)
+              ? fmt::format(
+                    "measured/DRAM model {:.2f}-{:.2f}x up to stride {:.0f} (elements {:.0f} B "
+                    "apart), more than {:.0f}% below it",
+                    f.value(kRatioMin), f.value(kRatioMax), f.value(kHoldsUpTo),
+                    f.value(kHoldsUpToSpacing), f.value(kShortfall))
+              : fmt::format("measured more than {:.0f}% below the DRAM model", f.value(kShortfall));
+      return fmt::format(
+          "{} strides: {} from stride {:.0f} ({:.0f} B apart), down to {:.2f}x at stride {:.0f}: a "
+          "loss the model does not explain",
+          f[kElementBytes], holds, f.value(kShortFrom), f.value(kShortFromSpacing),
+          f.value(kLowestRatio), f.value(kLowestAt));
+    });
 
 const auto kWorstBest = coalescing_findings.verdict(
     "coalescing_worst_best", params(),
@@ -394,9 +386,8 @@ const auto kPlanFetch = coalescing_findings.note(
     "coalescing_plan_fetch", params(), values(kModelFetchBytes), [](const auto& f) {
       return fmt::format(
           "--plan has no device: predicted_relative_bandwidth_dram uses {:g}-B fetches (the "
-          "sector); a run uses the device's L2 fetch granularity "
-          "(cudaLimitMaxL2FetchGranularity; an H100 reports 64 B), which lowers it for strides "
-          "that put elements 64 B or more apart",
+          "sector); a run uses the device's L2 fetch granularity (cudaLimitMaxL2FetchGranularity; "
+          "an H100 reports 64 B), which lowers it for strides that put elements 64 B or more apart",
           f.value(kModelFetchBytes));
     });
 
@@ -412,16 +403,13 @@ const auto kPlanSizing = coalescing_findings.note(
 // Counters beside the model: the row a finding names is its worst (or, agreeing, its most
 // deviating) row. (Row params read back from JSON carry no unit: the width is said in bytes
 // either way.)
-template <class View>
-std::string counter_point_text(const View& f) {
-  return fmt::format("{}, {}", at_text(f), byte_words(f[kElementBytes]));
-}
-
 // One counter agreement of the rows, each named by (pattern, offset or stride, element_bytes).
 CounterAgreementMaker row_counter_agreement(std::string_view id, std::string_view what) {
-  return define_counter_agreement(coalescing_findings, id, what,
-                                  point(kPattern, kOffset, kStride, kElementBytes),
-                                  [](const auto& f) { return counter_point_text(f); });
+  return define_counter_agreement(
+      coalescing_findings, id, what, point(kPattern, kOffset, kStride, kElementBytes),
+      [](const auto& f) {
+        return fmt::format("{}, {}", at_text(f), byte_words(f[kElementBytes]));
+      });
 }
 
 }  // namespace
@@ -440,36 +428,20 @@ const CounterAgreementMaker kCounterDramWrite = row_counter_agreement(
     "coalescing_counter_dram_write",
     "DRAM bytes written per useful byte (in the range + written back after it)");
 
-const FindingList& finding_list() {
-  return coalescing_findings;
-}
-
-Finding model_note() {
-  return kModel.make();
-}
-
-Finding implied_dram_meaning_note() {
-  return kImpliedDramMeaning.make();
-}
-
 namespace {
 
 // The verdict on one offset class against offset 0's sectors `bs` and lines `bl`.
 Finding offset_class_finding(int w, const OffsetClass& c, double bs, double bl, int fetch) {
-  std::vector<std::uint64_t> offsets;
-  double lo = kInf, hi = 0, dram_lo = kInf, dram_hi = 0;
-  for (const auto* m : c.members) {
-    offsets.push_back(m->param);
-    lo = std::min(lo, rel(*m));
-    hi = std::max(hi, rel(*m));
-    dram_lo = std::min(dram_lo, m->model.predicted_relative_bandwidth_dram);
-    dram_hi = std::max(dram_hi, m->model.predicted_relative_bandwidth_dram);
-  }
+  const auto of = [&](auto f) {
+    return c.members | std::views::transform([f](const Measured* m) { return f(*m); });
+  };
+  const auto [lo, hi] = std::ranges::minmax(of(rel));
+  const auto [dram_lo, dram_hi] = std::ranges::minmax(of(dram_rel));
   return kOffsetClass.make(
-      kElementBytes(w), kOffsets(int_list(offsets)), kCount(c.members.size()),
-      kSectorsPerRequest(c.sectors), kLinesPerRequest(c.lines), kBaselineSectors(bs),
-      kBaselineLines(bl), kRelativeMean(mean_of(c.members, rel)), kRelativeMin(lo),
-      kRelativeMax(hi), kModelRelative(c.members.front()->model.predicted_relative_bandwidth),
+      kElementBytes(w), kOffsets(int_list(of([](const Measured& m) { return m.param; }))),
+      kCount(c.members.size()), kSectorsPerRequest(c.sectors), kLinesPerRequest(c.lines),
+      kBaselineSectors(bs), kBaselineLines(bl), kRelativeMean(mean_of(c.members, rel)),
+      kRelativeMin(lo), kRelativeMax(hi), kModelRelative(model_rel(*c.members.front())),
       kModelDramMin(dram_lo), kModelDramMax(dram_hi), kFetchBytes(fetch));
 }
 
@@ -503,14 +475,12 @@ std::optional<Finding> strides_finding(int w, const std::vector<const Measured*>
   bool any = false;
   // The measured and the two models' relative bandwidth at a stride, null where not measured.
   const auto at = [&](std::uint64_t stride) {
-    const auto it = std::find_if(group.begin(), group.end(),
-                                 [&](const Measured* m) { return m->param == stride; });
+    const auto it = std::ranges::find(group, stride, &Measured::param);
     const Measured* m = stride > 1 && it != group.end() ? *it : nullptr;
     any = any || m;
     using V = std::optional<double>;
     if (!m) return std::tuple<V, V, V>{};
-    return std::tuple<V, V, V>{rel(*m), m->model.predicted_relative_bandwidth,
-                               m->model.predicted_relative_bandwidth_dram};
+    return std::tuple<V, V, V>{rel(*m), model_rel(*m), dram_rel(*m)};
   };
   const auto role = [&](std::uint64_t stride) {
     return std::tuple_cat(std::tuple<std::optional<double>>{static_cast<double>(stride)},
@@ -530,7 +500,7 @@ Finding dram_model_finding(int w, const std::vector<const Measured*>& group) {
   const Measured* last_ok = nullptr;
   const Measured* first_short = nullptr;
   const Measured* lowest = nullptr;
-  auto ratio = [](const Measured& m) { return rel(m) / m.model.predicted_relative_bandwidth_dram; };
+  auto ratio = [](const Measured& m) { return rel(m) / dram_rel(m); };
   for (const auto* m : group) {
     if (m->param <= 1) continue;
     const double r = ratio(*m);
@@ -651,11 +621,8 @@ void extreme_findings(const std::vector<Measured>& measured, const RunFacts& fac
   std::vector<Metric> bandwidth, implied;
   std::optional<double> base_lo, base_hi;
   for (const auto& m : measured) {
-    const Metric* b = find_metric(*m.row, "bandwidth");
-    bandwidth.push_back(b ? *b : Metric{"bandwidth", "GB/s", {}, {}});
-    bandwidth.back().stats.median = m.median_gbps;
-    implied.push_back(
-        scaled_metric(bandwidth.back(), implied_dram_gbps(m) / m.median_gbps, "GB/s"));
+    bandwidth.push_back(*m.bandwidth);
+    implied.push_back(scaled_metric(*m.bandwidth, implied_dram_gbps(m) / m.median_gbps, "GB/s"));
     if (m.param == baseline_param(m.pattern)) {
       base_lo = std::min(base_lo.value_or(kInf), implied_dram_gbps(m));
       base_hi = std::max(base_hi.value_or(0), implied_dram_gbps(m));
@@ -679,8 +646,8 @@ void extreme_findings(const std::vector<Measured>& measured, const RunFacts& fac
                                              : std::nullopt)));
 }
 
-void sizing_findings(const RunFacts& facts, std::optional<double> min_ws,
-                     std::vector<Finding>& out) {
+void note_findings(const ProbeResult& result, const RunFacts& facts, std::optional<double> min_ws,
+                   std::vector<Finding>& out) {
   const Sizing& z = facts.sizing;
   device_findings(facts, out);
   cap_findings(z, out);
@@ -692,20 +659,18 @@ void sizing_findings(const RunFacts& facts, std::optional<double> min_ws,
   out.push_back(kSizing.make(kWidths(int_list(widths)), kElements(int_list(default_n)),
                              kL2Multiple(z.l2_multiple), kL2Size(z.l2_bytes),
                              kBytesPerDirection(z.out_bytes), kWorkingSetOverL2(min_ws)));
-}
-
-void baseline_findings(const ProbeResult& result, std::vector<Finding>& out) {
   for (CopyPattern pattern : {CopyPattern::kOffset, CopyPattern::kStride}) {
-    std::vector<std::uint64_t> widths;
+    std::vector<std::uint64_t> added;  // the widths whose baseline was not asked for
     for (const auto& row : result.rows) {
       const Key k = row_key(row);
-      if (k.pattern == pattern &&
-          std::find(row.flags.begin(), row.flags.end(), "baseline") != row.flags.end())
-        widths.push_back(static_cast<std::uint64_t>(k.width));
+      if (k.pattern == pattern && std::ranges::find(row.flags, "baseline") != row.flags.end())
+        added.push_back(static_cast<std::uint64_t>(k.width));
     }
-    if (widths.empty()) continue;
-    out.push_back(kBaselineAdded.make(kPattern(pattern_name(pattern)), kWidths(int_list(widths))));
+    if (!added.empty())
+      out.push_back(kBaselineAdded.make(kPattern(pattern_name(pattern)), kWidths(int_list(added))));
   }
+  out.push_back(kModel.make());
+  out.push_back(kImpliedDramMeaning.make());
 }
 
 void add_plan_findings(ProbeResult& result, std::uint64_t l2_multiple) {
@@ -713,6 +678,75 @@ void add_plan_findings(ProbeResult& result, std::uint64_t l2_multiple) {
   result.findings.push_back(
       kPlanSizing.make(kL2Multiple(l2_multiple), kMemoryCapShare(kMemoryCapFraction * 100)));
   result.findings.push_back(kModel.make());
+}
+
+namespace {
+
+constexpr TermEntry kTerms[] = {
+    // the columns' short headers and legend lines
+    {"sectors_per_request_counter", "sec ctr",
+     "counters: global-load sectors / load requests (l1tex), one launch"},
+    {"sectors_per_request_counter_vs_model", "sec c/m",
+     "sec ctr / the model's sectors per warp load"},
+    {"store_sectors_per_request_counter", "st ctr",
+     "counters: global-store sectors / store requests (l1tex), one launch"},
+    {"store_sectors_per_request_counter_vs_model", "st c/m",
+     "st ctr / the model's sectors per warp store (unit-stride, aligned)"},
+    {"l2_sectors_per_request_counter", "L2 ctr",
+     "counters: L2 sectors read by L1 / load requests: what L1 sends on"},
+    {"l2_sectors_per_request_counter_vs_model", "L2 c/m", "L2 ctr / m.L2 sec"},
+    {"l1_hit_sectors_per_request_counter", "L1 hit",
+     "counters: load sectors that hit in L1 / load requests"},
+    {"l2_sectors_per_request", "m.L2 sec",
+     "model: sectors per warp load less the L1 hits counted (what L1 sends on)"},
+    {"dram_read_bytes_per_useful_byte_counter", "rd ctr",
+     "counters: DRAM bytes read / useful bytes read (N x width)"},
+    {"dram_read_bytes_per_useful_byte_counter_vs_model", "rd c/m",
+     "rd ctr / m.rd (agrees anywhere from m.rd to m.rd max)"},
+    {"dram_read_bytes_per_useful_byte", "m.rd",
+     "model: load fetch-block bytes per useful byte, a shared block fetched once"},
+    {"dram_read_bytes_per_useful_byte_refetch", "m.rd max",
+     "model: the same, a shared block fetched once per request touching it"},
+    {"shared_blocks_refetched", "refetch",
+     "(rd ctr - m.rd) / (m.rd max - m.rd): share of shared blocks fetched twice"},
+    {"dram_write_bytes_per_useful_byte_counter", "wr ctr",
+     "counters: DRAM bytes written in the launch's range + written back after it / N x width"},
+    {"dram_write_bytes_per_useful_byte_counter_vs_model", "wr c/m", "wr ctr / m.wr"},
+    {"dram_write_bytes_per_useful_byte", "m.wr",
+     "model: store fetch-block bytes per useful byte written"},
+    {"store_sectors_per_request", "st sec",
+     "model: distinct 32-B sectors one warp store touches (with counters)"},
+    {"element_bytes", "width", "element width in bytes"},
+    {"relative_bandwidth", "rel", "bandwidth / that of offset 0 or stride 1 at the same width"},
+    {"working_set_over_l2", "ws/L2", "distinct sectors in + out per launch x 32 B / L2 size"},
+    {"implied_dram_bandwidth", "DRAM bw", "bandwidth x DRAM-model bytes per useful byte, GB/s"},
+    {"sectors_per_request", "sec/req", "model: distinct 32-B sectors one warp load touches"},
+    {"lines_per_request", "lin/req", "model: distinct 128-B lines one warp load touches"},
+    {"sector_efficiency", "sec eff", "model: useful load bytes / loaded sector bytes"},
+    {"predicted_relative_bandwidth", "model",
+     "model: baseline ld+st sectors per request / this point's"},
+    {"predicted_relative_bandwidth_dram", "DRAM mdl",
+     "model: baseline DRAM fetch-block bytes per warp / this point's"},
+    {"baseline_bandwidth", "base", "bandwidth of offset 0 / stride 1, GB/s"},
+    {"misaligned_mean_relative", "misalign",
+     "mean rel of offsets that load more sectors than offset 0"},
+    {"model_misaligned_relative", "mdl mis", "sector model for those offsets"},
+    {"model_dram_misaligned_relative", "DRAM mis", "DRAM model for those offsets"},
+    {"line_misaligned_mean_relative", "line mis",
+     "mean rel of 32-B aligned offsets touching more lines than offset 0"},
+    {"line_aligned_mean_relative", "aligned",
+     "mean rel of other offsets with offset 0's sectors and lines"},
+    {"worst_relative_bandwidth", "worst", "lowest rel of the sweep"},
+    {"worst_at", "at", "offset or stride of the worst rel, elements"},
+    {"model_at_worst", "mdl@w", "sector model at the worst point"},
+    {"model_dram_at_worst", "DRAM@w", "DRAM model at the worst point"},
+};
+
+}  // namespace
+
+void add_words(Glossary& g) {
+  g.add_findings(coalescing_findings);
+  g.add_terms("coalescing", kTerms);
 }
 
 }  // namespace gpuprobe::coalescing

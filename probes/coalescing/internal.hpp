@@ -26,6 +26,7 @@ struct Measured {
   CopyPattern pattern;
   int width;
   std::uint64_t param;
+  const Metric* bandwidth;
   double median_gbps;
   models::CopyPrediction model;
   std::optional<double> working_set_over_l2;
@@ -50,8 +51,15 @@ double mean_of(const std::vector<const Measured*>& v, F f) {
   return sum / static_cast<double>(v.size());
 }
 
+// A point's measured relative bandwidth (0 without a baseline), and the two models'.
 inline double rel(const Measured& m) {
   return m.relative.value_or(0);
+}
+inline double model_rel(const Measured& m) {
+  return m.model.predicted_relative_bandwidth;
+}
+inline double dram_rel(const Measured& m) {
+  return m.model.predicted_relative_bandwidth_dram;
 }
 
 // Pattern, width and offset|stride of a row, from its params.
@@ -88,11 +96,7 @@ void stride_findings(int w, std::vector<const Measured*> group, int fetch,
                      std::vector<Finding>& out);
 // The warning that a (pattern, width) has no baseline row.
 Finding no_baseline_warning(CopyPattern pattern, int w);
-// The notes on what the model counts and what implied_dram_bandwidth means.
-Finding model_note();
-Finding implied_dram_meaning_note();
-// coalescing's finding definitions (findings.cpp), for the glossary; the counter agreements'.
-const FindingList& finding_list();
+// The counter agreements' findings.
 extern const CounterAgreementMaker kCounterLoadSectors;
 extern const CounterAgreementMaker kCounterStoreSectors;
 extern const CounterAgreementMaker kCounterL2Sectors;
@@ -101,10 +105,9 @@ extern const CounterAgreementMaker kCounterDramWrite;
 // The worst and best points, and the DRAM traffic each point implies (none without rows).
 void extreme_findings(const std::vector<Measured>& measured, const RunFacts& facts,
                       std::vector<Finding>& out);
-// The findings about the sizing (from what the probe decided) and the model's fetch block.
-void sizing_findings(const RunFacts& facts, std::optional<double> min_ws,
-                     std::vector<Finding>& out);
-// "offset 0 was not asked for" notes, from the rows' `baseline` flags.
-void baseline_findings(const ProbeResult& result, std::vector<Finding>& out);
+// The notes: the sizing (from what the probe decided) and the model's fetch block, "offset 0 was
+// not asked for" (from the rows' `baseline` flags), what the model and implied_dram_bandwidth mean.
+void note_findings(const ProbeResult& result, const RunFacts& facts, std::optional<double> min_ws,
+                   std::vector<Finding>& out);
 
 }  // namespace gpuprobe::coalescing

@@ -74,12 +74,6 @@ std::vector<Point> sweep_points(const AxisValues& v) {
   return out;
 }
 
-Row planned_row(const Point& p) {
-  std::vector<std::string> flags;
-  if (p.baseline) flags.push_back("baseline");
-  return unmeasured_row(coalescing::row_params(p.pattern, p.width, p.param), flags);
-}
-
 // A point with its size, decided at run time.
 struct Sized {
   Point point;
@@ -148,7 +142,11 @@ class CoalescingProbe final : public SweepProbe<Point> {
   }
 
   std::vector<Point> points(const AxisValues& v) const override { return sweep_points(v); }
-  Row row(const Point& p) const override { return planned_row(p); }
+  Row row(const Point& p) const override {
+    std::vector<std::string> flags;
+    if (p.baseline) flags.push_back("baseline");
+    return unmeasured_row(coalescing::row_params(p.pattern, p.width, p.param), flags);
+  }
   void finish_plan(ProbeResult& r, const AxisValues& v, const std::vector<int>*) const override {
     coalescing::add_model(r, models::kSectorBytes);
     coalescing::add_plan_findings(r, v.number("l2-multiple"));
@@ -283,27 +281,6 @@ std::optional<Sized> size_point(const Point& p, std::size_t index, coalescing::S
   return s;
 }
 
-// Size every point; clamp N for strides whose input span does not fit, drop what still fails.
-std::vector<Sized> size_points(const std::vector<Point>& all, coalescing::Sizing& z,
-                               const runtime::MemoryInfo& memory) {
-  const std::uint64_t in_cap = z.memory_cap > z.out_bytes ? z.memory_cap - z.out_bytes : 0;
-  std::vector<Sized> sized;
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    if (auto s = size_point(all[i], i, z, in_cap, memory)) sized.push_back(*s);
-  }
-  return sized;
-}
-
-// The input and output buffer sizes every sized point fits in.
-std::pair<std::uint64_t, std::uint64_t> buffer_bytes(const std::vector<Sized>& sized) {
-  std::uint64_t in_bytes = 0, out_bytes = 0;
-  for (const auto& s : sized) {
-    in_bytes = std::max(in_bytes, s.in_bytes);
-    out_bytes = std::max(out_bytes, s.elements * static_cast<std::uint64_t>(s.point.width));
-  }
-  return {in_bytes, out_bytes};
-}
-
 // One operation per sized point, all sharing `src` and `dst`, each (pattern, width) with its grid.
 std::vector<runtime::Operation> make_operations(const std::vector<Sized>& sized, void* dst,
                                                 const void* src, int sm_count,
@@ -327,17 +304,23 @@ std::vector<runtime::Operation> make_operations(const std::vector<Sized>& sized,
 CoalescingProbe::Analysis CoalescingProbe::measure(Sweep<Point>& s) {
   const DeviceInfo& dev = s.ctx().device();
   coalescing::RunFacts facts = run_facts(dev, s.values());
+  coalescing::Sizing& z = facts.sizing;
   const runtime::MemoryInfo memory = runtime::device_memory();
-  size_defaults(facts.sizing, widths_of(s.values()), memory);
-  const std::vector<Sized> sized = size_points(s.points(), facts.sizing, memory);
-  for (std::size_t i = 0, k = 0; i < s.points().size(); ++i) {
-    if (k < sized.size() && sized[k].index == i)
-      ++k;
-    else
+  size_defaults(z, widths_of(s.values()), memory);
+  const std::uint64_t in_cap = z.memory_cap > z.out_bytes ? z.memory_cap - z.out_bytes : 0;
+  std::vector<Sized> sized;
+  std::uint64_t in_bytes = 0, out_bytes = 0;  // the buffers every sized point fits in
+  for (std::size_t i = 0; i < s.points().size(); ++i) {
+    const std::optional<Sized> one = size_point(s.points()[i], i, z, in_cap, memory);
+    if (!one) {
       s.drop(i);
+      continue;
+    }
+    sized.push_back(*one);
+    in_bytes = std::max(in_bytes, one->in_bytes);
+    out_bytes = std::max(out_bytes, one->elements * static_cast<std::uint64_t>(one->point.width));
   }
 
-  const auto [in_bytes, out_bytes] = buffer_bytes(sized);
   runtime::DeviceBuffer in(in_bytes);
   runtime::DeviceBuffer out(out_bytes);
   runtime::fill_pattern_device(in.get(), in_bytes, kSeed, s.ctx().stream());

@@ -1,20 +1,43 @@
-// l2-persist's derivation (host-only): hot-kernel time from the repetition less the streaming
-// part, speed-ups over the no-window baseline with an interval over the rounds, model columns,
-// counters beside the model, conditions; the findings are built in findings.cpp.
+// l2-persist's sweep and derivation (host-only): the points of the axes and their sizes on a
+// device (sweep.hpp); hot-kernel time from the repetition less the streaming part, speed-ups over
+// the no-window baseline with an interval over the rounds, model columns, counters beside the
+// model, conditions; the findings are built in findings.cpp.
 #include "analysis.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/stats.hpp"
 #include "gpuprobe/models/l2_persist_model.hpp"
 #include "internal.hpp"
+#include "sweep.hpp"
 
 namespace gpuprobe::l2_persist {
 namespace {
+
+// Window points of one workload: set-aside x hot x window x hitRatio.
+void window_points(const AxisValues& v, const std::string& workload, std::vector<SweepPoint>& out) {
+  const bool one = v.has_choice("hit-ratio", "1.0");
+  const bool tuned = v.has_choice("hit-ratio", "tuned");
+  for (auto aside : v.list("setaside"))
+    for (auto hot : v.list("hot"))
+      for (const auto& window : v.choices("window")) {
+        const bool below_one = aside > 0 && aside < hot;
+        if (one || (tuned && !below_one && aside > 0))
+          out.push_back({workload, aside, hot, HitKind::kOne, window});
+        if (tuned && below_one) out.push_back({workload, aside, hot, HitKind::kTuned, window});
+      }
+}
+
+// The hot size nearest 100%.
+std::uint64_t nearest_full(const std::vector<std::uint64_t>& hots) {
+  return *std::ranges::min_element(
+      hots, {}, [](std::uint64_t h) { return std::llabs(static_cast<long long>(h) - 100); });
+}
 
 constexpr double kSectorBytes = 32;
 
@@ -147,11 +170,136 @@ void derive_counters(Point& p, const Point* stream, const RunFacts& facts, Count
   reads.add(row, "hot_read_sectors", read_sectors, hot_sectors);
 }
 
-Quantity condition(const char* name, const char* unit, double v) {
-  return {name, unit, v};
+std::vector<Point> read_points(ProbeResult& result) {
+  std::vector<Point> out;
+  for (auto& row : result.rows) {
+    Point p;
+    p.row = &row;
+    p.workload = text_param(row, kWorkload);
+    p.window = text_param(row, kWindow);
+    p.set_aside = bytes_param(row, kSetAside);
+    p.hot = bytes_param(row, kHot);
+    p.hit_ratio = ratio_param(row);
+    p.tuned = std::find(row.flags.begin(), row.flags.end(), kTunedFlag) != row.flags.end();
+    out.push_back(p);
+  }
+  return out;
+}
+
+// The time ratio of two rows' medians (a / b), when both have one.
+std::optional<double> time_ratio(const Row& a, const Row& b) {
+  const Metric* x = find_metric(a, "time");
+  const Metric* y = find_metric(b, "time");
+  if (!x || !y || y->stats.median <= 0) return std::nullopt;
+  return x->stats.median / y->stats.median;
+}
+
+// The hot-kernel columns of one (non stream-only) point.
+void derive_point(Point& p, const std::vector<Point>& pts, int k) {
+  const Point* base = baseline_of(pts, p);
+  const Point* stream = stream_of(pts, p);
+  if (base) {
+    derive_speedup(p, *base, hot_rounds(p, stream, k), hot_rounds(*base, stream_of(pts, *base), k));
+    if (p.workload == kPhases) p.loop_speedup = time_ratio(*base->row, *p.row);
+  }
+  Row& row = *p.row;
+  row.derived.push_back({"hot_time", "s", p.hot_time});
+  if (p.workload == kPhases && p.hot_time && *p.hot_time > 0)
+    row.derived.push_back(
+        {"hot_bandwidth", "GB/s", 2.0 * static_cast<double>(p.hot) / *p.hot_time / 1e9});
+  row.derived.push_back({"speedup", "x", p.speedup});
+  row.derived.push_back({"speedup_low", "x", p.speedup_low});
+  row.derived.push_back({"speedup_high", "x", p.speedup_high});
+  if (p.workload == kPhases) row.derived.push_back({"loop_speedup", "x", p.loop_speedup});
+}
+
+void add_conditions(ProbeResult& result, const RunFacts& facts, int k) {
+  const auto bytes = [](std::uint64_t b) { return static_cast<double>(b); };
+  result.conditions.insert(result.conditions.end(),
+                           {{"l2_bytes", "B", bytes(facts.l2_bytes)},
+                            {"persisting_l2_max", "B", bytes(facts.persisting_max)},
+                            {"access_policy_max_window", "B", bytes(facts.window_max)},
+                            {"stream_bytes", "B", bytes(facts.stream_bytes)},
+                            {"phase_iterations", "", k}});
 }
 
 }  // namespace
+
+std::vector<SweepPoint> points(const AxisValues& v) {
+  std::vector<SweepPoint> out;
+  for (const auto& workload : v.choices("workload")) {
+    if (workload == kPhases) {
+      std::vector<std::uint64_t> asides = v.list("setaside");
+      if (std::find(asides.begin(), asides.end(), 0) == asides.end())
+        asides.insert(asides.begin(), 0);
+      for (auto aside : asides)
+        out.push_back({kStreamOnly, aside, 0, HitKind::kNoWindow, kNone});
+    }
+    for (auto hot : v.list("hot"))
+      out.push_back({workload, 0, hot, HitKind::kNoWindow, kNone});
+    window_points(v, workload, out);
+  }
+  if (v.has_choice("workload", kPhases))
+    out.push_back({kPhases, 0, nearest_full(v.list("hot")), HitKind::kNoWindow, kAfterSweep});
+  return out;
+}
+
+std::uint64_t Sizes::set_aside(const SweepPoint& p) const {
+  return models::percent_of(p.setaside_pct, persisting_max, kQuantum);
+}
+
+std::uint64_t Sizes::hot(const SweepPoint& p) const {
+  return models::percent_of(p.hot_pct, persisting_max, kQuantum);
+}
+
+std::uint64_t Sizes::window(const SweepPoint& p) const {
+  return models::window_bytes(hot(p), window_max) / kQuantum * kQuantum;
+}
+
+double Sizes::hit_ratio(const SweepPoint& p) const {
+  return p.hit == HitKind::kTuned ? models::tuned_hit_ratio(set_aside(p), window(p)) : 1.0;
+}
+
+bool Sizes::clamped_any(const std::vector<SweepPoint>& pts) const {
+  return std::any_of(pts.begin(), pts.end(), [this](const SweepPoint& p) {
+    return p.hit != HitKind::kNoWindow && window(p) < hot(p);
+  });
+}
+
+RunFacts Sizes::facts() const {
+  return {l2, persisting_max, window_max, stream_bytes, kIterations};
+}
+
+Sizes size_run(std::uint64_t l2, std::uint64_t persisting_max, std::uint64_t window_max) {
+  Sizes s;
+  s.l2 = l2;
+  s.persisting_max = persisting_max;
+  s.window_max = window_max;
+  s.stream_bytes = (kStreamL2Multiple * l2 + kQuantum - 1) / kQuantum * kQuantum;
+  return s;
+}
+
+RowSpec spec_of(const SweepPoint& p, const Sizes* sizes) {
+  RowSpec r{p.workload,   p.setaside_pct, p.hot_pct, std::nullopt,
+            std::nullopt, std::nullopt,   p.window};
+  if (sizes) {
+    r.setaside_bytes = sizes->set_aside(p);
+    r.hot_bytes = sizes->hot(p);
+  }
+  if (p.hit == HitKind::kOne) r.hit_ratio = 1.0;
+  if (p.hit == HitKind::kTuned)
+    r.hit_ratio = sizes ? sizes->hit_ratio(p)
+                        : static_cast<double>(p.setaside_pct) / static_cast<double>(p.hot_pct);
+  return r;
+}
+
+std::vector<std::string> point_flags(const SweepPoint& p) {
+  if (p.hit == HitKind::kTuned) return {kTunedFlag};
+  if (p.workload == kStreamOnly) return {"stream-only"};
+  if (p.window == kAfterSweep) return {"after-sweep"};
+  if (p.window == kNone) return {"baseline"};
+  return {};
+}
 
 std::vector<Param> row_params(const RowSpec& spec) {
   const auto size = [](std::optional<std::uint64_t> b) {
@@ -183,62 +331,6 @@ void add_model(ProbeResult& result, std::uint64_t window_max) {
   }
 }
 
-std::vector<Point> read_points(ProbeResult& result) {
-  std::vector<Point> out;
-  for (auto& row : result.rows) {
-    Point p;
-    p.row = &row;
-    p.workload = text_param(row, kWorkload);
-    p.window = text_param(row, kWindow);
-    p.set_aside = bytes_param(row, kSetAside);
-    p.hot = bytes_param(row, kHot);
-    p.hit_ratio = ratio_param(row);
-    p.tuned = std::find(row.flags.begin(), row.flags.end(), kTunedFlag) != row.flags.end();
-    out.push_back(p);
-  }
-  return out;
-}
-
-namespace {
-
-// The time ratio of two rows' medians (a / b), when both have one.
-std::optional<double> time_ratio(const Row& a, const Row& b) {
-  const Metric* x = find_metric(a, "time");
-  const Metric* y = find_metric(b, "time");
-  if (!x || !y || y->stats.median <= 0) return std::nullopt;
-  return x->stats.median / y->stats.median;
-}
-
-// The hot-kernel columns of one (non stream-only) point.
-void derive_point(Point& p, const std::vector<Point>& pts, int k) {
-  const Point* base = baseline_of(pts, p);
-  const Point* stream = stream_of(pts, p);
-  if (base) {
-    derive_speedup(p, *base, hot_rounds(p, stream, k), hot_rounds(*base, stream_of(pts, *base), k));
-    if (p.workload == kPhases) p.loop_speedup = time_ratio(*base->row, *p.row);
-  }
-  Row& row = *p.row;
-  row.derived.push_back({"hot_time", "s", p.hot_time});
-  if (p.workload == kPhases && p.hot_time && *p.hot_time > 0)
-    row.derived.push_back(
-        {"hot_bandwidth", "GB/s", 2.0 * static_cast<double>(p.hot) / *p.hot_time / 1e9});
-  row.derived.push_back({"speedup", "x", p.speedup});
-  row.derived.push_back({"speedup_low", "x", p.speedup_low});
-  row.derived.push_back({"speedup_high", "x", p.speedup_high});
-  if (p.workload == kPhases) row.derived.push_back({"loop_speedup", "x", p.loop_speedup});
-}
-
-void add_conditions(ProbeResult& result, const RunFacts& facts, int k) {
-  const auto bytes = [](std::uint64_t b) { return static_cast<double>(b); };
-  result.conditions.push_back(condition("l2_bytes", "B", bytes(facts.l2_bytes)));
-  result.conditions.push_back(condition("persisting_l2_max", "B", bytes(facts.persisting_max)));
-  result.conditions.push_back(condition("access_policy_max_window", "B", bytes(facts.window_max)));
-  result.conditions.push_back(condition("stream_bytes", "B", bytes(facts.stream_bytes)));
-  result.conditions.push_back(condition("phase_iterations", "", k));
-}
-
-}  // namespace
-
 void analyse(ProbeResult& result, const RunFacts& facts) {
   std::vector<Point> pts = read_points(result);
   const int k = std::max(1, facts.iterations);
@@ -258,11 +350,9 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
     derive_counters(p, stream_of(pts, p), facts, hits, reads);
   }
   add_conditions(result, facts, k);
-  sweep_findings(pts, result.findings);
+  sweep_findings(pts, facts, result.findings);
   for (const auto* agreement : {&hits, &reads})
     if (auto f = agreement->finding()) result.findings.push_back(std::move(*f));
-  result.findings.push_back(
-      method_note(k, static_cast<double>(facts.stream_bytes), static_cast<double>(facts.l2_bytes)));
 }
 
 }  // namespace gpuprobe::l2_persist

@@ -1,6 +1,6 @@
 // l2-persist's analysis (host-only, tested in CI): measured rows -> hot-kernel times, speed-ups
 // over the no-window baseline with their interval over the rounds, model columns, counters
-// beside the model (analysis.cpp), findings (findings.cpp); and its words (words.cpp).
+// beside the model (analysis.cpp); its findings and words (findings.cpp).
 #pragma once
 
 #include <array>

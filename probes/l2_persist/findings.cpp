@@ -1,9 +1,9 @@
 // l2-persist's findings (host-only), each declared once (id, kind, fields, sentence), and built
 // from the derived points: the window's effect per hot size, the best setting, over-commit,
-// hitRatio 1.0 against the tuned one, the after-sweep check, the counters, the notes.
+// hitRatio 1.0 against the tuned one, the after-sweep check, the counters, the notes; last, its
+// words (add_words: the findings and the columns' short headers).
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -161,33 +161,29 @@ const auto kNoResidual = l2_findings.verdict_or_warning(
           where(f), speedup_text(f, kAt), counters_text(f, kAt), f[kResidual]);
     });
 
-// "phases hot 24 MiB, set-aside 30 MiB, hitRatio 1, window stream": the row an agreement points at.
-template <class View>
-std::string point_text(const View& f) {
-  return fmt::format("{} hot {}, set-aside {}, hitRatio {}, window {}", f[kWorkloadName],
-                     size_words(f.param(kHotSize)), size_words(f.param(kSetAsideSize)),
-                     f[kHitRatioSet], f[kWindowOn]);
+// One counter agreement of the rows, each named by its params: "phases hot 24 MiB, set-aside
+// 30 MiB, hitRatio 1, window stream".
+CounterAgreementMaker row_counter_agreement(std::string_view id, std::string_view what) {
+  return define_counter_agreement(
+      l2_findings, id, what,
+      point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize, kHotSize, kHitRatioSet,
+            kWindowOn),
+      [](const auto& f) {
+        return fmt::format("{} hot {}, set-aside {}, hitRatio {}, window {}", f[kWorkloadName],
+                           size_words(f.param(kHotSize)), size_words(f.param(kSetAsideSize)),
+                           f[kHitRatioSet], f[kWindowOn]);
+      });
 }
 
 }  // namespace
 
-const FindingList& finding_list() {
-  return l2_findings;
-}
-
-const CounterAgreementMaker kCounterHotHits = define_counter_agreement(
-    l2_findings, "l2_persist_counter_hot_hits",
+const CounterAgreementMaker kCounterHotHits = row_counter_agreement(
+    "l2_persist_counter_hot_hits",
     "the share of the hot kernels' reads L2 served over a counter range (model: its first "
-    "iteration cold)",
-    point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize, kHotSize, kHitRatioSet,
-          kWindowOn),
-    [](const auto& f) { return point_text(f); });
+    "iteration cold)");
 const CounterAgreementMaker kCounterHotReads =
-    define_counter_agreement(l2_findings, "l2_persist_counter_hot_reads",
-                             "the hot kernels' L2 read sectors (repetition less stream-only)",
-                             point(kWorkloadName, kSetAsideShare, kHotShare, kSetAsideSize,
-                                   kHotSize, kHitRatioSet, kWindowOn),
-                             [](const auto& f) { return point_text(f); });
+    row_counter_agreement("l2_persist_counter_hot_reads",
+                          "the hot kernels' L2 read sectors (repetition less stream-only)");
 
 // Defined after every finding above: the list is complete before any make() runs.
 const auto kMethod = l2_findings.note(
@@ -207,10 +203,6 @@ const auto kWindowClamped =
           "hot regions over {} (accessPolicyMaxWindowSize) get a window over their first {} only",
           f[kWindowMax], f[kWindowMax]);
     });
-
-Finding method_note(double iterations, double stream_bytes, double l2_bytes) {
-  return kMethod.make(kIterations(iterations), kStreamBytes(stream_bytes), kL2Bytes(l2_bytes));
-}
 
 Finding window_clamped_note(double window_max) {
   return kWindowClamped.make(kWindowMax(window_max));
@@ -238,6 +230,13 @@ double high(const Point& p) {
   return p.speedup_high.value_or(p.speedup.value_or(0));
 }
 
+// "faster" when the speed-up's interval lies above 1, "slower" below, else "within noise".
+std::string effect_of(const Point& p) {
+  if (low(p) > 1) return "faster";
+  if (high(p) < 1) return "slower";
+  return "within noise";
+}
+
 // Window rows of a workload with a speed-up, by hot size.
 std::map<std::uint64_t, Points> windowed_by_hot(const std::vector<Point>& pts,
                                                 const std::string& workload) {
@@ -247,16 +246,12 @@ std::map<std::uint64_t, Points> windowed_by_hot(const std::vector<Point>& pts,
   return out;
 }
 
-// The row at the largest set-aside of the sweep with hitRatio 1.0 (not tuned), or nullptr.
-const Point* at_full(const Points& rows, const std::string& window, std::uint64_t full) {
+// The row at the largest set-aside of the sweep with hitRatio 1.0 (or, `tuned`, the tuned
+// hitRatio), or nullptr.
+const Point* at_full(const Points& rows, const std::string& window, std::uint64_t full,
+                     bool tuned = false) {
   for (const Point* p : rows)
-    if (p->window == window && p->set_aside == full && !p->tuned) return p;
-  return nullptr;
-}
-
-const Point* tuned_at(const Points& rows, const std::string& window, std::uint64_t full) {
-  for (const Point* p : rows)
-    if (p->window == window && p->set_aside == full && p->tuned) return p;
+    if (p->window == window && p->set_aside == full && p->tuned == tuned) return p;
   return nullptr;
 }
 
@@ -310,7 +305,7 @@ void tuned_findings(const std::vector<Point>& pts, const std::string& workload, 
   for (const auto& [hot, rows] : windowed_by_hot(pts, workload)) {
     for (const char* window : {kStream, kLaunch}) {
       const Point* one = at_full(rows, window, full);
-      const Point* tuned = tuned_at(rows, window, full);
+      const Point* tuned = at_full(rows, window, full, true);
       if (!one || !tuned) continue;
       out.push_back(kTunedVsOne.make(kWorkloadName(workload), kHotSize(hot), kSetAsideSize(full),
                                      kWindowOn(window), kOne(timing(*one)), kTuned(timing(*tuned)),
@@ -381,13 +376,8 @@ void setaside_cost_findings(const std::vector<Point>& pts, std::vector<Finding>&
 
 }  // namespace
 
-std::string effect_of(const Point& p) {
-  if (low(p) > 1) return "faster";
-  if (high(p) < 1) return "slower";
-  return "within noise";
-}
-
-void sweep_findings(const std::vector<Point>& pts, std::vector<Finding>& out) {
+void sweep_findings(const std::vector<Point>& pts, const RunFacts& facts,
+                    std::vector<Finding>& out) {
   const std::uint64_t full = full_set_aside(pts);
   for (const char* workload : {kPhases, kBpg}) {
     effect_findings(pts, workload, full, out);
@@ -397,6 +387,51 @@ void sweep_findings(const std::vector<Point>& pts, std::vector<Finding>& out) {
   }
   setaside_cost_findings(pts, out);
   residual_findings(pts, out);
+  out.push_back(kMethod.make(kIterations(std::max(1, facts.iterations)),
+                             kStreamBytes(facts.stream_bytes), kL2Bytes(facts.l2_bytes)));
+}
+
+namespace {
+
+constexpr TermEntry kTerms[] = {
+    // the columns' short headers and legend lines
+    {"workload", "work", "phases: hot kernel after a streaming kernel; bpg: one mixed kernel"},
+    {"setaside_bytes", "aside", "persisting-L2 set-aside (cudaLimitPersistingL2CacheSize)"},
+    {"hot_bytes", "hot", "hot region"},
+    {"setaside_pct", "aside%", "set-aside, % of persistingL2CacheMaxSize"},
+    {"hot_pct", "hot%", "hot region, % of persistingL2CacheMaxSize"},
+    {"hit_ratio", "hitR", "the window's hitRatio (blank: no window)"},
+    {"window", "win", "where the window is set: stream attribute, launch attribute, none"},
+    {"hot_time", "t_hot", "hot kernel's time (phases: repetition less streaming part)"},
+    {"hot_bandwidth", "GB/s hot", "2 x hot bytes / hot kernel time"},
+    {"speedup", "speed-up", "baseline hot time / this row's"},
+    {"speedup_low", "lo", "smallest per-round speed-up"},
+    {"speedup_high", "hi", "largest per-round speed-up"},
+    {"loop_speedup", "loop", "baseline repetition / this one (streaming included)"},
+    {"stream_time_vs_none", "vs 0", "streaming kernel's time / at set-aside 0"},
+    {"hot_l2_hit_share", "L2", "counters: share of hot reads L2 served (1 - DRAM read / read)"},
+    {"l2_hit_share", "L2", "counters: share of reads L2 served (1 - DRAM read / read)"},
+    {"hot_near_hit_share", "near", "counters: hot reads that hit the first L2 slice asked"},
+    {"near_hit_share", "near", "counters: reads that hit the first L2 slice asked"},
+    {"hot_fabric_hit_share", "fabric", "counters: hot reads served by the other partition"},
+    {"fabric_hit_share", "fabric", "counters: reads served by the other L2 partition"},
+    {"hot_dram_bytes", "DRAM", "counters: DRAM bytes per hot kernel"},
+    {"dram_bytes", "DRAM", "counters: DRAM bytes per kernel"},
+    {"evict_last_share", "ev-last", "counters: evict-last sectors / 2 x hot sectors accessed"},
+    {"hot_l2_hit_share_range", "L2/rng", "counters: L2-served share over the range"},
+    {"hot_l2_hit_share_range_vs_model", "L2/m", "counter / model x (k-1)/k"},
+    {"hot_read_sectors", "rd sec", "counters: hot kernels' L2 read sectors"},
+    {"hot_read_sectors_vs_model", "rd/m", "counter / model"},
+    {"persisting_fraction", "pers", "model: min(1, set-aside / (hitRatio x window))"},
+    {"overcommit", "oc", "model: 1 when hitRatio x window > set-aside"},
+    {"hot_hit_share", "hit", "model: min(hitRatio x window, set-aside) / hot"},
+};
+
+}  // namespace
+
+void add_words(Glossary& g) {
+  g.add_findings(l2_findings);
+  g.add_terms("l2-persist", kTerms);
 }
 
 }  // namespace gpuprobe::l2_persist

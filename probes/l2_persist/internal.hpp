@@ -34,20 +34,13 @@ struct Point {
   std::optional<double> loop_speedup;  // phases: baseline repetition / this repetition
 };
 
-std::vector<Point> read_points(ProbeResult& result);
-
-// "faster" when the speed-up's interval lies above 1, "slower" below, else "within noise".
-std::string effect_of(const Point& p);
-
 // The verdicts of the sweep (effect per hot size, best setting, over-commit, tuned hitRatio,
-// the after-sweep check) from the derived points.
-void sweep_findings(const std::vector<Point>& points, std::vector<Finding>& out);
+// the after-sweep check) from the derived points, and the note on the method.
+void sweep_findings(const std::vector<Point>& points, const RunFacts& facts,
+                    std::vector<Finding>& out);
 
-// l2-persist's finding definitions (findings.cpp), for the glossary; the counter agreements'; the
-// note on the method.
-const FindingList& finding_list();
+// The counter agreements' findings.
 extern const CounterAgreementMaker kCounterHotHits;
 extern const CounterAgreementMaker kCounterHotReads;
-Finding method_note(double iterations, double stream_bytes, double l2_bytes);
 
 }  // namespace gpuprobe::l2_persist

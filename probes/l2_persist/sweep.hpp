@@ -1,5 +1,5 @@
-// l2-persist's sweep (host-only, tested in CI): the points the axes ask for, and their sizes on a
-// device, clamped to its maxima.
+// l2-persist's sweep (host-only, tested in CI; defined in analysis.cpp): the points the axes ask
+// for, and their sizes on a device, clamped to its maxima.
 #pragma once
 
 #include <cstdint>

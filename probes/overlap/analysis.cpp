@@ -122,7 +122,7 @@ void add_row_values(ProbeResult& r, Pipeline& p, double buffer_bytes) {
 }
 
 SummaryRow stage_summary(const Pipeline& p) {
-  SummaryRow s{pipeline_params(p), {}};
+  SummaryRow s{{{"memory", p.memory, ""}, {"workload", p.workload, ""}}, {}};
   s.values = {{"h2d", "s", p.solo.h2d},
               {"kernel", "s", p.solo.kernel},
               {"d2h", "s", p.solo.d2h},
@@ -138,10 +138,6 @@ SummaryRow stage_summary(const Pipeline& p) {
 }
 
 }  // namespace
-
-std::vector<Param> pipeline_params(const Pipeline& p) {
-  return {{"memory", p.memory, ""}, {"workload", p.workload, ""}};
-}
 
 void analyse(ProbeResult& result, bool timeline_text) {
   const Quantity* buffer = find_quantity(result.conditions, "buffer_bytes");

@@ -1,6 +1,6 @@
 // overlap's analysis (host-only, tested in CI): measured rows -> stage times, the pipeline
 // models beside every sequential and staged row, speed-ups with intervals, efficiencies, summary
-// and findings (analysis.cpp, findings.cpp); and its words (words.cpp).
+// and findings (analysis.cpp, findings.cpp); its words in findings.cpp.
 #pragma once
 
 #include <array>

@@ -44,10 +44,6 @@ struct Pipeline {
   std::vector<Staged> staged;   // sequential first, then the staged rows in row order
 };
 
-std::vector<Param> pipeline_params(const Pipeline& p);
-
-// overlap's finding definitions (findings.cpp), for the glossary.
-const FindingList& finding_list();
 // Adds the findings of every pipeline, the copies' concurrency and the engines to the result.
 void add_findings(ProbeResult& result, const std::vector<Pipeline>& pipelines);
 // One note per stream of the timeline summary rows, when there are any.

@@ -32,8 +32,7 @@ int winner_of(const ReusePoint& p) {
 }
 
 BreakEven break_even(std::vector<ReusePoint> points) {
-  std::sort(points.begin(), points.end(),
-            [](const ReusePoint& a, const ReusePoint& b) { return a.reuse < b.reuse; });
+  std::ranges::sort(points, {}, &ReusePoint::reuse);
   const auto copy_wins = std::find_if(points.begin(), points.end(),
                                       [](const ReusePoint& p) { return winner_of(p) > 0; });
   const auto zero_copy_won = [&](auto end) {
@@ -60,14 +59,6 @@ BreakEven break_even(std::vector<ReusePoint> points) {
     }
   }
   return {BreakEvenKind::kCrossing, std::prev(copy_wins)->reuse, {}};
-}
-
-Param text(const std::string& key, const std::string& value) {
-  return {key, value, ""};
-}
-
-Param count(const std::string& key, std::uint64_t value, const std::string& unit) {
-  return {key, static_cast<std::int64_t>(value), unit};
 }
 
 bool is_write(const Measured& m) {

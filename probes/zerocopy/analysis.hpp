@@ -1,6 +1,6 @@
 // zerocopy's analysis (host-only, tested in CI): measured rows -> the PCIe byte model beside the
 // counters, break-even reuse counts, the strided collapse, read-once against the explicit copy,
-// bytes in flight (analysis.cpp, findings.cpp); and its words (words.cpp).
+// bytes in flight (analysis.cpp, findings.cpp); its words in findings.cpp.
 #pragma once
 
 #include <array>

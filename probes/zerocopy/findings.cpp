@@ -1,9 +1,9 @@
 // zerocopy's findings (host-only), each declared once (id, kind, fields, sentence), and their
 // builders: break-even reuse per pattern, read/write once against the explicit copy, the strided
-// collapse beside the link bytes, bytes in flight, the counters, the sizing note.
+// collapse beside the link bytes, bytes in flight, the counters, the sizing note; last, its words
+// (add_words: the findings and the columns' short headers).
 #include <algorithm>
 #include <map>
-#include <tuple>
 
 #include <fmt/format.h>
 
@@ -87,88 +87,82 @@ const auto kOnceVsMemcpy = zerocopy_findings.verdict(
           f.maybe(kCopyModeBandwidth) ? "; copy + kernel " + f[kCopyModeBandwidth] : "");
     });
 
-template <class View>
-std::string break_even_text(const View& f) {
-  const std::string result = f[kResult];
-  const std::string gains = fmt::format(
-      "copy time / zero-copy time {:.2f}x at reuse {:g}, {:.2f}x at {:g}", f.value(kSpeedupFirst),
-      f.value(kMinReuse), f.value(kSpeedupLast), f.value(kMaxReuse));
-  if (result == "crossing")
-    return fmt::format("{}: break-even at reuse {:.1f} (measured crossing, interpolated); {}",
-                       pattern_text(f), f.value(kBreakEvenReuse), gains);
-  if (result == "zerocopy-wins")
-    return fmt::format("{}: zero-copy wins at every reuse up to {:g}, no break-even measured; {}",
-                       pattern_text(f), f.value(kMaxReuse), gains);
-  if (result == "alike-then-copy")
-    return fmt::format(
-        "{}: zero-copy and the copy are alike within noise up to reuse {:g} (no winner there), "
-        "the copy wins from the next reuse on; {}",
-        pattern_text(f), f.value(kAlikeUntil), gains);
-  if (result == "alike")
-    return fmt::format(
-        "{}: zero-copy and the copy are alike within noise at every reuse up to {:g}; {}",
-        pattern_text(f), f.value(kMaxReuse), gains);
-  return fmt::format("{}: the copy wins already at reuse {:g}, no break-even measured; {}",
-                     pattern_text(f), f.value(kMinReuse), gains);
-}
-
 const auto kBreakEven = zerocopy_findings.verdict(
     "zerocopy_break_even", params(kDirection, kMemory, kStride, kElementBytes),
     values(kBreakEvenReuse, kMinReuse, kMaxReuse, kPoints, kSpeedupFirst, kSpeedupLast,
            kAlikeUntil),
-    outcome(kResult), [](const auto& f) { return break_even_text(f); });
-
-template <class View>
-std::string stride_text(const View& f) {
-  const auto counter = f.maybe(kLinkBytesPerPayload);
-  const auto link = f.maybe(kLinkBandwidth);
-  const auto base_link = f.maybe(kBaseLinkBandwidth);
-  const std::string measured =
-      counter ? fmt::format("counters {:.2f} (stride 1: {:.2f}) PCIe bytes per payload byte",
-                            *counter, f.maybe(kBaseLinkBytesPerPayload).value_or(0))
-              : std::string("no counters");
-  const std::string links =
-      link && base_link ? fmt::format("; the link carried {:.1f} GB/s vs {:.1f} GB/s at stride 1",
-                                      *link, *base_link)
-                        : std::string();
-  const std::string tlps = fmt::format("; {:.0f} M TLPs/s vs {:.0f} M at stride 1 (model TLPs)",
-                                       f.value(kTlpRate) / 1e6, f.value(kBaseTlpRate) / 1e6);
-  return fmt::format(
-      "{} zero-copy {}, {}, stride {}: {} vs {} at stride 1 ({:.3f}x); if link-bound the model "
-      "predicts {:.3f}x ({:.2f} PCIe bytes per payload byte); {}{}{}",
-      f[kMemory], f[kDirection], byte_words(f[kElementBytes]), f[kStride], f[kBandwidth],
-      f[kBaseBandwidth], f.value(kRelative), f.value(kModelRelative),
-      f.value(kModelLinkBytesPerPayload), measured, links, tlps);
-}
+    outcome(kResult), [](const auto& f) {
+      const std::string result = f[kResult];
+      const std::string gains = fmt::format(
+          "copy time / zero-copy time {:.2f}x at reuse {:g}, {:.2f}x at {:g}",
+          f.value(kSpeedupFirst), f.value(kMinReuse), f.value(kSpeedupLast), f.value(kMaxReuse));
+      if (result == "crossing")
+        return fmt::format("{}: break-even at reuse {:.1f} (measured crossing, interpolated); {}",
+                           pattern_text(f), f.value(kBreakEvenReuse), gains);
+      if (result == "zerocopy-wins")
+        return fmt::format(
+            "{}: zero-copy wins at every reuse up to {:g}, no break-even measured; {}",
+            pattern_text(f), f.value(kMaxReuse), gains);
+      if (result == "alike-then-copy")
+        return fmt::format(
+            "{}: zero-copy and the copy are alike within noise up to reuse {:g} (no winner there), "
+            "the copy wins from the next reuse on; {}",
+            pattern_text(f), f.value(kAlikeUntil), gains);
+      if (result == "alike")
+        return fmt::format(
+            "{}: zero-copy and the copy are alike within noise at every reuse up to {:g}; {}",
+            pattern_text(f), f.value(kMaxReuse), gains);
+      return fmt::format("{}: the copy wins already at reuse {:g}, no break-even measured; {}",
+                         pattern_text(f), f.value(kMinReuse), gains);
+    });
 
 const auto kStrideCollapse = zerocopy_findings.verdict(
     "zerocopy_stride_collapse", params(kDirection, kMemory, kElementBytes, kStride),
     values(kBandwidth, kBaseBandwidth, kRelative, kModelRelative, kModelLinkBytesPerPayload,
            kLinkBytesPerPayload, kBaseLinkBytesPerPayload, kLinkBandwidth, kBaseLinkBandwidth,
            kTlpRate, kBaseTlpRate),
-    [](const auto& f) { return stride_text(f); });
-
-template <class View>
-std::string in_flight_text(const View& f) {
-  const auto reached = f.maybe(kReachedBlocks);
-  const std::string where = reached ? fmt::format("{:.0f}% of it from {:g} block{} ({} in flight)",
-                                                  f.value(kReachedFractionValue), *reached,
-                                                  *reached == 1 ? "" : "s", f[kReachedInFlight])
-                                    : std::string("no grid of the sweep reached 90% of it");
-  return fmt::format(
-      "bytes in flight ({} zero-copy {}, {}): {} block{} ({} in flight) reach {}, so the loaded "
-      "latency is {} (Little's law); {} needs {} in flight; {}",
-      f[kMemory], f[kDirection], byte_words(f[kElementBytes]), f.value(kSmallestBlocks),
-      f.value(kSmallestBlocks) == 1 ? "" : "s", f[kSmallestInFlight], f[kSmallestBandwidth],
-      f[kLatency], f[kPeakBandwidth], f[kNeededInFlight], where);
-}
+    [](const auto& f) {
+      const auto counter = f.maybe(kLinkBytesPerPayload);
+      const auto link = f.maybe(kLinkBandwidth);
+      const auto base_link = f.maybe(kBaseLinkBandwidth);
+      const std::string measured =
+          counter ? fmt::format("counters {:.2f} (stride 1: {:.2f}) PCIe bytes per payload byte",
+                                *counter, f.maybe(kBaseLinkBytesPerPayload).value_or(0))
+                  : std::string("no counters");
+      const std::string links =
+          link && base_link
+              ? fmt::format("; the link carried {:.1f} GB/s vs {:.1f} GB/s at stride 1", *link,
+                            *base_link)
+              : std::string();
+      const std::string tlps = fmt::format("; {:.0f} M TLPs/s vs {:.0f} M at stride 1 (model TLPs)",
+                                           f.value(kTlpRate) / 1e6, f.value(kBaseTlpRate) / 1e6);
+      return fmt::format(
+          "{} zero-copy {}, {}, stride {}: {} vs {} at stride 1 ({:.3f}x); if link-bound the model "
+          "predicts {:.3f}x ({:.2f} PCIe bytes per payload byte); {}{}{}",
+          f[kMemory], f[kDirection], byte_words(f[kElementBytes]), f[kStride], f[kBandwidth],
+          f[kBaseBandwidth], f.value(kRelative), f.value(kModelRelative),
+          f.value(kModelLinkBytesPerPayload), measured, links, tlps);
+    });
 
 const auto kInFlight = zerocopy_findings.verdict(
     "zerocopy_in_flight", params(kDirection, kMemory, kElementBytes),
     values(kSmallestBlocks, kSmallestInFlight, kSmallestBandwidth, kLatency, kPeakBandwidth,
            kNeededInFlight, kReachedFractionValue, kReachedBlocks, kReachedInFlight,
            kFullBandwidth),
-    [](const auto& f) { return in_flight_text(f); });
+    [](const auto& f) {
+      const auto reached = f.maybe(kReachedBlocks);
+      const std::string where = reached
+                                    ? fmt::format("{:.0f}% of it from {:g} block{} ({} in flight)",
+                                                  f.value(kReachedFractionValue), *reached,
+                                                  *reached == 1 ? "" : "s", f[kReachedInFlight])
+                                    : std::string("no grid of the sweep reached 90% of it");
+      return fmt::format(
+          "bytes in flight ({} zero-copy {}, {}): {} block{} ({} in flight) reach {}, so the "
+          "loaded latency is {} (Little's law); {} needs {} in flight; {}",
+          f[kMemory], f[kDirection], byte_words(f[kElementBytes]), f.value(kSmallestBlocks),
+          f.value(kSmallestBlocks) == 1 ? "" : "s", f[kSmallestInFlight], f[kSmallestBandwidth],
+          f[kLatency], f[kPeakBandwidth], f[kNeededInFlight], where);
+    });
 
 const auto kAccessBytes = zerocopy_findings.verdict(
     "zerocopy_access_bytes", params(kDirection),
@@ -213,10 +207,7 @@ struct Pattern {
   std::string memory;
   std::uint64_t stride;
   int width;
-  bool operator<(const Pattern& o) const {
-    return std::tie(direction, memory, stride, width) <
-           std::tie(o.direction, o.memory, o.stride, o.width);
-  }
+  auto operator<=>(const Pattern&) const = default;
 };
 
 Pattern pattern_of(const Measured& m) {
@@ -224,15 +215,17 @@ Pattern pattern_of(const Measured& m) {
 }
 
 std::vector<Param> pattern_params(const Pattern& p) {
-  return {text("direction", p.direction), text("memory", p.memory), count("stride", p.stride),
-          count("element_bytes", static_cast<std::uint64_t>(p.width), "B")};
+  return {{"direction", p.direction, ""},
+          {"memory", p.memory, ""},
+          {"stride", static_cast<std::int64_t>(p.stride), ""},
+          {"element_bytes", static_cast<std::int64_t>(p.width), "B"}};
 }
 
 // The row of `mode` in the main sweep with this pattern and reuse; nullptr when not measured.
 const Measured* find_main(const std::vector<Measured>& all, const std::string& mode,
                           const Pattern& p, std::uint64_t reuse) {
   for (const auto* m : main_rows(all, mode)) {
-    if (m->reuse == reuse && !(pattern_of(*m) < p) && !(p < pattern_of(*m))) return m;
+    if (m->reuse == reuse && pattern_of(*m) == p) return m;
   }
   return nullptr;
 }
@@ -280,8 +273,7 @@ void break_even_findings(ProbeResult& result, const std::vector<Measured>& all) 
   }
   for (const Pattern& p : order) {
     auto points = patterns[p];
-    std::sort(points.begin(), points.end(),
-              [](const ReusePoint& a, const ReusePoint& b) { return a.reuse < b.reuse; });
+    std::ranges::sort(points, {}, &ReusePoint::reuse);
     const BreakEven be = break_even(points);
     const ReusePoint& first = points.front();
     const ReusePoint& last = points.back();
@@ -438,8 +430,31 @@ Finding sizing_note(const RunFacts& facts) {
                          : std::nullopt));
 }
 
-const FindingList& finding_list() {
-  return zerocopy_findings;
+namespace {
+
+constexpr TermEntry kTerms[] = {
+    // the columns' short headers and legend lines
+    {"model.link_bytes_per_payload", "link/pay",
+     "model: PCIe bytes (TLP data + headers) in the data's direction / payload bytes"},
+    {"link_bytes_per_payload_counter", "ctr link/pay",
+     "counters: PCIe bytes in the data's direction / payload bytes"},
+    {"link_bytes_per_payload_counter_vs_model", "ctr/mdl", "counters / model, link bytes"},
+    {"bytes_per_access_counter", "B/access",
+     "counters: PCIe bytes per element access (isolated accesses only)"},
+    {"bytes_in_flight", "in flight", "bytes the grid has requested at once: blocks x 256 x 4 x w"},
+    {"summary.break_even_reuse", "break-even",
+     "reuse count where the copy starts to win (interpolated; blank: no crossing measured)"},
+    {"summary.copy_over_zerocopy_first", "zc gain@min",
+     "copy time / zero-copy time at the smallest reuse"},
+    {"summary.copy_over_zerocopy_last", "zc gain@max",
+     "copy time / zero-copy time at the largest reuse"},
+};
+
+}  // namespace
+
+void add_words(Glossary& g) {
+  g.add_findings(zerocopy_findings);
+  g.add_terms("zerocopy", kTerms);
 }
 
 }  // namespace gpuprobe::zerocopy

@@ -42,8 +42,6 @@ std::vector<Measured> measured_rows(ProbeResult& result);
 // The model's view of a zerocopy or copy row.
 models::HostAccess access_of(const Measured& m);
 bool is_write(const Measured& m);
-Param text(const std::string& key, const std::string& value);
-Param count(const std::string& key, std::uint64_t value, const std::string& unit = "");
 
 // The main sweep's rows (no blocks param) of one mode.
 std::vector<const Measured*> main_rows(const std::vector<Measured>& all, const std::string& mode);
@@ -60,7 +58,5 @@ void in_flight_findings(const std::vector<Measured>& all, std::vector<Finding>& 
 void counter_findings(std::vector<Measured>& all, const RunFacts& facts, std::vector<Finding>& out);
 // The note on how the rows are sized (the span, against the L2).
 Finding sizing_note(const RunFacts& facts);
-// zerocopy's finding definitions (findings.cpp), for the glossary.
-const FindingList& finding_list();
 
 }  // namespace gpuprobe::zerocopy
