@@ -47,11 +47,11 @@ check-build:
 
 # The unit and CLI tests against the sanitized build. protect_shadow_gap=0: the CUDA runtime maps
 # memory where ASan keeps its gap (cudaGetDeviceCount would fail otherwise). Each gtest binary runs
-# as a few processes (gtest's shards, tests/CMakeLists.txt), not one per test: a sanitized process
-# costs far more to start and end. Left out: the --fast timing checks (a sanitized binary is slower
-# by design) and the counter tests that load NVIDIA's profiler host library (CounterCatalog,
-# CounterEvaluate; tests/CMakeLists.txt): libcupti dlopens libnvperf_host.so with RTLD_DEEPBIND,
-# which the ASan runtime refuses; the counter-name tests still run.
+# as a few processes (gtest's shards, tests/CMakeLists.txt), not one per test. Left out: the
+# --fast timing checks (a sanitized binary is slower by design) and the counter tests that load
+# NVIDIA's profiler host library (CounterCatalog, CounterEvaluate; tests/CMakeLists.txt): libcupti
+# dlopens libnvperf_host.so with RTLD_DEEPBIND, which the ASan runtime refuses; the counter-name
+# tests still run.
 sanitize-test: check-build
 	cd $(CHECK_DIR) && \
 	  ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1:abort_on_error=1 \
