@@ -1,5 +1,5 @@
 # Sourced by scripts/setup.sh and the Makefile's check builds: ccache keyed on paths relative to
-# the source tree, so build/, build-sanitize/ and another clone share objects whose compile lines
+# the source tree, so build/, build-check/ and another clone share objects whose compile lines
 # agree (the CUDA objects, built with the same flags in every build).
 CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(pwd)}
 CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}

@@ -3,10 +3,12 @@
 same name (words(), metric(), kMiB, ...) in anonymous namespaces, which would clash, or worse
 overload one another silently, in one translation unit. So two files go into one batch only if
 no name declared at namespace scope in one (function, variable, type, alias, using-declaration,
-macro) is declared in the other; a file with a using-directive at namespace scope (it would reach
-the files after it) is never batched. Names are read from the source with comments and literals
-stripped; a name wrongly taken for a declaration only makes the batches smaller.
+macro) is declared in the other, and neither uses a name the other defines as a macro; a file
+with a using-directive at namespace scope (it would reach the files after it) is never batched.
+Names are read from the source with comments and literals stripped; a name wrongly taken for a
+declaration only makes the batches smaller.
 Usage: unity_batches.py MAX_FILES FILE...; prints one line per file batched: BATCH FILE."""
+import collections
 import re
 import sys
 
@@ -17,6 +19,9 @@ KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "alignof", "decl
             "static_assert", "requires", "operator", "template", "typename", "const", "constexpr",
             "auto", "static", "inline", "struct", "class", "enum", "union", "using", "namespace",
             "extern", "void", "int", "double", "bool", "char", "unsigned", "long", "float"}
+# What one file declares at namespace scope, defines as macros, names anywhere, and whether it
+# has a using-directive at namespace scope.
+Scan = collections.namedtuple("Scan", "names macros identifiers using_directive")
 IDENTIFIER = re.compile(r'[A-Za-z_]\w*$')
 TOKEN = re.compile(r'[A-Za-z_]\w*|::|->|[^\s\w]')
 LITERAL = re.compile(r'R"([^(\s]*)\(.*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*'
@@ -42,7 +47,8 @@ def declared_names(statement):
     """The names a namespace-scope statement (its tokens up to ';' or '{') declares: the name
     before its first top-level '(' (a function), each name before a top-level '=', '[' or ','
     (variables), the name after struct, class, enum or union, an alias or using-declaration's
-    name, an operator; else (a plain variable) its last name. And whether it is a using-directive."""
+    name, an operator; else (a plain variable) its last name. And whether it is a
+    using-directive."""
     names, parens, angles = set(), 0, 0
     if statement[0] in GTEST_MACROS:
         return names, False
@@ -75,45 +81,47 @@ def declared_names(statement):
 
 
 def scan(path):
-    """(names declared at namespace scope, whether a using-directive is there) of one file."""
+    """The Scan of one file."""
     with open(path, encoding="utf-8") as f:
-        text, names = strip(f.read())
-    stack, statement, using_directive = [], [], False
-    for tok in TOKEN.findall(text):
+        text, macros = strip(f.read())
+    tokens = TOKEN.findall(text)
+    names, stack, statement, using_directive = set(macros), [], [], False
+    for tok in tokens:
         at_namespace_scope = all(kind == "ns" for kind in stack)
+        if tok in ("{", ";") and at_namespace_scope and statement and \
+                not (tok == "{" and opens_namespace(statement)):
+            found, directive = declared_names(statement)
+            names |= found
+            using_directive |= directive
         if tok == "{":
-            if at_namespace_scope and not opens_namespace(statement) and statement:
-                found, directive = declared_names(statement)
-                names |= found
             stack.append("ns" if at_namespace_scope and opens_namespace(statement) else "body")
-            statement = []
-        elif tok == "}":
-            if stack:
-                stack.pop()
-            statement = []
-        elif tok == ";":
-            if at_namespace_scope and statement:
-                found, directive = declared_names(statement)
-                names |= found
-                using_directive |= directive
+        elif tok == "}" and stack:
+            stack.pop()
+        if tok in ("{", "}", ";"):
             statement = []
         elif at_namespace_scope:
             statement.append(tok)
-    return names, using_directive
+    identifiers = {t for t in tokens if IDENTIFIER.match(t)}
+    return Scan(names, macros, identifiers, using_directive)
+
+
+def clash(a, b):
+    """Whether two files' Scans forbid one batch."""
+    return bool(a.names & b.names or a.macros & b.identifiers or b.macros & a.identifiers)
 
 
 def batches(files, max_files):
     """Greedy: the most constrained files first, each into the smallest batch (in lines) it
-    shares no name with and that has room, else a new one; a file with a using-directive stays
+    does not clash with and that has room, else a new one; a file with a using-directive stays
     alone. Only batches of two or more files are returned."""
-    scanned = {f: scan(f) for f in files}
-    with_names = [f for f in files if not scanned[f][1]]
-    clashes = {f: sum(bool(scanned[f][0] & scanned[g][0]) for g in with_names) for f in with_names}
-    lines = {f: sum(1 for _ in open(f, encoding="utf-8")) for f in with_names}
+    scans = {f: scan(f) for f in files}
+    free = [f for f in files if not scans[f].using_directive]
+    clashes = {f: sum(clash(scans[f], scans[g]) for g in free) for f in free}
+    lines = {f: sum(1 for _ in open(f, encoding="utf-8")) for f in free}
     groups = []
-    for f in sorted(with_names, key=lambda f: (-clashes[f], -lines[f], f)):
+    for f in sorted(free, key=lambda f: (-clashes[f], -lines[f], f)):
         fits = [g for g in groups if len(g) < max_files and
-                not any(scanned[f][0] & scanned[other][0] for other in g)]
+                not any(clash(scans[f], scans[other]) for other in g)]
         if fits:
             min(fits, key=lambda g: sum(lines[other] for other in g)).append(f)
         else:

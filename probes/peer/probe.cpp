@@ -275,7 +275,9 @@ runtime::Operation make_pattern_operation(Shared& s, const peer::PatternPoint& p
                   p.mode, format_bytes(static_cast<double>(p.bytes)));
   const std::vector<Output> outs = outputs(s, p);
   for (std::size_t i = 0; i < p.copies.size(); ++i) {
-    const auto [from, to] = p.copies[i];
+    // Named, not a structured binding: a lambda below captures them (clang 14 cannot capture a
+    // structured binding).
+    const int from = p.copies[i].first, to = p.copies[i].second;
     void* dst = outs[i].buffer.data;
     const Side& sender = s.sides.at(from);
     const void* src = static_cast<const char*>(sender.outbox->get()) +

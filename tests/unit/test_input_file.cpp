@@ -201,7 +201,9 @@ TEST(ParseJsonText, NamesEachKindOfBadText) {
       {"[-12345678901234567890123e99999]",
        "line 1, column 2: the number '-12345678901234567890123' is out of range"},
   };
-  for (const auto& [text, words] : cases) {
+  for (const auto& c : cases) {
+    const std::string& text = c.first;  // not a structured binding: the lambda captures it
+    const std::string& words = c.second;
     EXPECT_EQ(usage_message([&] { (void)parse_json_text(text, "b.json"); }),
               "'b.json' is not valid JSON: " + words)
         << printable(text);

@@ -297,7 +297,7 @@ TEST(JsonRoundTrip, SpannedDevicesAreWrittenOnlyWhenSetAndReadBack) {
   EXPECT_TRUE(report_from_json(to_json(report), "mem").results[0].devices.empty());
   report.results[0].devices = {1, 0};
   const auto j = to_json(report);
-  EXPECT_EQ(j["results"][0]["devices"], json::array({1, 0}));
+  EXPECT_EQ(j["results"][0]["devices"], nlohmann::ordered_json::array({1, 0}));
   EXPECT_EQ(report_from_json(j, "mem").results[0].devices, (std::vector<int>{1, 0}));
 }
 
