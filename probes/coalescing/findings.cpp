@@ -432,8 +432,11 @@ namespace {
 
 // The verdict on one offset class against offset 0's sectors `bs` and lines `bl`.
 Finding offset_class_finding(int w, const OffsetClass& c, double bs, double bl, int fetch) {
-  const auto of = [&](auto f) {
-    return c.members | std::views::transform([f](const Measured* m) { return f(*m); });
+  const auto of = [&](auto f) {  // a vector, not a view: clang 14 cannot use libstdc++ 12's views
+    std::vector<decltype(f(*c.members.front()))> out;
+    for (const Measured* m : c.members)
+      out.push_back(f(*m));
+    return out;
   };
   const auto [lo, hi] = std::ranges::minmax(of(rel));
   const auto [dram_lo, dram_hi] = std::ranges::minmax(of(dram_rel));
