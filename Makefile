@@ -27,9 +27,10 @@ test: build
 
 # One build serves both checks (CHECK_DIR): the host code with AddressSanitizer +
 # UndefinedBehaviorSanitizer (-DGPUPROBE_SANITIZE=ON) and, where clang++ is installed, built with
-# clang and libFuzzer's coverage too (-DGPUPROBE_FUZZ=ON: -fsanitize=fuzzer-no-link; only the fuzz
-# targets link libFuzzer), so the host code is compiled once for both; without clang, g++ and no
-# fuzz targets. Any sanitizer report fails its test.
+# clang and libFuzzer's coverage on what the fuzz targets reach (-DGPUPROBE_FUZZ=ON:
+# -fsanitize=fuzzer-no-link on gpuprobe_core and the targets; only the targets link libFuzzer), so
+# the host code is compiled once for both; without clang, g++ and no fuzz targets. Any sanitizer
+# report fails its test. With clang the libraries share a precompiled header (GPUPROBE_PCH).
 # The host C++ at -O1 with line tables (-g1), the sanitizers' and libFuzzer's usual level, which
 # compiles in less time than the release -O3; the CUDA files keep the release flags (and nvcc's
 # host compiler), so they compile exactly as in `make test`'s build and ccache

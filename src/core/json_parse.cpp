@@ -19,11 +19,11 @@ using ojson = nlohmann::ordered_json;
 
 // Builds the document from the library's SAX events (its public json_sax interface), as its own
 // parser would, with limits and escaping added: at most kMaxJsonDepth levels of arrays and
-// objects and kMaxJsonValues values (keys are not values), strings and keys made printable. A
+// objects and limits.values values (keys are not values), strings and keys made printable. A
 // key given twice keeps its first place and takes the later value, as nlohmann's parse does.
 class BoundedBuilder final : public nlohmann::json_sax<ojson> {
  public:
-  explicit BoundedBuilder(ojson& root) : root_(root) {}
+  BoundedBuilder(ojson& root, JsonLimits limits) : root_(root), limits_(limits) {}
 
   bool null() override { return add(nullptr); }
   bool boolean(bool v) override { return add(v); }
@@ -78,8 +78,8 @@ class BoundedBuilder final : public nlohmann::json_sax<ojson> {
     return member_;
   }
   bool open(ojson::value_t kind) {
-    if (open_.size() >= kMaxJsonDepth) {
-      problem = fmt::format("it is nested deeper than {} levels", kMaxJsonDepth);
+    if (open_.size() >= limits_.depth) {
+      problem = fmt::format("it is nested deeper than {} levels", limits_.depth);
       return false;
     }
     if (!count()) return false;
@@ -91,12 +91,13 @@ class BoundedBuilder final : public nlohmann::json_sax<ojson> {
     return true;
   }
   bool count() {
-    if (++values_ <= kMaxJsonValues) return true;
-    problem = fmt::format("it holds more than {} values", kMaxJsonValues);
+    if (++values_ <= limits_.values) return true;
+    problem = fmt::format("it holds more than {} values", limits_.values);
     return false;
   }
 
   ojson& root_;
+  JsonLimits limits_;
   std::vector<ojson*> open_;  // the arrays and objects being filled, outermost first
   ojson* member_ = nullptr;   // the object member the last key named
   std::size_t values_ = 0;
@@ -128,9 +129,9 @@ std::string reason(const BoundedBuilder::Failure& f, std::string_view text, std:
 
 }  // namespace
 
-ojson parse_json_text(std::string_view text, const std::string& origin) {
+ojson parse_json_text(std::string_view text, const std::string& origin, JsonLimits limits) {
   ojson root;
-  BoundedBuilder builder(root);
+  BoundedBuilder builder(root, limits);
   const bool ok = ojson::sax_parse(text.begin(), text.end(), &builder, ojson::input_format_t::json,
                                    /*strict=*/true);
   if (ok) return root;

@@ -126,12 +126,16 @@ TEST(ParseJsonText, RefusesDeepNestingWithoutRecursingIntoIt) {
   EXPECT_TRUE(parse_json_text(ok, "ok.json").is_array());
 }
 
+// The value limit counted against a small one (parse_json_text's JsonLimits): the same code as
+// at kMaxJsonValues, whose 4 million values the CLI's bad-file test (many_values) meets.
+constexpr JsonLimits kFewValues{kMaxJsonDepth, 1000};
+
 TEST(ParseJsonText, RefusesMoreValuesThanTheLimit) {
   std::string many = "[0";
-  for (std::size_t i = 0; i < kMaxJsonValues; ++i)
+  for (std::size_t i = 0; i < kFewValues.values; ++i)
     many += ",0";
   many += "]";
-  const auto m = usage_message([&] { (void)parse_json_text(many, "many.json"); });
+  const auto m = usage_message([&] { (void)parse_json_text(many, "many.json", kFewValues); });
   EXPECT_NE(m.find("holds more than"), std::string::npos) << m;
 }
 
@@ -179,9 +183,13 @@ TEST(ParseJsonText, CountsEveryValueButNotKeysUpToTheLimit) {
       s += ",0";
     return s + "]";
   };
-  EXPECT_EQ(parse_json_text(document(kMaxJsonValues), "ok.json").size(), kMaxJsonValues - 3);
-  EXPECT_EQ(usage_message([&] { (void)parse_json_text(document(kMaxJsonValues + 1), "m.json"); }),
-            "'m.json' is not a gpuprobe result file: it holds more than 4194304 values");
+  const std::size_t limit = kFewValues.values;
+  EXPECT_EQ(parse_json_text(document(limit), "ok.json", kFewValues).size(), limit - 3);
+  EXPECT_EQ(usage_message(
+                [&] { (void)parse_json_text(document(limit + 1), "m.json", kFewValues); }),
+            "'m.json' is not a gpuprobe result file: it holds more than 1000 values");
+  // Without limits given, the file limit holds (the CLI's many_values test meets it).
+  EXPECT_EQ(JsonLimits{}.values, kMaxJsonValues);
 }
 
 TEST(ParseJsonText, NamesEachKindOfBadText) {

@@ -29,10 +29,19 @@ RunReport report_from_json(const nlohmann::ordered_json& json, const std::string
 inline constexpr std::size_t kMaxJsonDepth = 64;
 inline constexpr std::size_t kMaxJsonValues = std::size_t{1} << 22;
 
-// Parses JSON text keeping key order, within kMaxJsonDepth and kMaxJsonValues; the control
-// characters in its strings and keys are escaped (printable()). Throws UsageError naming
-// `origin`, the line and column and what was wrong.
-nlohmann::ordered_json parse_json_text(std::string_view text, const std::string& origin);
+// The bounds parse_json_text holds a document to: kMaxJsonDepth and kMaxJsonValues for every
+// file gpuprobe reads; the unit tests count against smaller ones (the real ones are met by the
+// CLI's bad-file tests).
+struct JsonLimits {
+  std::size_t depth = kMaxJsonDepth;
+  std::size_t values = kMaxJsonValues;
+};
+
+// Parses JSON text keeping key order, within `limits`; the control characters in its strings
+// and keys are escaped (printable()). Throws UsageError naming `origin`, the line and column and
+// what was wrong.
+nlohmann::ordered_json parse_json_text(std::string_view text, const std::string& origin,
+                                       JsonLimits limits = {});
 
 // Reads (read_input_file, at most kMaxResultFileBytes) and parses (parse_json_text) a JSON
 // file. Throws UsageError if it cannot be read or parsed.
