@@ -185,9 +185,9 @@ TEST(ParseJsonText, CountsEveryValueButNotKeysUpToTheLimit) {
   };
   const std::size_t limit = kFewValues.values;
   EXPECT_EQ(parse_json_text(document(limit), "ok.json", kFewValues).size(), limit - 3);
-  EXPECT_EQ(usage_message(
-                [&] { (void)parse_json_text(document(limit + 1), "m.json", kFewValues); }),
-            "'m.json' is not a gpuprobe result file: it holds more than 1000 values");
+  EXPECT_EQ(
+      usage_message([&] { (void)parse_json_text(document(limit + 1), "m.json", kFewValues); }),
+      "'m.json' is not a gpuprobe result file: it holds more than 1000 values");
   // Without limits given, the file limit holds (the CLI's many_values test meets it).
   EXPECT_EQ(JsonLimits{}.values, kMaxJsonValues);
 }
