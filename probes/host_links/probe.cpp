@@ -260,9 +260,7 @@ class HostLinksProbe final : public SweepProbe<Point> {
   std::vector<Axis> axes() const override {
     Axis sizes = size_list_axis("sizes", "copy sizes per GPU and direction", "256MiB", "64MiB");
     sizes.max = kMaxBytes;
-    sizes.validate = [](std::uint64_t b) {
-      return b % 4 == 0 ? std::string() : fmt::format("{} is not a multiple of 4 bytes", b);
-    };
+    sizes.validate = multiple_of(4, "4 bytes");
     return {choice_axis("direction", "copy directions", {"h2d", "d2h", "bidir"}, "all"), sizes};
   }
   std::string help_footer() const override {

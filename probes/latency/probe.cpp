@@ -287,9 +287,7 @@ class LatencyProbe final : public SweepProbe<Point> {
     stride.min = 8;
     stride.max = 1ull << 30;
     stride.max_items = 8;
-    stride.validate = [](std::uint64_t s) {
-      return s % 8 == 0 ? std::string() : fmt::format("{} is not a multiple of 8 bytes", s);
-    };
+    stride.validate = multiple_of(8, "8 bytes");
     Axis carve = list_axis("carveout",
                            "shared-memory carve-outs, % of the most shared memory per SM (the "
                            "L1 keeps the rest); after the first, sizes up to 1 MiB only",

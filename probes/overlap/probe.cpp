@@ -402,9 +402,7 @@ std::vector<Axis> OverlapProbe::axes() const {
   size.unit = "B";
   size.min = 1 << 20;
   size.max = kMaxBufferBytes;
-  size.validate = [](std::uint64_t b) {
-    return b % 4 == 0 ? std::string() : fmt::format("{} is not a multiple of 4 bytes", b);
-  };
+  size.validate = multiple_of(4, "4 bytes");
   Axis intensity = number_axis(
       "intensity",
       "multiply-adds per element of the balanced kernel; 0 = tuned so the kernel takes as long "

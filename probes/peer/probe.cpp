@@ -380,9 +380,7 @@ class PeerProbe final : public SweepProbe<RowPoint> {
   std::vector<Axis> axes() const override {
     Axis sizes =
         size_list_axis("sizes", "copy sizes (per direction)", "4KiB:256MiB:x4", "64KiB:64MiB:x16");
-    sizes.validate = [](std::uint64_t b) {
-      return b % 16 == 0 ? std::string() : fmt::format("{} is not a multiple of 16 bytes", b);
-    };
+    sizes.validate = multiple_of(16, "16 bytes");
     return {
         choice_axis("mode", "copy paths",
                     {"ce", "ce-write", "ce-nop2p", "sm-read", "sm-write", "sm-latency", "staged"},

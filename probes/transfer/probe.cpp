@@ -219,9 +219,7 @@ class TransferProbe final : public SweepProbe<Point> {
                        "4KiB:256MiB:x4", "4KiB:64MiB:x4");
     sizes.max = kMaxTransferBytes;
     sizes.max_items = 256;
-    sizes.validate = [](std::uint64_t b) {
-      return b % 4 == 0 ? std::string() : fmt::format("{} is not a multiple of 4 bytes", b);
-    };
+    sizes.validate = multiple_of(4, "4 bytes");
     return {memory, choice_axis("direction", "copy directions", {"h2d", "d2h", "bidir"}, "all"),
             sizes};
   }

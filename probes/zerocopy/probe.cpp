@@ -324,10 +324,7 @@ class ZeroCopyProbe final : public SweepProbe<Point> {
     bytes.unit = "B";
     bytes.min = kMinSpan;
     bytes.max = kMaxSpan;
-    bytes.validate = [](std::uint64_t b) {
-      return b % kSpanQuantum == 0 ? std::string()
-                                   : fmt::format("{} is not a multiple of 4 KiB", b);
-    };
+    bytes.validate = multiple_of(kSpanQuantum, "4 KiB");
     Axis blocks = list_axis("blocks",
                             "grid sizes of the in-flight sweep (zero-copy read, widest width, "
                             "stride 1, reuse 1); 0 = none",

@@ -137,6 +137,12 @@ Axis switch_axis(std::string name, std::string help) {
   return make(std::move(name), AxisKind::kSwitch, std::move(help), "false", std::nullopt);
 }
 
+std::function<std::string(std::uint64_t)> multiple_of(std::uint64_t unit, std::string what) {
+  return [unit, what = std::move(what)](std::uint64_t v) {
+    return v % unit == 0 ? std::string() : fmt::format("{} is not a multiple of {}", v, what);
+  };
+}
+
 const AxisValues::Value& AxisValues::at(const std::string& name, AxisKind kind) const {
   const auto it = values.find(name);
   if (it == values.end() || it->second.kind != kind)
