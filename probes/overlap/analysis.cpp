@@ -140,8 +140,7 @@ SummaryRow stage_summary(const Pipeline& p) {
 }  // namespace
 
 void analyse(ProbeResult& result, bool timeline_text) {
-  const Quantity* buffer = find_quantity(result.conditions, "buffer_bytes");
-  const double buffer_bytes = buffer && buffer->value ? *buffer->value : 0.0;
+  const double buffer_bytes = quantity_value(result.conditions, "buffer_bytes").value_or(0.0);
   std::vector<Pipeline> pipelines;
   for (const auto& row : result.rows) {
     if (text_of(row, "run") != "sequential") continue;

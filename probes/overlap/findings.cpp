@@ -355,8 +355,8 @@ void add_words(Glossary& g) {
 }
 
 void add_findings(ProbeResult& result, const std::vector<Pipeline>& pipelines) {
-  if (const Quantity* q = find_quantity(result.conditions, "async_engine_count"); q && q->value)
-    result.findings.push_back(kEngines.make(kAsyncEngines(*q->value)));
+  if (const auto engines = quantity_value(result.conditions, "async_engine_count"))
+    result.findings.push_back(kEngines.make(kAsyncEngines(*engines)));
   std::vector<std::string> copies_done;
   for (const auto& p : pipelines) {
     if (std::find(copies_done.begin(), copies_done.end(), p.memory) == copies_done.end()) {

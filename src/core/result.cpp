@@ -131,6 +131,13 @@ std::optional<double> metric_median(const Row& row, std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<double> quantity_value(const std::vector<Quantity>& values, std::string_view name) {
+  for (const auto& q : values) {
+    if (q.name == name) return q.value;
+  }
+  return std::nullopt;
+}
+
 Row unmeasured_row(std::vector<Param> params, std::vector<std::string> flags) {
   Row row;
   row.params = std::move(params);

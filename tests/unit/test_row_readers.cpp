@@ -59,6 +59,16 @@ TEST(RowReaders, MetricMedianByName) {
   EXPECT_FALSE(metric_median(Row{}, "bandwidth").has_value());
 }
 
+TEST(RowReaders, QuantityValueByNameNulloptWhenAbsentOrNull) {
+  Row row = sample_row();
+  row.derived = {{"ratio", "x", 1.5}, {"empty", "", std::nullopt}, {"ratio", "x", 9.0}};
+  row.model = {{"raw_limit", "GB/s", 64.0}};
+  EXPECT_EQ(quantity_value(row.derived, "ratio"), 1.5);  // the first of a name
+  EXPECT_EQ(quantity_value(row.model, "raw_limit"), 64.0);
+  EXPECT_FALSE(quantity_value(row.derived, "empty").has_value());
+  EXPECT_FALSE(quantity_value(row.derived, "raw_limit").has_value());
+}
+
 TEST(RowReaders, FirstParamOfAKeyWins) {
   Row row;
   row.params = {{"n", std::int64_t{1}, ""}, {"n", std::int64_t{2}, ""}};
