@@ -261,11 +261,9 @@ std::vector<std::size_t> fitting(Sweep<Point>& s, const std::vector<Point>& size
   return out;
 }
 
-Axis size_axis(const char* name, const char* help, const char* def, const char* quick,
-               std::uint64_t min, std::uint64_t max) {
-  Axis a = number_axis(name, help, def, quick);
-  a.number = NumberKind::kSize;
-  a.unit = "B";
+Axis bounded_size(const char* name, const char* help, const char* def, const char* quick,
+                  std::uint64_t min, std::uint64_t max) {
+  Axis a = size_axis(name, help, def, quick);
   a.min = min;
   a.max = max;
   return a;
@@ -309,10 +307,10 @@ class LatencyProbe final : public SweepProbe<Point> {
     trace.max_items = 8;
     return {stride,
             carve,
-            size_axis("max-size", "largest working set of the cache strides", "512MiB", "256MiB",
-                      4096, 64ull << 30),
-            size_axis("tlb-max", "largest span of the page strides", "8GiB", "2GiB", 1ull << 20,
-                      256ull << 30),
+            bounded_size("max-size", "largest working set of the cache strides", "512MiB", "256MiB",
+                         4096, 64ull << 30),
+            bounded_size("tlb-max", "largest span of the page strides", "8GiB", "2GiB", 1ull << 20,
+                         256ull << 30),
             per_octave,
             steps,
             trace};

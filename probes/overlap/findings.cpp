@@ -373,20 +373,15 @@ void add_timeline_findings(ProbeResult& result) {
   std::map<std::int64_t, EachValues> by_stream;
   double span = 0;
   for (const auto& row : result.summary) {
-    const Param* chunk = find_param(row.params, "chunk");
-    const Param* stream = find_param(row.params, "stream");
-    const Param* stage = find_param(row.params, "stage");
-    const Quantity* start = find_quantity(row.values, "start");
-    const Quantity* end = find_quantity(row.values, "end");
-    if (!chunk || !stream || !stage || !start || !end || !start->value || !end->value) continue;
-    const auto* k = std::get_if<std::int64_t>(&chunk->value);
-    const auto* i = std::get_if<std::int64_t>(&stream->value);
-    const auto* name = std::get_if<std::string>(&stage->value);
-    if (!k || !i || !name) continue;
-    const std::string prefix = *name + "_c" + std::to_string(*k);
-    by_stream[*i].emplace_back(prefix + "_start", start->value);
-    by_stream[*i].emplace_back(prefix + "_end", end->value);
-    span = std::max(span, *end->value);
+    const auto chunk = int_param_of(row.params, "chunk");
+    const auto stream = int_param_of(row.params, "stream");
+    const auto stage = text_param_of(row.params, "stage");
+    const auto start = quantity_value(row.values, "start"), end = quantity_value(row.values, "end");
+    if (!chunk || !stream || !stage || !start || !end) continue;
+    const std::string prefix = *stage + "_c" + std::to_string(*chunk);
+    by_stream[*stream].emplace_back(prefix + "_start", start);
+    by_stream[*stream].emplace_back(prefix + "_end", end);
+    span = std::max(span, *end);
   }
   for (auto& [stream, times] : by_stream)
     result.findings.push_back(kTimeline.make(kStream(stream), kStageTimes(times), kSpan(span)));

@@ -100,15 +100,6 @@ std::vector<Point> sweep_points(const AxisValues& v) {
   return out;
 }
 
-// The host side of one memory kind: the pipeline's input (pattern kInSeed) and output.
-struct HostSide {
-  runtime::HostBuffer in;
-  runtime::HostBuffer out;
-  HostSide(HostMemory kind, std::size_t bytes) : in(kind, bytes), out(kind, bytes) {
-    runtime::fill_pattern_host(in.get(), bytes, kInSeed);
-  }
-};
-
 // Words of out[0, words) that differ from the transform of the input pattern.
 Mismatches verify_transformed(const std::uint32_t* out, std::uint64_t words,
                               std::uint32_t iterations) {
@@ -194,8 +185,9 @@ struct Setup {
   std::size_t bytes = 0;
   runtime::DeviceBuffer dev_in;
   runtime::DeviceBuffer dev_out;
-  std::map<std::string, std::unique_ptr<HostSide>> host;  // by memory kind
-  std::map<std::string, std::uint32_t> iterations;        // by workload
+  // By memory kind: the pipeline's input (pattern kInSeed) and output.
+  std::map<std::string, std::unique_ptr<runtime::HostPair>> host;
+  std::map<std::string, std::uint32_t> iterations;  // by workload
   std::string tuned_memory;  // the kind whose H2D time the balanced workload matches
   double tuned_h2d = 0;      // that H2D time, s (0 when --intensity was given)
 
@@ -203,7 +195,8 @@ struct Setup {
 
   Buffers buffers(const std::string& memory, const std::string& workload) const {
     Buffers b;
-    const HostSide* h = memory.empty() ? host.begin()->second.get() : host.at(memory).get();
+    const runtime::HostPair* h =
+        memory.empty() ? host.begin()->second.get() : host.at(memory).get();
     b.host_in = h->in.as<const std::uint32_t>();
     b.host_out = h->out.as<std::uint32_t>();
     b.dev_in = dev_in.as<std::uint32_t>();
@@ -397,9 +390,7 @@ std::vector<Axis> OverlapProbe::axes() const {
   streams.min = 1;
   streams.max = 256;
   streams.max_items = 32;
-  Axis size = number_axis("size", "buffer size (a multiple of 4 bytes)", "64MiB", "32MiB");
-  size.number = NumberKind::kSize;
-  size.unit = "B";
+  Axis size = size_axis("size", "buffer size (a multiple of 4 bytes)", "64MiB", "32MiB");
   size.min = 1 << 20;
   size.max = kMaxBufferBytes;
   size.validate = multiple_of(4, "4 bytes");
@@ -429,7 +420,8 @@ OverlapProbe::Analysis OverlapProbe::measure(Sweep<Point>& s) {
         "cannot overlap kernels");
   Setup setup(static_cast<std::size_t>(values.number("size")));
   for (const auto& m : values.choices("memory"))
-    setup.host[m] = std::make_unique<HostSide>(runtime::host_memory_of(m), setup.bytes);
+    setup.host[m] =
+        std::make_unique<runtime::HostPair>(runtime::host_memory_of(m), setup.bytes, kInSeed);
   set_workloads(setup, values, s.ctx().stream());
 
   const std::vector<SampleSet> measured = s.measure_each(

@@ -142,9 +142,7 @@ std::vector<Axis> PartitionsProbe::axes() const {
   sides.max = 16384;
   sides.max_items = 4;
   sides.validate = multiple_of(models::kTile, fmt::format("{} elements", models::kTile));
-  Axis cap = number_axis("max-buffer", "most bytes of the stride sweep's buffer", "16GiB", "4GiB");
-  cap.number = NumberKind::kSize;
-  cap.unit = "B";
+  Axis cap = size_axis("max-buffer", "most bytes of the stride sweep's buffer", "16GiB", "4GiB");
   cap.min = 64ull << 20;
   return {choice_axis("mode", "stride: the stride sweep; transpose: the tiled transpose",
                       {partitions::kStrideMode, partitions::kTransposeMode}, "all"),

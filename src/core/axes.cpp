@@ -119,6 +119,16 @@ Axis size_list_axis(std::string name, std::string help, std::string default_text
   return a;
 }
 
+Axis size_axis(std::string name, std::string help, std::string default_text,
+               std::optional<std::string> quick_text) {
+  Axis a =
+      number_axis(std::move(name), std::move(help), std::move(default_text), std::move(quick_text));
+  a.number = NumberKind::kSize;
+  a.unit = "B";
+  a.min = 1;
+  return a;
+}
+
 Axis number_axis(std::string name, std::string help, std::string default_text,
                  std::optional<std::string> quick_text) {
   return make(std::move(name), AxisKind::kNumber, std::move(help), std::move(default_text),

@@ -121,6 +121,21 @@ TEST(Axes, MultipleOfAcceptsTheMultiplesAndNamesTheUnitOtherwise) {
   EXPECT_EQ(multiple_of(16, "16 bytes")(8), "8 is not a multiple of 16 bytes");
 }
 
+TEST(Axes, SizeAxisIsOneByteSizeEchoedInBytes) {
+  const Axis size = size_axis("size", "buffer size", "64MiB", "4KiB");
+  AxisInput in;
+  in.text["size"] = "2MiB";
+  const AxisValues given = resolve_axes({size}, in, false);
+  EXPECT_EQ(given.number("size"), 2u << 20);
+  EXPECT_EQ(resolve_axes({size}, {}, false).number("size"), 64u << 20);
+  EXPECT_EQ(resolve_axes({size}, {}, true).number("size"), 4096u);
+  const std::vector<Param> echo = axis_params({size}, given);
+  ASSERT_EQ(echo.size(), 1u);
+  EXPECT_EQ(echo[0].unit, "B");
+  in.text["size"] = "0";
+  EXPECT_THROW(resolve_axes({size}, in, false), UsageError);
+}
+
 TEST(Axes, ParamsEchoOneParamPerAxisAsInForce) {
   AxisInput in;
   in.choice_switches["memory"] = {"pinned"};

@@ -52,6 +52,16 @@ TEST(RowReaders, NumberParamReadsIntegersAndReals) {
   EXPECT_FALSE(number_param_of(row, "missing").has_value());
 }
 
+TEST(RowReaders, ParamReadersReadAnyListOfParamsAlike) {
+  const SummaryRow summary{{{"stream", std::int64_t{3}, ""}, {"stage", std::string("h2d"), ""}},
+                           {}};
+  EXPECT_EQ(int_param_of(summary.params, "stream"), std::int64_t{3});
+  EXPECT_EQ(number_param_of(summary.params, "stream"), 3.0);
+  EXPECT_EQ(text_param_of(summary.params, "stage"), std::string("h2d"));
+  EXPECT_FALSE(int_param_of(summary.params, "stage").has_value());
+  EXPECT_FALSE(text_param_of(summary.params, "chunk").has_value());
+}
+
 TEST(RowReaders, MetricMedianByName) {
   const Row row = sample_row();
   EXPECT_EQ(metric_median(row, "bandwidth"), 812.5);

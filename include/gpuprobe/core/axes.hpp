@@ -55,6 +55,9 @@ Axis size_list_axis(std::string name, std::string help, std::string default_text
                     std::optional<std::string> quick_text = std::nullopt);
 Axis number_axis(std::string name, std::string help, std::string default_text,
                  std::optional<std::string> quick_text = std::nullopt);
+// One byte size ("64MiB"), as size_list_axis is a list of them.
+Axis size_axis(std::string name, std::string help, std::string default_text,
+               std::optional<std::string> quick_text = std::nullopt);
 Axis choice_axis(std::string name, std::string help, std::vector<std::string> choices,
                  std::string default_text, std::optional<std::string> quick_text = std::nullopt);
 Axis switch_axis(std::string name, std::string help);

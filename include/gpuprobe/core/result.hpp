@@ -298,8 +298,11 @@ const Finding* find_finding(const ProbeResult& result, const std::string& id);
 // is absent or holds another type; int_param_of reads integers only, text_param_of text only,
 // number_param_of an integer or a real (as a double). metric_median is the median of a metric's
 // statistics; quantity_value the value of a derived or model value (or a condition) by name,
-// nullopt also when it is null. (The `_of` names read; Param builders elsewhere are named
-// without it.)
+// nullopt also when it is null. The param readers read any list of params too (a summary
+// row's). (The `_of` names read; Param builders elsewhere are named without it.)
+std::optional<std::int64_t> int_param_of(const std::vector<Param>& params, std::string_view key);
+std::optional<std::string> text_param_of(const std::vector<Param>& params, std::string_view key);
+std::optional<double> number_param_of(const std::vector<Param>& params, std::string_view key);
 std::optional<std::int64_t> int_param_of(const Row& row, std::string_view key);
 std::optional<std::string> text_param_of(const Row& row, std::string_view key);
 std::optional<double> number_param_of(const Row& row, std::string_view key);
