@@ -205,9 +205,8 @@ const auto kStrideModelMiss = bank_findings.verdict(
           f.value(kOff));
     });
 
-const auto kNoStride1 = bank_findings.note("bank_no_stride1", params(), values(), [](const auto&) {
-  return std::string("stride sweep: no stride 1 in --strides, so no slowdown is derived");
-});
+const auto kNoStride1 = bank_findings.note(
+    "bank_no_stride1", "stride sweep: no stride 1 in --strides, so no slowdown is derived");
 
 const auto kStrideShape = bank_findings.note(
     "bank_stride_shape", params(kOp, kElementBytes),
@@ -236,12 +235,11 @@ const auto kCyclesMethod =
     });
 
 const auto kCountersNotCollected =
-    bank_findings.note("bank_counters_not_collected", params(), values(), [](const auto&) {
-      return std::string(
-          "no row has shared-memory counters in this run (--no-counters, or the GPU refused them): "
-          "the model's wavefronts per request stand unchecked; without the counter pass, compare "
-          "them with l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st} in Nsight Compute");
-    });
+    bank_findings.note("bank_counters_not_collected",
+                       "no row has shared-memory counters in this run (--no-counters, or the GPU "
+                       "refused them): the model's wavefronts per request stand unchecked; without "
+                       "the counter pass, compare them with "
+                       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st} in Nsight Compute");
 
 // The notes on copy, the baseline: its repeat, and transposes that beat it.
 void copy_notes(const Ladder& l, const Metric& copy, const Inputs& in,

@@ -39,8 +39,7 @@ void put(std::vector<Quantity>& q, const std::string& name, const std::string& u
 void counter_columns(Row& row) {
   if (!row.counters) return;
   // Copied before the pushes below, which may move row.derived's storage.
-  const Quantity* moved_q = find_quantity(row.derived, "bytes_moved");
-  const std::optional<double> moved = moved_q ? moved_q->value : std::nullopt;
+  const std::optional<double> moved = quantity_value(row.derived, "bytes_moved");
   const auto dram_r = counter_value(row, kDramRead), dram_w = counter_value(row, kDramWrite);
   const std::optional<double> dram = sum_of(dram_r, dram_w);
   put(row.derived, "l1_hit_rate", "",
@@ -69,9 +68,9 @@ std::optional<double> mean_derived(const Curve& c, const Plateau& p, const char*
   double sum = 0;
   std::size_t n = 0;
   for (std::size_t i = p.first; i <= p.last; ++i) {
-    const Quantity* q = find_quantity(c.rows[i]->derived, name);
-    if (q == nullptr || !q->value) return std::nullopt;
-    sum += *q->value;
+    const auto v = quantity_value(c.rows[i]->derived, name);
+    if (!v) return std::nullopt;
+    sum += *v;
     ++n;
   }
   if (n == 0) return std::nullopt;

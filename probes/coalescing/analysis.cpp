@@ -114,10 +114,9 @@ std::vector<Measured> collect_measured(ProbeResult& result, int fetch) {
     const Metric* bw = find_metric(row, "bandwidth");
     if (!bw) continue;  // a planned row
     const Key k = row_key(row);
-    const Quantity* ws = find_quantity(row.derived, "working_set_over_l2");
     out.push_back({&row, k.pattern, k.width, k.param, bw, bw->stats.median,
                    models::predict_copy(k.pattern, k.width, k.param, fetch),
-                   ws ? ws->value : std::nullopt, std::nullopt});
+                   quantity_value(row.derived, "working_set_over_l2"), std::nullopt});
   }
   return out;
 }

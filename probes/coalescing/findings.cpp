@@ -360,27 +360,23 @@ const auto kBaselineAdded = coalescing_findings.note(
           pattern, pattern == "offset" ? 0 : 1, spaced(f, kWidths));
     });
 
-const auto kModel =
-    coalescing_findings.note("coalescing_model", params(), values(), [](const auto&) {
-      return std::string(
-          "model: sectors_per_request / lines_per_request = distinct 32-B sectors / 128-B lines "
-          "one "
-          "warp's load touches (stores are aligned and unit-stride); predicted_relative_bandwidth "
-          "counts load + store sectors per request, as L1 sends them to L2 (lines are shown, not "
-          "used in a prediction); predicted_relative_bandwidth_dram counts distinct G-byte DRAM "
-          "fetch blocks (G = the L2 fetch granularity) per run of warps, loads + stores: a block "
-          "neighbouring warps share is fetched once, an element alone in its block costs G bytes");
-    });
+const auto kModel = coalescing_findings.note(
+    "coalescing_model",
+    "model: sectors_per_request / lines_per_request = distinct 32-B sectors / 128-B lines "
+    "one warp's load touches (stores are aligned and unit-stride); "
+    "predicted_relative_bandwidth counts load + store sectors per request, as L1 sends them "
+    "to L2 (lines are shown, not used in a prediction); predicted_relative_bandwidth_dram "
+    "counts distinct G-byte DRAM fetch blocks (G = the L2 fetch granularity) per run of "
+    "warps, loads + stores: a block neighbouring warps share is fetched once, an element "
+    "alone in its block costs G bytes");
 
 const auto kImpliedDramMeaning = coalescing_findings.note(
-    "coalescing_implied_dram_meaning", params(), values(), [](const auto&) {
-      return std::string(
-          "implied_dram_bandwidth = bandwidth x DRAM-model bytes per useful byte: the DRAM "
-          "traffic rate the measurement implies if the model's byte count is right; the model "
-          "assumes it is the same at every point, so where it moves, something the model does "
-          "not count (DRAM row locality, bank/channel interleaving, read/write turnaround, TLB "
-          "reach) is at work; which one, this probe cannot tell");
-    });
+    "coalescing_implied_dram_meaning",
+    "implied_dram_bandwidth = bandwidth x DRAM-model bytes per useful byte: the DRAM traffic rate "
+    "the measurement implies if the model's byte count is right; the model assumes it is the same "
+    "at every point, so where it moves, something the model does not count (DRAM row locality, "
+    "bank/channel interleaving, read/write turnaround, TLB reach) is at work; which one, this "
+    "probe cannot tell");
 
 const auto kPlanFetch = coalescing_findings.note(
     "coalescing_plan_fetch", params(), values(kModelFetchBytes), [](const auto& f) {

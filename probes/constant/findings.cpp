@@ -258,8 +258,7 @@ void add_counters(const std::vector<Lookup>& rows, std::vector<Finding>& out) {
   for (const Lookup& l : rows) {
     Row& row = *l.row;
     if (!row.counters) continue;
-    const Quantity* warps = find_quantity(row.derived, kWarpLookups);
-    const std::optional<double> warp_lookups = warps ? warps->value : std::nullopt;
+    const std::optional<double> warp_lookups = quantity_value(row.derived, kWarpLookups);
     const models::LookupPrediction& m = l.model;
     const bool constant = l.path == LookupPath::kConstant, tex = l.path == LookupPath::kTexture;
     const int k = constant ? 0 : tex ? 1 : 2;

@@ -241,12 +241,9 @@ class ConstantProbe final : public SweepProbe<Point> {
   }
   std::vector<Axis> axes() const override {
     const auto power_of_two = [](std::uint64_t v) { return std::has_single_bit(v); };
-    Axis chase_max =
-        bounded(number_axis("chase-max", "largest chase table (constant: 64 KiB at most)", "256MiB",
-                            "4MiB"),
-                4096, 512ull << 20);
-    chase_max.number = NumberKind::kSize;
-    chase_max.unit = "B";
+    Axis chase_max = bounded(
+        size_axis("chase-max", "largest chase table (constant: 64 KiB at most)", "256MiB", "4MiB"),
+        4096, 512ull << 20);
     return {
         choice_axis("path", "how the table is read", {"constant", "readonly", "texture", "global"},
                     "all"),

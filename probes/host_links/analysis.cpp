@@ -3,6 +3,7 @@
 #include "analysis.hpp"
 
 #include "findings.hpp"
+#include "gpuprobe/core/counter_agreement.hpp"  // ratio_of
 
 #include <algorithm>
 #include <map>
@@ -57,10 +58,9 @@ double noise(const Row& row) {
 
 void add_fractions(ProbeResult& result) {
   for (Row& row : result.rows) {
-    const Quantity* limit = find_quantity(row.model, "raw_limit");
-    const auto bw = metric_median(row, "bandwidth");
-    if (limit && limit->value && *limit->value > 0 && bw)
-      row.derived.push_back({"fraction_of_raw", "", *bw / *limit->value});
+    const auto limit = quantity_value(row.model, "raw_limit");
+    if (const auto f = ratio_of(metric_median(row, "bandwidth"), limit))
+      row.derived.push_back({"fraction_of_raw", "", *f});
   }
 }
 
@@ -139,10 +139,9 @@ void add_placement(ProbeResult& result, const std::map<Key, Group>& groups) {
   std::map<std::int64_t, std::pair<double, double>> misplaced;
   for (const auto& [key, g] : groups) {
     for (const auto& [gpu, row] : g.solo) {
-      const Quantity* gn = find_quantity(row->derived, "gpu_node");
-      const Quantity* hn = find_quantity(row->derived, "host_node");
-      if (gn && hn && gn->value && hn->value && *gn->value != *hn->value)
-        misplaced[gpu] = {*gn->value, *hn->value};
+      const auto gn = quantity_value(row->derived, "gpu_node");
+      const auto hn = quantity_value(row->derived, "host_node");
+      if (gn && hn && *gn != *hn) misplaced[gpu] = {*gn, *hn};
     }
   }
   for (const auto& [gpu, nodes] : misplaced)

@@ -66,11 +66,9 @@ inline const auto kConcurrentLoss = kFindings.verdict(
     });
 
 inline const auto kOneGpu =
-    kFindings.note("host_links_one_gpu", params(), values(), [](const auto&) {
-      return std::string(
-          "one GPU measured: solo rows only; select several GPUs (--device 0,1,2,3 or all) to "
-          "measure their host links copying at once");
-    });
+    kFindings.note("host_links_one_gpu",
+                   "one GPU measured: solo rows only; select several GPUs (--device 0,1,2,3 or "
+                   "all) to measure their host links copying at once");
 
 inline const auto kRemoteBuffer = kFindings.warning(
     "host_links_remote_buffer", params(kGpu), values(kGpuNode, kHostNode), [](const auto& f) {
@@ -81,11 +79,9 @@ inline const auto kRemoteBuffer = kFindings.warning(
     });
 
 inline const auto kPlanEachGpu =
-    kFindings.note("host_links_plan_each_gpu", params(), values(), [](const auto&) {
-      return std::string(
-          "the GPUs are those of the run's --device selection, known at run time: each gets a "
-          "solo and a concurrent row per point (gpu 'each'), the concurrent run one aggregate "
-          "row (gpu 'all')");
-    });
+    kFindings.note("host_links_plan_each_gpu",
+                   "the GPUs are those of the run's --device selection, known at run time: each "
+                   "gets a solo and a concurrent row per point (gpu 'each'), the concurrent run "
+                   "one aggregate row (gpu 'all')");
 
 }  // namespace gpuprobe::host_links

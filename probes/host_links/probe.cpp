@@ -132,15 +132,14 @@ void add_lanes(runtime::Operation& op, const Side& s, const Point& p) {
 }
 
 // The destinations a side's copies write, poisoned before each round and checked after.
-std::vector<runtime::PatternBuffer> outputs(const Side& s, const Point& p) {
-  std::vector<runtime::PatternBuffer> out;
-  if (moves_h2d(p.direction))
-    out.push_back(
-        {fmt::format("GPU {} h2d", s.device), s.dev_dst->get(), p.bytes, h2d_seed(s.device)});
-  if (moves_d2h(p.direction))
-    out.push_back({fmt::format("GPU {} d2h", s.device), s.host_dst->get(), p.bytes,
-                   d2h_seed(s.device), true});
-  return out;
+void add_outputs(std::vector<runtime::GpuPatternBuffer>& out, const Side& s, const Point& p) {
+  const auto add = [&](const char* what, void* data, std::uint32_t seed, bool host) {
+    out.push_back({s.device,
+                   s.stream->get(),
+                   {fmt::format("GPU {} {}", s.device, what), data, p.bytes, seed, host}});
+  };
+  if (moves_h2d(p.direction)) add("h2d", s.dev_dst->get(), h2d_seed(s.device), false);
+  if (moves_d2h(p.direction)) add("d2h", s.host_dst->get(), d2h_seed(s.device), true);
 }
 
 std::string label_of(const Point& p) {
@@ -151,25 +150,13 @@ std::string label_of(const Point& p) {
 runtime::Operation make_operation(const std::vector<const Side*>& sides, const Point& p) {
   runtime::Operation op;
   op.label = label_of(p);
-  for (const Side* s : sides)
+  std::vector<runtime::GpuPatternBuffer> outs;
+  for (const Side* s : sides) {
     add_lanes(op, *s, p);
-  op.prepare = [sides, p](cudaStream_t) {
-    for (const Side* s : sides) {
-      const DeviceGuard guard(s->device);
-      for (const auto& out : outputs(*s, p))
-        out.poison(s->stream->get());
-      s->stream->synchronize();
-    }
-  };
-  op.verify = [sides, p] {
-    MismatchReport report;
-    for (const Side* s : sides) {
-      const DeviceGuard guard(s->device);
-      for (const auto& out : outputs(*s, p))
-        out.verify_into(report, out.host ? nullptr : s->stream->get());
-    }
-    return report.text();
-  };
+    add_outputs(outs, *s, p);
+  }
+  op.prepare = [outs](cudaStream_t) { runtime::poison_all(outs); };
+  op.verify = [outs] { return runtime::verify_all(outs); };
   return op;
 }
 
@@ -260,9 +247,7 @@ class HostLinksProbe final : public SweepProbe<Point> {
   std::vector<Axis> axes() const override {
     Axis sizes = size_list_axis("sizes", "copy sizes per GPU and direction", "256MiB", "64MiB");
     sizes.max = kMaxBytes;
-    sizes.validate = [](std::uint64_t b) {
-      return b % 4 == 0 ? std::string() : fmt::format("{} is not a multiple of 4 bytes", b);
-    };
+    sizes.validate = multiple_of(4, "4 bytes");
     return {choice_axis("direction", "copy directions", {"h2d", "d2h", "bidir"}, "all"), sizes};
   }
   std::string help_footer() const override {

@@ -162,8 +162,7 @@ void derive_counters(Point& p, const Point* stream, const RunFacts& facts, Count
   if (!phases) return;
   // The first iteration of a counter range starts cold (the stream evicted the region, persisting
   // lines were reset): the model's warm share counts for the other k - 1.
-  const Quantity* model = find_quantity(row.model, "hot_hit_share");
-  const std::optional<double> warm = model ? model->value : std::nullopt;
+  const std::optional<double> warm = quantity_value(row.model, "hot_hit_share");
   const std::optional<double> expected =
       warm ? std::optional<double>(*warm * (k - 1) / k) : std::nullopt;
   hits.add(row, "hot_l2_hit_share_range", p.hit_share, expected);

@@ -369,9 +369,9 @@ void setaside_cost_findings(const std::vector<Point>& pts, std::vector<Finding>&
   for (const auto& p : pts)
     if (p.workload == kStreamOnly && (!most || p.set_aside > most->set_aside)) most = &p;
   if (!most || most->set_aside == 0) return;
-  const Quantity* q = find_quantity(most->row->derived, "stream_time_vs_none");
-  if (!q || !q->value) return;
-  out.push_back(kSetAsideCost.make(kSetAsideSize(most->set_aside), kStreamTimeVsNone(*q->value)));
+  const auto cost = quantity_value(most->row->derived, "stream_time_vs_none");
+  if (!cost) return;
+  out.push_back(kSetAsideCost.make(kSetAsideSize(most->set_aside), kStreamTimeVsNone(*cost)));
 }
 
 }  // namespace

@@ -44,8 +44,7 @@ std::vector<ChaseRow> read_chase_rows(ProbeResult& result, const RunFacts& facts
                *cycles,
                std::nullopt,
                std::nullopt};
-    if (const Quantity* q = find_quantity(row.derived, kClock); q && q->value)
-      r.clock_mhz = q->value;
+    r.clock_mhz = quantity_value(row.derived, kClock);
     const std::uint64_t n = r.bytes / r.stride;
     r.served = served_by(row, static_cast<double>(warm_steps(n) + facts.steps));
     if (r.served && !find_quantity(row.derived, "l1_hit")) {

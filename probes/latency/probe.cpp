@@ -261,11 +261,9 @@ std::vector<std::size_t> fitting(Sweep<Point>& s, const std::vector<Point>& size
   return out;
 }
 
-Axis size_axis(const char* name, const char* help, const char* def, const char* quick,
-               std::uint64_t min, std::uint64_t max) {
-  Axis a = number_axis(name, help, def, quick);
-  a.number = NumberKind::kSize;
-  a.unit = "B";
+Axis bounded_size(const char* name, const char* help, const char* def, const char* quick,
+                  std::uint64_t min, std::uint64_t max) {
+  Axis a = size_axis(name, help, def, quick);
   a.min = min;
   a.max = max;
   return a;
@@ -287,9 +285,7 @@ class LatencyProbe final : public SweepProbe<Point> {
     stride.min = 8;
     stride.max = 1ull << 30;
     stride.max_items = 8;
-    stride.validate = [](std::uint64_t s) {
-      return s % 8 == 0 ? std::string() : fmt::format("{} is not a multiple of 8 bytes", s);
-    };
+    stride.validate = multiple_of(8, "8 bytes");
     Axis carve = list_axis("carveout",
                            "shared-memory carve-outs, % of the most shared memory per SM (the "
                            "L1 keeps the rest); after the first, sizes up to 1 MiB only",
@@ -311,10 +307,10 @@ class LatencyProbe final : public SweepProbe<Point> {
     trace.max_items = 8;
     return {stride,
             carve,
-            size_axis("max-size", "largest working set of the cache strides", "512MiB", "256MiB",
-                      4096, 64ull << 30),
-            size_axis("tlb-max", "largest span of the page strides", "8GiB", "2GiB", 1ull << 20,
-                      256ull << 30),
+            bounded_size("max-size", "largest working set of the cache strides", "512MiB", "256MiB",
+                         4096, 64ull << 30),
+            bounded_size("tlb-max", "largest span of the page strides", "8GiB", "2GiB", 1ull << 20,
+                         256ull << 30),
             per_octave,
             steps,
             trace};

@@ -16,10 +16,10 @@ std::optional<Variant> variant_of(Row& r) {
   const auto cap = int_param_of(r, kMaxRegisters);
   const auto step = metric_median(r, kStepTime);
   v.time = find_metric(r, "time");
-  const std::optional<double> got[] = {derived_of(r, kRegisters),   derived_of(r, kLocalBytes),
-                                       derived_of(r, kBlocksPerSm), derived_of(r, kOccupancy),
-                                       derived_of(r, kThreads),     derived_of(r, kSteps),
-                                       derived_of(r, kTouches)};
+  const auto derived = [&r](const char* name) { return quantity_value(r.derived, name); };
+  const std::optional<double> got[] = {
+      derived(kRegisters), derived(kLocalBytes), derived(kBlocksPerSm), derived(kOccupancy),
+      derived(kThreads),   derived(kSteps),      derived(kTouches)};
   if (!cap || !step || v.time == nullptr) return std::nullopt;
   for (const auto& g : got)
     if (!g) return std::nullopt;
@@ -114,26 +114,17 @@ void add_slowdown(Variant& v, const Group& g) {
 void add_model_slowdown(Variant& v, const Group& g) {
   if (!g.base) return;
   const Row& b = *g.variants[*g.base].row;
-  const auto cost = model_of(*v.row, "spill_cost");
+  const auto cost = quantity_value(v.row->model, "spill_cost");
   const bool memory = g.kernel == kMemoryName;
-  const auto base = memory ? model_of(b, "chase_step_time") : metric_median(b, kStepTime);
-  const auto mine = memory ? model_of(*v.row, "chase_step_time") : base;
+  const auto base =
+      memory ? quantity_value(b.model, "chase_step_time") : metric_median(b, kStepTime);
+  const auto mine = memory ? quantity_value(v.row->model, "chase_step_time") : base;
   std::optional<double> ratio;
   if (cost && base && mine && *base > 0) ratio = (*mine + *cost) / *base;
   v.row->model.push_back({"slowdown", "x", ratio});
 }
 
 }  // namespace
-
-std::optional<double> derived_of(const Row& r, const char* name) {
-  const Quantity* q = find_quantity(r.derived, name);
-  return q ? q->value : std::nullopt;
-}
-
-std::optional<double> model_of(const Row& r, const char* name) {
-  const Quantity* q = find_quantity(r.model, name);
-  return q ? q->value : std::nullopt;
-}
 
 std::optional<std::size_t> baseline(const std::vector<Variant>& variants) {
   std::optional<std::size_t> best;

@@ -109,8 +109,9 @@ void spill_cost(ProbeResult& result, const Group& g) {
   const Variant& b = g.variants[*g.base];
   result.findings.push_back(kSpillCost.make(
       kKernelName(g.kernel), kCarve(g.carveout), kCap(most->cap), kSpillBytes(most->local_bytes),
-      kRegs(most->registers), kBaseRegs(b.registers), kSlowdown(derived_of(*most->row, "slowdown")),
-      kModelSlowdown(model_of(*most->row, "slowdown"))));
+      kRegs(most->registers), kBaseRegs(b.registers),
+      kSlowdown(quantity_value(most->row->derived, "slowdown")),
+      kModelSlowdown(quantity_value(most->row->model, "slowdown"))));
 }
 
 const char* decision_text(Change c) {

@@ -33,10 +33,6 @@ struct Group {
   std::optional<double> l1_bytes;   // the L1 the carve-out leaves (model)
 };
 
-// A row's derived or model value by name; nullopt when absent or null.
-std::optional<double> derived_of(const Row& r, const char* name);
-std::optional<double> model_of(const Row& r, const char* name);
-
 // The baseline: the compiler's own choice (cap 0) when it spills nothing, else the unspilled
 // variant with the most registers; nullopt when every variant spills.
 std::optional<std::size_t> baseline(const std::vector<Variant>& variants);

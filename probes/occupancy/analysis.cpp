@@ -12,15 +12,11 @@
 namespace gpuprobe::occupancy {
 namespace {
 
-std::optional<double> derived_of(const Row& r, const char* name) {
-  const Quantity* q = find_quantity(r.derived, name);
-  return q ? q->value : std::nullopt;
-}
-
 std::optional<Sample> sample_of(Row& r) {
   const auto warps = int_param_of(r, kWarps), ilp = int_param_of(r, kIlp);
   const auto width = int_param_of(r, kWidth);
-  const auto in_flight = derived_of(r, kInFlight), regs = derived_of(r, kRegistersPerSm);
+  const auto in_flight = quantity_value(r.derived, kInFlight),
+             regs = quantity_value(r.derived, kRegistersPerSm);
   const Metric* bw = find_metric(r, "bandwidth");
   if (!warps || !ilp || !width || !in_flight || !regs || bw == nullptr) return std::nullopt;
   const auto i = [](std::optional<std::int64_t> v) { return static_cast<int>(*v); };
@@ -82,9 +78,10 @@ void add_model(Sample& s, const Curve& c, const RunFacts& f) {
 void add_counters(Sample& s, CounterAgreement& occ, CounterAgreement& dram) {
   Row& r = *s.row;
   if (!r.counters) return;
-  occ.add(r, "achieved_occupancy", counter_value(r, kAchieved), derived_of(r, kOccupancy));
+  occ.add(r, "achieved_occupancy", counter_value(r, kAchieved),
+          quantity_value(r.derived, kOccupancy));
   dram.add(r, "dram_bytes", sum_of(counter_value(r, kDramRead), counter_value(r, kDramWrite)),
-           derived_of(r, kStreamed));
+           quantity_value(r.derived, kStreamed));
 }
 
 }  // namespace

@@ -56,7 +56,6 @@ std::optional<Pipeline> stage_times(ProbeResult& r, const std::string& memory,
   Row* kernel_chunked = find_run(r, "", workload, "kernel-chunked");
   if (h2d_chunked && d2h_chunked && kernel_chunked) {
     const std::size_t n = count_of(*h2d_chunked, "chunks");
-    p.cost_chunks = n;
     p.costs = {models::chunk_cost(p.solo.h2d, median_or_zero(h2d_chunked, "time"), n),
                models::chunk_cost(p.solo.kernel, median_or_zero(kernel_chunked, "time"), n),
                models::chunk_cost(p.solo.d2h, median_or_zero(d2h_chunked, "time"), n)};
@@ -140,8 +139,7 @@ SummaryRow stage_summary(const Pipeline& p) {
 }  // namespace
 
 void analyse(ProbeResult& result, bool timeline_text) {
-  const Quantity* buffer = find_quantity(result.conditions, "buffer_bytes");
-  const double buffer_bytes = buffer && buffer->value ? *buffer->value : 0.0;
+  const double buffer_bytes = quantity_value(result.conditions, "buffer_bytes").value_or(0.0);
   std::vector<Pipeline> pipelines;
   for (const auto& row : result.rows) {
     if (text_of(row, "run") != "sequential") continue;

@@ -3,19 +3,14 @@
 // and findings (analysis.cpp, findings.cpp); its words in findings.cpp.
 #pragma once
 
-#include <array>
-#include <string_view>
-
 #include "gpuprobe/core/glossary.hpp"
+#include "gpuprobe/core/pcie_counters.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe::overlap {
 
-// PCIe bytes during one repetition (device-wide): read = the GPU read host memory (H2D),
-// write = the GPU wrote host memory (D2H).
-inline constexpr std::string_view kPcieRead = "pcie__read_bytes.sum";
-inline constexpr std::string_view kPcieWrite = "pcie__write_bytes.sum";
-inline constexpr std::array<std::string_view, 2> kCounterMetrics = {kPcieRead, kPcieWrite};
+// The counters it collects: the PCIe bytes of one repetition, read (H2D) and write (D2H).
+inline constexpr auto kCounterMetrics = kPcieCounters;
 
 // Reads the measured rows (params memory, workload, run, order, streams, chunks; metric time,
 // and time_h2d/time_d2h of the h2d+d2h rows) and adds: per sequential and staged row the model

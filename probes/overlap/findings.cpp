@@ -2,10 +2,11 @@
 // its words (add_words: the findings and the columns' short headers).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
-#include <variant>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -198,10 +199,12 @@ const auto kTimeline = overlap_findings.note(
           f[kStream], timeline_bar(f.items(kStageTimes), f.value(kSpan)), f[kSpan]);
     });
 
-std::vector<const Staged*> staged_only(const Pipeline& p) {
+// The staged runs (not the sequential one) of `from` to `to` streams.
+std::vector<const Staged*> staged_only(const Pipeline& p, std::size_t from = 0,
+                                       std::size_t to = SIZE_MAX) {
   std::vector<const Staged*> out;
   for (const auto& s : p.staged)
-    if (!s.order.empty()) out.push_back(&s);
+    if (!s.order.empty() && s.streams >= from && s.streams <= to) out.push_back(&s);
   return out;
 }
 
@@ -209,8 +212,7 @@ std::vector<const Staged*> staged_only(const Pipeline& p) {
 std::optional<Finding> best_streams(const Pipeline& p) {
   const auto staged = staged_only(p);
   if (staged.empty() || p.sequential <= 0) return std::nullopt;
-  const Staged* best = *std::min_element(staged.begin(), staged.end(),
-                                         [](auto* a, auto* b) { return a->time < b->time; });
+  const Staged* best = *std::ranges::min_element(staged, {}, &Staged::time);
   const Staged* smallest = best;
   for (const Staged* s : staged)
     if (s->time <= best->time * (1 + kNearBest) && s->streams < smallest->streams) smallest = s;
@@ -226,17 +228,18 @@ double deviation(const Staged& s) {
   return s.time / s.concurrent - 1;
 }
 
+// How far a run departs from the concurrent-rate model, either way.
+double departure(const Staged* s) {
+  return std::abs(deviation(*s));
+}
+
 // The staged runs of 2..16 streams against the concurrent-rate model.
 // Pageable copies are synchronous: no pipeline model applies to them (the pageable verdict).
 std::optional<Finding> model_fit(const Pipeline& p) {
-  if (p.memory == "pageable") return std::nullopt;
-  const Staged* worst = nullptr;
-  for (const Staged* s : staged_only(p)) {
-    if (s->streams < kModelRangeLow || s->streams > kModelRangeHigh) continue;
-    if (!worst || std::abs(deviation(*s)) > std::abs(deviation(*worst))) worst = s;
-  }
-  if (!worst) return std::nullopt;
-  const bool within = std::abs(deviation(*worst)) <= kModelTolerance;
+  const auto in_range = staged_only(p, kModelRangeLow, kModelRangeHigh);
+  if (p.memory == "pageable" || in_range.empty()) return std::nullopt;
+  const Staged* worst = *std::ranges::max_element(in_range, {}, departure);
+  const bool within = departure(worst) <= kModelTolerance;
   return kModelFit.make(kMemory(p.memory), kWorkload(p.workload), kWorstTime(worst->time),
                         kWorstModel(worst->concurrent), kWorstDeviation(100 * deviation(*worst)),
                         kTolerance(100 * kModelTolerance), kRangeLow(kModelRangeLow),
@@ -247,17 +250,12 @@ std::optional<Finding> model_fit(const Pipeline& p) {
 // The largest stream count beyond the model's range: how far it departs, and the share of its
 // time that the measured per-chunk costs explain (n chunks times the largest stage's cost).
 std::optional<Finding> large_n(const Pipeline& p) {
-  if (p.memory == "pageable") return std::nullopt;
-  const Staged* largest = nullptr;
-  for (const Staged* s : staged_only(p)) {
-    if (s->streams <= kModelRangeHigh) continue;
-    if (!largest || s->streams > largest->streams ||
-        (s->streams == largest->streams && std::abs(deviation(*s)) > std::abs(deviation(*largest))))
-      largest = s;
-  }
-  if (!largest) return std::nullopt;
+  const auto beyond = staged_only(p, kModelRangeHigh + 1);
+  if (p.memory == "pageable" || beyond.empty()) return std::nullopt;
+  const Staged* largest = *std::ranges::max_element(
+      beyond, {}, [](const Staged* s) { return std::pair(s->streams, departure(s)); });
   const double cost = std::max({p.costs.h2d, p.costs.kernel, p.costs.d2h});
-  const bool within = std::abs(deviation(*largest)) <= kModelTolerance;
+  const bool within = departure(largest) <= kModelTolerance;
   const double without_costs = models::concurrent_pipeline_time(p.solo, p.both, largest->streams);
   return kLargeN.make(
       kMemory(p.memory), kWorkload(p.workload), kStreamCount(largest->streams),
@@ -294,8 +292,7 @@ std::optional<Finding> pageable(const Pipeline& p) {
   if (p.memory != "pageable") return std::nullopt;
   const auto staged = staged_only(p);
   if (staged.empty()) return std::nullopt;
-  const Staged* best = *std::max_element(staged.begin(), staged.end(),
-                                         [](auto* a, auto* b) { return a->speedup < b->speedup; });
+  const Staged* best = *std::ranges::max_element(staged, {}, &Staged::speedup);
   const bool overlaps = best->speedup_low > 1 + kDiffer;
   return kPageable.make(kMemory(p.memory), kWorkload(p.workload), kSpeedup(best->speedup),
                         kSpeedupLow(best->speedup_low), kSpeedupHigh(best->speedup_high),
@@ -355,8 +352,8 @@ void add_words(Glossary& g) {
 }
 
 void add_findings(ProbeResult& result, const std::vector<Pipeline>& pipelines) {
-  if (const Quantity* q = find_quantity(result.conditions, "async_engine_count"); q && q->value)
-    result.findings.push_back(kEngines.make(kAsyncEngines(*q->value)));
+  if (const auto engines = quantity_value(result.conditions, "async_engine_count"))
+    result.findings.push_back(kEngines.make(kAsyncEngines(*engines)));
   std::vector<std::string> copies_done;
   for (const auto& p : pipelines) {
     if (std::find(copies_done.begin(), copies_done.end(), p.memory) == copies_done.end()) {
@@ -373,20 +370,15 @@ void add_timeline_findings(ProbeResult& result) {
   std::map<std::int64_t, EachValues> by_stream;
   double span = 0;
   for (const auto& row : result.summary) {
-    const Param* chunk = find_param(row.params, "chunk");
-    const Param* stream = find_param(row.params, "stream");
-    const Param* stage = find_param(row.params, "stage");
-    const Quantity* start = find_quantity(row.values, "start");
-    const Quantity* end = find_quantity(row.values, "end");
-    if (!chunk || !stream || !stage || !start || !end || !start->value || !end->value) continue;
-    const auto* k = std::get_if<std::int64_t>(&chunk->value);
-    const auto* i = std::get_if<std::int64_t>(&stream->value);
-    const auto* name = std::get_if<std::string>(&stage->value);
-    if (!k || !i || !name) continue;
-    const std::string prefix = *name + "_c" + std::to_string(*k);
-    by_stream[*i].emplace_back(prefix + "_start", start->value);
-    by_stream[*i].emplace_back(prefix + "_end", end->value);
-    span = std::max(span, *end->value);
+    const auto chunk = int_param_of(row.params, "chunk");
+    const auto stream = int_param_of(row.params, "stream");
+    const auto stage = text_param_of(row.params, "stage");
+    const auto start = quantity_value(row.values, "start"), end = quantity_value(row.values, "end");
+    if (!chunk || !stream || !stage || !start || !end) continue;
+    const std::string prefix = *stage + "_c" + std::to_string(*chunk);
+    by_stream[*stream].emplace_back(prefix + "_start", start);
+    by_stream[*stream].emplace_back(prefix + "_end", end);
+    span = std::max(span, *end);
   }
   for (auto& [stream, times] : by_stream)
     result.findings.push_back(kTimeline.make(kStream(stream), kStageTimes(times), kSpan(span)));

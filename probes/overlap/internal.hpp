@@ -39,9 +39,8 @@ struct Pipeline {
   models::StageTimes solo;
   models::StageTimes both;  // copies measured at once (kernel as solo)
   models::ChunkCosts costs;
-  std::size_t cost_chunks = 1;  // the chunk count the costs were measured at (1: none)
-  double sequential = 0;        // measured median, s
-  std::vector<Staged> staged;   // sequential first, then the staged rows in row order
+  double sequential = 0;       // measured median, s
+  std::vector<Staged> staged;  // sequential first, then the staged rows in row order
 };
 
 // Adds the findings of every pipeline, the copies' concurrency and the engines to the result.

@@ -100,15 +100,6 @@ std::vector<Point> sweep_points(const AxisValues& v) {
   return out;
 }
 
-// The host side of one memory kind: the pipeline's input (pattern kInSeed) and output.
-struct HostSide {
-  runtime::HostBuffer in;
-  runtime::HostBuffer out;
-  HostSide(HostMemory kind, std::size_t bytes) : in(kind, bytes), out(kind, bytes) {
-    runtime::fill_pattern_host(in.get(), bytes, kInSeed);
-  }
-};
-
 // Words of out[0, words) that differ from the transform of the input pattern.
 Mismatches verify_transformed(const std::uint32_t* out, std::uint64_t words,
                               std::uint32_t iterations) {
@@ -194,16 +185,17 @@ struct Setup {
   std::size_t bytes = 0;
   runtime::DeviceBuffer dev_in;
   runtime::DeviceBuffer dev_out;
-  std::map<std::string, std::unique_ptr<HostSide>> host;  // by memory kind
-  std::map<std::string, std::uint32_t> iterations;        // by workload
-  std::string tuned_memory;  // the kind whose H2D time the balanced workload matches
-  double tuned_h2d = 0;      // that H2D time, s (0 when --intensity was given)
+  // By memory kind: the pipeline's input (pattern kInSeed) and output.
+  std::map<std::string, std::unique_ptr<runtime::HostPair>> host;
+  std::map<std::string, std::uint32_t> iterations;  // by workload
+  double tuned_h2d = 0;  // the H2D time the balanced workload matches, s (0 with --intensity)
 
   explicit Setup(std::size_t b) : bytes(b), dev_in(b), dev_out(b) {}
 
   Buffers buffers(const std::string& memory, const std::string& workload) const {
     Buffers b;
-    const HostSide* h = memory.empty() ? host.begin()->second.get() : host.at(memory).get();
+    const runtime::HostPair* h =
+        memory.empty() ? host.begin()->second.get() : host.at(memory).get();
     b.host_in = h->in.as<const std::uint32_t>();
     b.host_out = h->out.as<std::uint32_t>();
     b.dev_in = dev_in.as<std::uint32_t>();
@@ -251,20 +243,23 @@ void tune(Setup& setup, const std::string& memory, cudaStream_t stream) {
   };
   for (double warm = 0; warm < kWarmSeconds;)
     warm += kernel(1024) * 4;  // event_seconds runs it four times
-  setup.tuned_memory = memory;
   setup.tuned_h2d = h2d;
   setup.iterations["balanced"] =
       calibrate_linear(kernel, h2d, {.max = kMaxIterations, .refinements = kRefinements});
 }
 
+// `preferred` when it was chosen, else the first token chosen.
+std::string preferred(const std::vector<std::string>& tokens, const char* preferred) {
+  return std::find(tokens.begin(), tokens.end(), preferred) != tokens.end() ? preferred
+                                                                            : tokens.front();
+}
+
+// The balanced workload tuned on pinned memory when it was chosen.
 void set_workloads(Setup& setup, const AxisValues& v, cudaStream_t stream) {
-  if (v.number("intensity") > 0) {
+  if (v.number("intensity") > 0)
     setup.iterations["balanced"] = static_cast<std::uint32_t>(v.number("intensity"));
-  } else {
-    const auto& kinds = v.choices("memory");
-    const bool pinned = std::find(kinds.begin(), kinds.end(), "pinned") != kinds.end();
-    tune(setup, pinned ? "pinned" : kinds.front(), stream);
-  }
+  else
+    tune(setup, preferred(v.choices("memory"), "pinned"), stream);
   const double balanced = setup.iterations["balanced"];
   setup.iterations["copy-bound"] =
       static_cast<std::uint32_t>(std::max(1.0, std::round(balanced * kCopyBoundShare)));
@@ -277,17 +272,10 @@ void set_workloads(Setup& setup, const AxisValues& v, cudaStream_t stream) {
 std::optional<Point> timeline_point(const AxisValues& v) {
   const auto counts = staged_counts(v);
   if (counts.empty()) return std::nullopt;
-  const auto pick = [](const std::vector<std::string>& tokens, const char* preferred) {
-    return std::find(tokens.begin(), tokens.end(), preferred) != tokens.end() ? preferred
-                                                                              : tokens.front();
-  };
-  std::size_t n = counts.front();
-  for (const auto c : counts)
-    if (std::abs(std::log2(static_cast<double>(c)) - 2.0) <
-        std::abs(std::log2(static_cast<double>(n)) - 2.0))
-      n = c;
-  return Point{pick(v.choices("memory"), "pinned"),
-               pick(v.choices("workload"), "balanced"),
+  const std::size_t n = *std::ranges::min_element(
+      counts, {}, [](std::size_t c) { return std::abs(std::log2(static_cast<double>(c)) - 2.0); });
+  return Point{preferred(v.choices("memory"), "pinned"),
+               preferred(v.choices("workload"), "balanced"),
                "staged",
                v.choices("order").front(),
                n,
@@ -300,35 +288,31 @@ std::vector<SummaryRow> record_timeline(const Point& p, const Setup& setup) {
   const Buffers b = setup.buffers(p.memory, p.workload);
   runtime::Operation verification;
   add_verification(verification, b, {true, false, true, false});
-  std::vector<std::unique_ptr<runtime::Stream>> owned;
+  const std::vector<runtime::Stream> owned(p.streams);
   std::vector<cudaStream_t> streams;
-  for (std::size_t i = 0; i < p.streams; ++i) {
-    owned.push_back(std::make_unique<runtime::Stream>());
-    streams.push_back(owned.back()->get());
-  }
+  for (const auto& s : owned)
+    streams.push_back(s.get());
   verification.prepare(streams.front());
-  owned.front()->synchronize();
+  owned.front().synchronize();
   runtime::Event origin;
   origin.record(streams.front());
   for (std::size_t i = 1; i < streams.size(); ++i)
     GP_CUDA(cudaStreamWaitEvent(streams[i], origin.get(), 0));
-  // events[(chunk * 3 + stage) * 2 + end]
-  std::vector<std::unique_ptr<runtime::Event>> events(p.chunks * 6);
-  overlap::enqueue_pipeline(b, streams, p.chunks, order_of(p.order),
-                            [&](std::size_t chunk, Stage stage, bool end, cudaStream_t s) {
-                              auto& e =
-                                  events[(chunk * 3 + static_cast<std::size_t>(stage)) * 2 + end];
-                              e = std::make_unique<runtime::Event>();
-                              e->record(s);
-                            });
-  for (auto& s : owned)
-    s->synchronize();
+  // Per chunk and stage (index chunk * 3 + stage), the events before and after it.
+  const std::vector<runtime::Event> starts(p.chunks * 3), ends(p.chunks * 3);
+  overlap::enqueue_pipeline(
+      b, streams, p.chunks, order_of(p.order),
+      [&](std::size_t chunk, Stage stage, bool end, cudaStream_t s) {
+        (end ? ends : starts)[chunk * 3 + static_cast<std::size_t>(stage)].record(s);
+      });
+  for (const auto& s : owned)
+    s.synchronize();
   if (const std::string problem = verification.verify(); !problem.empty())
     throw runtime::VerificationError("overlap timeline: " + problem);
   std::vector<SummaryRow> rows;
   for (std::size_t chunk = 0; chunk < p.chunks; ++chunk) {
     for (const Stage stage : overlap::kStages) {
-      const std::size_t at = (chunk * 3 + static_cast<std::size_t>(stage)) * 2;
+      const std::size_t at = chunk * 3 + static_cast<std::size_t>(stage);
       rows.push_back({{{"memory", p.memory, ""},
                        {"workload", p.workload, ""},
                        {"order", p.order, ""},
@@ -336,8 +320,8 @@ std::vector<SummaryRow> record_timeline(const Point& p, const Setup& setup) {
                        {"stream", static_cast<std::int64_t>(chunk % p.streams), ""},
                        {"chunk", static_cast<std::int64_t>(chunk), ""},
                        {"stage", std::string(stage_name(stage)), ""}},
-                      {{"start", "s", events[at]->seconds_since(origin)},
-                       {"end", "s", events[at + 1]->seconds_since(origin)}}});
+                      {{"start", "s", starts[at].seconds_since(origin)},
+                       {"end", "s", ends[at].seconds_since(origin)}}});
     }
   }
   return rows;
@@ -397,14 +381,10 @@ std::vector<Axis> OverlapProbe::axes() const {
   streams.min = 1;
   streams.max = 256;
   streams.max_items = 32;
-  Axis size = number_axis("size", "buffer size (a multiple of 4 bytes)", "64MiB", "32MiB");
-  size.number = NumberKind::kSize;
-  size.unit = "B";
+  Axis size = size_axis("size", "buffer size (a multiple of 4 bytes)", "64MiB", "32MiB");
   size.min = 1 << 20;
   size.max = kMaxBufferBytes;
-  size.validate = [](std::uint64_t b) {
-    return b % 4 == 0 ? std::string() : fmt::format("{} is not a multiple of 4 bytes", b);
-  };
+  size.validate = multiple_of(4, "4 bytes");
   Axis intensity = number_axis(
       "intensity",
       "multiply-adds per element of the balanced kernel; 0 = tuned so the kernel takes as long "
@@ -431,7 +411,8 @@ OverlapProbe::Analysis OverlapProbe::measure(Sweep<Point>& s) {
         "cannot overlap kernels");
   Setup setup(static_cast<std::size_t>(values.number("size")));
   for (const auto& m : values.choices("memory"))
-    setup.host[m] = std::make_unique<HostSide>(runtime::host_memory_of(m), setup.bytes);
+    setup.host[m] =
+        std::make_unique<runtime::HostPair>(runtime::host_memory_of(m), setup.bytes, kInSeed);
   set_workloads(setup, values, s.ctx().stream());
 
   const std::vector<SampleSet> measured = s.measure_each(

@@ -10,15 +10,11 @@
 namespace gpuprobe::partitions {
 namespace {
 
-std::optional<double> derived_of(const Row& r, const char* name) {
-  const Quantity* q = find_quantity(r.derived, name);
-  return q ? q->value : std::nullopt;
-}
-
 void read_stride(Row& r, Derived& d) {
   const auto order = text_param_of(r, kOrder);
   const auto pad = int_param_of(r, kPad), stride = int_param_of(r, kStride);
-  const auto streams = derived_of(r, kStreams), steps = derived_of(r, kSteps);
+  const auto streams = quantity_value(r.derived, kStreams),
+             steps = quantity_value(r.derived, kSteps);
   const Metric* bw = find_metric(r, kBandwidth);
   if (!order || !pad || !stride || !streams || !steps || bw == nullptr || *stride <= 0) return;
   const models::Gt200Prediction p = models::gt200_streams(static_cast<std::uint64_t>(*stride),
@@ -32,7 +28,7 @@ void read_stride(Row& r, Derived& d) {
 void read_transpose(Row& r, Derived& d) {
   const auto order = text_param_of(r, kOrder);
   const auto n = int_param_of(r, kSide);
-  const auto wave = derived_of(r, kWaveBlocks);
+  const auto wave = quantity_value(r.derived, kWaveBlocks);
   const Metric* bw = find_metric(r, kBandwidth);
   if (!order || !n || !wave || bw == nullptr || *n <= 0) return;
   const models::Gt200Transpose t = models::gt200_transpose(

@@ -206,8 +206,7 @@ void counters(ProbeResult& result, const Derived& d) {
   const Row* l2 = nullptr;
   const Row* dram = nullptr;
   const auto at = [](const Row* r, const char* name) {  // -1: no row, or no value
-    const Quantity* q = r ? find_quantity(r->derived, name) : nullptr;
-    return q && q->value ? *q->value : -1.0;
+    return r ? quantity_value(r->derived, name).value_or(-1.0) : -1.0;
   };
   for (const Row& r : result.rows) {
     if (at(&r, "l2_imbalance") > at(l2, "l2_imbalance")) l2 = &r;

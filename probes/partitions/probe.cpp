@@ -29,11 +29,6 @@ constexpr std::uint32_t kTransposeSeed = 0x7A45u;
 constexpr std::uint64_t kRegionBytes = 16 * 1024;  // per stream at full width: 64 chunks
 constexpr double kFreeShare = 0.5;                 // of the free device memory, at most
 
-std::string check_size(std::uint64_t b, std::uint64_t unit, const char* what) {
-  return b % unit == 0 ? std::string()
-                       : fmt::format("{} is not a multiple of {} {}", b, unit, what);
-}
-
 // A stride point's layout and launch, and its own mismatch counter.
 struct StreamOp {
   models::StreamLayout layout;
@@ -131,7 +126,7 @@ std::vector<Axis> PartitionsProbe::axes() const {
                      "256:16MiB:x2", "256:1MiB:x4");
   strides.min = models::kChunkBytes;
   strides.max = 1ull << 30;
-  strides.validate = [](std::uint64_t b) { return check_size(b, models::kChunkBytes, "B"); };
+  strides.validate = multiple_of(models::kChunkBytes, fmt::format("{} B", models::kChunkBytes));
   Axis pads = size_list_axis("pads",
                              "added to every stride (0: aligned; 256 B: one GT200 partition on, "
                              "the seeds' fix)",
@@ -139,19 +134,15 @@ std::vector<Axis> PartitionsProbe::axes() const {
   pads.min = 0;
   pads.max = 1ull << 20;
   pads.max_items = 4;
-  pads.validate = [](std::uint64_t b) { return check_size(b, models::kChunkBytes, "B"); };
+  pads.validate = multiple_of(models::kChunkBytes, fmt::format("{} B", models::kChunkBytes));
   Axis sides = list_axis("transpose", "transpose matrix sides, floats (multiples of 32)",
                          "4096,8192", "4096");
   sides.unit = "elements";
   sides.min = static_cast<std::uint64_t>(models::kTile);
   sides.max = 16384;
   sides.max_items = 4;
-  sides.validate = [](std::uint64_t n) {
-    return check_size(n, static_cast<std::uint64_t>(models::kTile), "elements");
-  };
-  Axis cap = number_axis("max-buffer", "most bytes of the stride sweep's buffer", "16GiB", "4GiB");
-  cap.number = NumberKind::kSize;
-  cap.unit = "B";
+  sides.validate = multiple_of(models::kTile, fmt::format("{} elements", models::kTile));
+  Axis cap = size_axis("max-buffer", "most bytes of the stride sweep's buffer", "16GiB", "4GiB");
   cap.min = 64ull << 20;
   return {choice_axis("mode", "stride: the stride sweep; transpose: the tiled transpose",
                       {partitions::kStrideMode, partitions::kTransposeMode}, "all"),

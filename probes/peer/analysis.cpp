@@ -18,9 +18,8 @@ using PathKey = std::tuple<std::int64_t, std::int64_t, std::string, std::string>
 using Rows = std::vector<const Row*>;
 
 std::optional<double> raw_limit_of(const Row& row) {
-  const Quantity* q = find_quantity(row.model, "raw_limit");
-  if (!q || !q->value || *q->value <= 0) return std::nullopt;
-  return q->value;
+  const auto limit = quantity_value(row.model, "raw_limit");
+  return limit > 0.0 ? limit : std::nullopt;
 }
 
 std::int64_t bytes_of(const Row* row) {

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <string>
-#include <string_view>
 
 #include "gpuprobe/core/finding_def.hpp"
 
@@ -26,10 +25,6 @@ constexpr Value<"latency_largest", "s"> kLatencyLargest;
 constexpr Value<"largest_bytes", "B"> kLargestBytes;
 
 inline FindingList kFindings;
-// A note of one fixed sentence.
-inline auto fixed_note(std::string_view id, const char* sentence) {
-  return kFindings.note(id, params(), values(), [sentence](const auto&) { return sentence; });
-}
 
 inline const auto kPath = kFindings.verdict(
     "peer_path", params(kSrc, kDst, kMode, kDirection),
@@ -62,7 +57,7 @@ inline const auto kChase = kFindings.verdict(
           f[kDst], f[kSrc], f[kLatency], f[kLatencyBytes], f[kLatencyLargest], f[kLargestBytes]);
     });
 
-inline const auto kLinkAssumed = fixed_note(
+inline const auto kLinkAssumed = kFindings.note(
     "peer_link_assumed",
     "link facts from sysfs (PCIe speed and width now), not NVML (unavailable: see the device's "
     "nvml_unavailable): the raw limit assumes each pair talks over the narrower PCIe link of its "
@@ -75,17 +70,17 @@ inline const auto kNoP2p = kFindings.note(
                          "cudaDeviceCanAccessPeer says no; staged copies still run");
     });
 
-inline const auto kPatternNoP2p =
-    fixed_note("peer_pattern_no_p2p",
-               "some pattern points were not measured: a pair among their copies has no P2P access "
-               "(cudaDeviceCanAccessPeer says no)");
+inline const auto kPatternNoP2p = kFindings.note(
+    "peer_pattern_no_p2p",
+    "some pattern points were not measured: a pair among their copies has no P2P access "
+    "(cudaDeviceCanAccessPeer says no)");
 
-inline const auto kPlanEveryGpu =
-    fixed_note("peer_plan_every_gpu",
-               "the pairs are those of every GPU visible at run time (--device all): name the GPUs "
-               "(--device 0,1) to list the sweep");
+inline const auto kPlanEveryGpu = kFindings.note(
+    "peer_plan_every_gpu",
+    "the pairs are those of every GPU visible at run time (--device all): name the GPUs "
+    "(--device 0,1) to list the sweep");
 
-inline const auto kPlanOneGpu = fixed_note(
+inline const auto kPlanOneGpu = kFindings.note(
     "peer_plan_one_gpu",
     "--device selects one GPU: peer pairs the GPUs of --device and needs two (--device 0,1 or "
     "--device all)");

@@ -42,6 +42,7 @@ constexpr const char* kMethod =
 
 using peer::Point;
 using runtime::DeviceGuard;
+using runtime::GpuPatternBuffer;
 
 // A row's point: a pair point, or the row of one GPU of a pattern point (the pattern's copies run
 // once for all of its rows, which share the pattern).
@@ -158,49 +159,30 @@ void copy_leg(Shared& s, const std::string& mode, int from, int to, std::size_t 
   }
 }
 
-// An output a copy writes, with the side that holds it: poisoned before each round and pass,
-// verified after.
-struct Output {
-  const Side* side;
-  runtime::PatternBuffer buffer;
-};
-
-void poison_all(const std::vector<Output>& outputs) {
-  for (const auto& [side, buffer] : outputs) {
-    const DeviceGuard guard(side->device);
-    buffer.poison(side->streams[0]->get());
-    GP_CUDA(cudaStreamSynchronize(side->streams[0]->get()));
-  }
-}
-
-std::string verify_all(const std::vector<Output>& outputs) {
-  MismatchReport report;
-  for (const auto& [side, buffer] : outputs) {
-    const DeviceGuard guard(side->device);
-    buffer.verify_into(report, side->streams[0]->get());
-  }
-  return report.text();
-}
-
-// The destination buffers a copy point writes: dst's (from src), and src's too for bidir.
-std::vector<Output> outputs(const Shared& s, const Point& p) {
+// The destination buffers a copy point writes (poisoned before each round and pass, verified
+// after, each on its GPU): dst's (from src), and src's too for bidir.
+std::vector<GpuPatternBuffer> outputs(const Shared& s, const Point& p) {
   const auto written = [&](int from, int to) {
     const Side& side = s.sides.at(to);
-    return Output{&side, {fmt::format("GPU {}", to), side.dst->get(), p.bytes, seed_of(from)}};
+    return GpuPatternBuffer{to,
+                            side.streams[0]->get(),
+                            {fmt::format("GPU {}", to), side.dst->get(), p.bytes, seed_of(from)}};
   };
   if (p.direction == "bidir") return {written(p.src, p.dst), written(p.dst, p.src)};
   return {written(p.src, p.dst)};
 }
 
 // A pattern's copies (from, to), each into its slot of to's inbox.
-std::vector<Output> outputs(const Shared& s, const peer::PatternPoint& p) {
-  std::vector<Output> out;
+std::vector<GpuPatternBuffer> outputs(const Shared& s, const peer::PatternPoint& p) {
+  std::vector<GpuPatternBuffer> out;
   for (const auto& [from, to] : p.copies) {
     const Side& b = s.sides.at(to);
     char* slot =
         static_cast<char*>(b.inbox->get()) + peer::inbox_slot(s.devices, from, to) * p.bytes;
     out.push_back(
-        {&b, {fmt::format("GPU {} inbox from GPU {}", to, from), slot, p.bytes, seed_of(from)}});
+        {to,
+         b.streams[0]->get(),
+         {fmt::format("GPU {} inbox from GPU {}", to, from), slot, p.bytes, seed_of(from)}});
   }
   return out;
 }
@@ -256,13 +238,15 @@ runtime::Operation make_operation(Shared& s, const Point& p) {
   Shared* sp = &s;
   op.lanes.push_back(copy_lane(s, p, false));
   if (p.direction == "bidir") op.lanes.push_back(copy_lane(s, p, true));
-  const std::vector<Output> outs = outputs(s, p);
+  const std::vector<GpuPatternBuffer> outs = outputs(s, p);
   op.prepare = [=](cudaStream_t) {
     sp->access->require(off_pairs(p));
     if (p.mode == "sm-latency") return prepare_chase(*sp, p);
-    poison_all(outs);
+    runtime::poison_all(outs);
   };
-  op.verify = [=] { return p.mode == "sm-latency" ? verify_chase(*sp, p) : verify_all(outs); };
+  op.verify = [=] {
+    return p.mode == "sm-latency" ? verify_chase(*sp, p) : runtime::verify_all(outs);
+  };
   return op;
 }
 
@@ -273,7 +257,7 @@ runtime::Operation make_pattern_operation(Shared& s, const peer::PatternPoint& p
   op.label =
       fmt::format("{} {} {} {}", p.pattern, p.gpu < 0 ? std::string("all") : std::to_string(p.gpu),
                   p.mode, format_bytes(static_cast<double>(p.bytes)));
-  const std::vector<Output> outs = outputs(s, p);
+  const std::vector<GpuPatternBuffer> outs = outputs(s, p);
   for (std::size_t i = 0; i < p.copies.size(); ++i) {
     // Named, not a structured binding: a lambda below captures them (clang 14 cannot capture a
     // structured binding).
@@ -291,9 +275,9 @@ runtime::Operation make_pattern_operation(Shared& s, const peer::PatternPoint& p
   }
   op.prepare = [access = s.access, outs](cudaStream_t) {
     access->require();
-    poison_all(outs);
+    runtime::poison_all(outs);
   };
-  op.verify = [outs] { return verify_all(outs); };
+  op.verify = [outs] { return runtime::verify_all(outs); };
   return op;
 }
 
@@ -380,9 +364,7 @@ class PeerProbe final : public SweepProbe<RowPoint> {
   std::vector<Axis> axes() const override {
     Axis sizes =
         size_list_axis("sizes", "copy sizes (per direction)", "4KiB:256MiB:x4", "64KiB:64MiB:x16");
-    sizes.validate = [](std::uint64_t b) {
-      return b % 16 == 0 ? std::string() : fmt::format("{} is not a multiple of 16 bytes", b);
-    };
+    sizes.validate = multiple_of(16, "16 bytes");
     return {
         choice_axis("mode", "copy paths",
                     {"ce", "ce-write", "ce-nop2p", "sm-read", "sm-write", "sm-latency", "staged"},

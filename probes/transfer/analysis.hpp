@@ -2,20 +2,17 @@
 // fit beside every row, pinned/pageable ratios, findings (analysis.cpp); and its words (words.cpp).
 #pragma once
 
-#include <array>
 #include <string>
-#include <string_view>
 
 #include "gpuprobe/core/glossary.hpp"
+#include "gpuprobe/core/pcie_counters.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe::transfer {
 
-// The counters the probe collects (full CUPTI names): PCIe bytes, device-wide, over one
-// repetition (one cudaMemcpyAsync per lane). kCounterMetrics lists them in the order asked for.
-inline constexpr std::string_view kPcieRead = "pcie__read_bytes.sum";    // GPU read host memory
-inline constexpr std::string_view kPcieWrite = "pcie__write_bytes.sum";  // GPU wrote host memory
-inline constexpr std::array<std::string_view, 2> kCounterMetrics = {kPcieRead, kPcieWrite};
+// The counters it collects: the PCIe bytes of one repetition (one cudaMemcpyAsync per lane),
+// read and write.
+inline constexpr auto kCounterMetrics = kPcieCounters;
 
 // The PCIe link as the device reports it (0 when unknown).
 struct Link {

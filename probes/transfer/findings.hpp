@@ -61,11 +61,9 @@ inline const auto kPcieLink = kFindings.note(
           f.value(kGeneration), f.value(kLanes), f[kRawBandwidth]);
     });
 
-inline const auto kPcieLinkUnknown =
-    kFindings.note("transfer_pcie_link_unknown", params(), values(), [](const auto&) {
-      return std::string(
-          "PCIe link speed/width not readable from sysfs here (VM?): no link ceiling shown");
-    });
+inline const auto kPcieLinkUnknown = kFindings.note(
+    "transfer_pcie_link_unknown",
+    "PCIe link speed/width not readable from sysfs here (VM?): no link ceiling shown");
 
 // "1.000x", or "0.998-1.004x" when the ends print apart.
 inline std::string link_range(double a, double b) {

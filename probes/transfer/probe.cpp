@@ -25,8 +25,8 @@
 namespace gpuprobe {
 namespace {
 
-using runtime::HostBuffer;
 using runtime::HostMemory;
+using runtime::HostPair;
 
 constexpr std::uint32_t kH2DSeed = 0x1234567u;
 constexpr std::uint32_t kD2HSeed = 0x7654321u;
@@ -45,17 +45,7 @@ struct Point {
   std::uint64_t bytes;
 };
 
-// Host buffers of one memory kind; device buffers are shared across kinds.
-struct HostBuffers {
-  HostBuffer src;  // pattern kH2DSeed, source of H2D
-  HostBuffer dst;  // destination of D2H
-
-  HostBuffers(HostMemory kind, std::size_t bytes) : src(kind, bytes), dst(kind, bytes) {
-    runtime::fill_pattern_host(src.get(), bytes, kH2DSeed);
-  }
-};
-
-runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::DeviceBuffer& dev_src,
+runtime::Operation make_operation(const Point& p, HostPair& host, runtime::DeviceBuffer& dev_src,
                                   runtime::DeviceBuffer& dev_dst) {
   runtime::Operation op;
   op.label = fmt::format("{} {} {}", runtime::host_memory_name(p.kind), p.direction,
@@ -72,24 +62,24 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
   const bool d2h = p.direction != "h2d";
   const std::uint64_t bytes = p.bytes;
   const HostMemory kind = p.kind;
-  const HostBuffers* hb = &host;
+  const HostPair* hb = &host;
   void* dsrc = dev_src.get();
   void* ddst = dev_dst.get();
   if (h2d) {
     op.lanes.push_back(
         {"h2d", static_cast<double>(bytes), [=](runtime::LaunchScope& s) {
-           GP_CUDA(cudaMemcpyAsync(ddst, hb->src.get(), bytes, cudaMemcpyHostToDevice, s.stream()));
+           GP_CUDA(cudaMemcpyAsync(ddst, hb->in.get(), bytes, cudaMemcpyHostToDevice, s.stream()));
          }});
   }
   if (d2h) {
     op.lanes.push_back(
         {"d2h", static_cast<double>(bytes), [=](runtime::LaunchScope& s) {
-           GP_CUDA(cudaMemcpyAsync(hb->dst.get(), dsrc, bytes, cudaMemcpyDeviceToHost, s.stream()));
+           GP_CUDA(cudaMemcpyAsync(hb->out.get(), dsrc, bytes, cudaMemcpyDeviceToHost, s.stream()));
          }});
   }
   // The destinations, poisoned before each round, so a copy that did not happen cannot pass.
   const runtime::PatternBuffer to_device{"h2d", ddst, bytes, kH2DSeed};
-  const runtime::PatternBuffer to_host{"d2h", hb->dst.get(), bytes, kD2HSeed, true};
+  const runtime::PatternBuffer to_host{"d2h", hb->out.get(), bytes, kD2HSeed, true};
   op.prepare = [=](cudaStream_t s) {
     if (h2d) to_device.poison(s);
     if (d2h) to_host.poison(s);
@@ -100,7 +90,7 @@ runtime::Operation make_operation(const Point& p, HostBuffers& host, runtime::De
     if (d2h && kind == HostMemory::kWriteCombined) {
       // CPU reads of write-combined memory are uncached and very slow: copy the received
       // bytes back to the (already verified or unused) device destination and check there.
-      GP_CUDA(cudaMemcpy(ddst, hb->dst.get(), bytes, cudaMemcpyHostToDevice));
+      GP_CUDA(cudaMemcpy(ddst, hb->out.get(), bytes, cudaMemcpyHostToDevice));
       runtime::PatternBuffer{"d2h", ddst, bytes, kD2HSeed}.verify_into(report, nullptr);
     } else if (d2h) {
       to_host.verify_into(report, nullptr);
@@ -154,18 +144,18 @@ struct DeviceBuffers {
 // Each kind's host buffers, allocated (pinned, filled) on threads of their own at once: pinning
 // a 256 MiB buffer takes the driver about 0.1 s, and nothing is measured meanwhile. Map nodes stay
 // put: operations point into them.
-std::map<HostMemory, HostBuffers> allocate_together(const std::vector<HostMemory>& kinds,
-                                                    std::uint64_t bytes) {
+std::map<HostMemory, HostPair> allocate_together(const std::vector<HostMemory>& kinds,
+                                                 std::uint64_t bytes) {
   int device = 0;
   GP_CUDA(cudaGetDevice(&device));
-  std::vector<std::future<std::unique_ptr<HostBuffers>>> made;
+  std::vector<std::future<std::unique_ptr<HostPair>>> made;
   for (const HostMemory kind : kinds) {
     made.push_back(std::async(std::launch::async, [kind, bytes, device] {
       GP_CUDA(cudaSetDevice(device));  // a new thread starts on device 0
-      return std::make_unique<HostBuffers>(kind, bytes);
+      return std::make_unique<HostPair>(kind, bytes, kH2DSeed);
     }));
   }
-  std::map<HostMemory, HostBuffers> out;
+  std::map<HostMemory, HostPair> out;
   std::exception_ptr failed;
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     try {
@@ -187,7 +177,7 @@ void measure_batch(Sweep<Point>& s, const std::vector<std::size_t>& batch, std::
   for (const std::size_t i : batch)
     if (std::find(kinds.begin(), kinds.end(), s.points()[i].kind) == kinds.end())
       kinds.push_back(s.points()[i].kind);
-  std::map<HostMemory, HostBuffers> host = allocate_together(kinds, max_bytes);
+  std::map<HostMemory, HostPair> host = allocate_together(kinds, max_bytes);
   std::vector<runtime::Operation> ops;
   for (const std::size_t i : batch)
     ops.push_back(make_operation(s.points()[i], host.at(s.points()[i].kind), dev.src, dev.dst));
@@ -219,9 +209,7 @@ class TransferProbe final : public SweepProbe<Point> {
                        "4KiB:256MiB:x4", "4KiB:64MiB:x4");
     sizes.max = kMaxTransferBytes;
     sizes.max_items = 256;
-    sizes.validate = [](std::uint64_t b) {
-      return b % 4 == 0 ? std::string() : fmt::format("{} is not a multiple of 4 bytes", b);
-    };
+    sizes.validate = multiple_of(4, "4 bytes");
     return {memory, choice_axis("direction", "copy directions", {"h2d", "d2h", "bidir"}, "all"),
             sizes};
   }

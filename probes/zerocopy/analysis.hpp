@@ -3,23 +3,19 @@
 // bytes in flight (analysis.cpp, findings.cpp); its words in findings.cpp.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "gpuprobe/core/glossary.hpp"
+#include "gpuprobe/core/pcie_counters.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe::zerocopy {
 
-// The counters the probe collects (full CUPTI names): bytes that crossed PCIe during one
-// repetition, device-wide. Read = the GPU read host memory; write = the GPU wrote host memory.
-inline constexpr std::string_view kPcieRead = "pcie__read_bytes.sum";
-inline constexpr std::string_view kPcieWrite = "pcie__write_bytes.sum";
-inline constexpr std::array<std::string_view, 2> kCounterMetrics = {kPcieRead, kPcieWrite};
+// The counters it collects: the PCIe bytes of one repetition, read and write.
+inline constexpr auto kCounterMetrics = kPcieCounters;
 
 // Row params' values.
 inline constexpr const char* kZeroCopy = "zerocopy";  // mode: the kernel uses mapped host memory

@@ -346,8 +346,7 @@ void in_flight_findings(const std::vector<Measured>& all, std::vector<Finding>& 
   std::sort(sweep.begin(), sweep.end(),
             [](const Measured* a, const Measured* b) { return *a->blocks < *b->blocks; });
   const auto in_flight = [](const Measured& m) {
-    const Quantity* q = find_quantity(m.row->derived, "bytes_in_flight");
-    return q && q->value ? *q->value : 0.0;
+    return quantity_value(m.row->derived, "bytes_in_flight").value_or(0.0);
   };
   const Measured& low = *sweep.front();
   double peak = 0;

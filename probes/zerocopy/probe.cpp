@@ -111,21 +111,13 @@ std::vector<Point> sweep_points(const AxisValues& v) {
   return out;
 }
 
-// The host buffers of one memory kind: `in` holds the read pattern (never written), `out`
-// receives the writes. Both mapped (cudaHostAlloc or cudaHostRegister, Mapped).
-struct HostSide {
-  runtime::HostBuffer in;
-  runtime::HostBuffer out;
-  HostSide(HostMemory kind, std::uint64_t span) : in(kind, span), out(kind, span) {
-    runtime::fill_pattern_host(in.get(), span, kReadSeed);
-  }
-};
-
-// Everything the operations share: host buffers by memory kind, device buffers for the copy
-// mode, the per-thread sums of the read kernel, the expected element sums by (width, stride).
+// Everything the operations share: host buffers by memory kind (both mapped, cudaHostAlloc or
+// cudaHostRegister; `in` holds the read pattern, `out` receives the writes), device buffers for
+// the copy mode, the per-thread sums of the read kernel, the expected element sums by (width,
+// stride).
 struct Shared {
   std::uint64_t span = 0;
-  std::map<std::string, HostSide> host;
+  std::map<std::string, runtime::HostPair> host;
   runtime::DeviceBuffer dev_in;
   runtime::DeviceBuffer dev_out;
   runtime::DeviceBuffer sums;
@@ -161,7 +153,7 @@ runtime::Operation read_operation(const Point& p, Shared& sh, int grid) {
   const std::uint64_t n = elements_of(p);
   const std::uint64_t span = models::span_bytes({true, p.stride, p.width, n, 1});
   const bool zero_copy = p.mode == zerocopy::kZeroCopy;
-  HostSide& h = sh.host.at(p.memory);
+  runtime::HostPair& h = sh.host.at(p.memory);
   const void* src = zero_copy ? h.in.device_pointer() : sh.dev_in.get();
   void* dev_in = sh.dev_in.get();
   const void* host_in = h.in.get();
@@ -194,7 +186,7 @@ runtime::Operation write_operation(const Point& p, Shared& sh, int grid) {
   const std::uint64_t n = elements_of(p);
   const std::uint64_t span = models::span_bytes({true, p.stride, p.width, n, 1});
   const bool zero_copy = p.mode == zerocopy::kZeroCopy;
-  HostSide& h = sh.host.at(p.memory);
+  runtime::HostPair& h = sh.host.at(p.memory);
   void* dst = zero_copy ? h.out.device_pointer() : sh.dev_out.get();
   void* dev_out = sh.dev_out.get();
   void* host_out = h.out.get();
@@ -224,7 +216,7 @@ runtime::Operation write_operation(const Point& p, Shared& sh, int grid) {
 // write buffer (write), the reference the zero-copy rows are held against.
 runtime::Operation memcpy_operation(const Point& p, Shared& sh) {
   const std::uint64_t span = sh.span;
-  HostSide& h = sh.host.at(p.memory);
+  runtime::HostPair& h = sh.host.at(p.memory);
   const bool h2d = p.direction == "read";
   void* dev = h2d ? sh.dev_in.get() : sh.dev_out.get();
   void* host = h2d ? h.in.get() : h.out.get();
@@ -316,18 +308,13 @@ class ZeroCopyProbe final : public SweepProbe<Point> {
                  ? std::string()
                  : fmt::format("{}-byte elements are not supported (use 4, 8 or 16)", w);
     };
-    Axis bytes = number_axis("bytes",
-                             "host buffer span every row's elements lie in (stride s reads every "
-                             "s-th element of it)",
-                             "64MiB", "16MiB");
-    bytes.number = NumberKind::kSize;
-    bytes.unit = "B";
+    Axis bytes = size_axis("bytes",
+                           "host buffer span every row's elements lie in (stride s reads every "
+                           "s-th element of it)",
+                           "64MiB", "16MiB");
     bytes.min = kMinSpan;
     bytes.max = kMaxSpan;
-    bytes.validate = [](std::uint64_t b) {
-      return b % kSpanQuantum == 0 ? std::string()
-                                   : fmt::format("{} is not a multiple of 4 KiB", b);
-    };
+    bytes.validate = multiple_of(kSpanQuantum, "4 KiB");
     Axis blocks = list_axis("blocks",
                             "grid sizes of the in-flight sweep (zero-copy read, widest width, "
                             "stride 1, reuse 1); 0 = none",
@@ -412,7 +399,7 @@ ZeroCopyProbe::Analysis ZeroCopyProbe::measure(Sweep<Point>& s) {
   sh.span = s.values().number("bytes");
   sh.verify_stream = s.ctx().stream();
   for (const auto& memory : s.values().choices("memory"))
-    sh.host.try_emplace(memory, kind_of(memory), sh.span);
+    sh.host.try_emplace(memory, kind_of(memory), sh.span, kReadSeed);
   sh.dev_in = runtime::DeviceBuffer(sh.span);
   sh.dev_out = runtime::DeviceBuffer(sh.span);
   std::vector<int> grids;

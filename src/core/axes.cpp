@@ -119,6 +119,16 @@ Axis size_list_axis(std::string name, std::string help, std::string default_text
   return a;
 }
 
+Axis size_axis(std::string name, std::string help, std::string default_text,
+               std::optional<std::string> quick_text) {
+  Axis a =
+      number_axis(std::move(name), std::move(help), std::move(default_text), std::move(quick_text));
+  a.number = NumberKind::kSize;
+  a.unit = "B";
+  a.min = 1;
+  return a;
+}
+
 Axis number_axis(std::string name, std::string help, std::string default_text,
                  std::optional<std::string> quick_text) {
   return make(std::move(name), AxisKind::kNumber, std::move(help), std::move(default_text),
@@ -135,6 +145,12 @@ Axis choice_axis(std::string name, std::string help, std::vector<std::string> ch
 
 Axis switch_axis(std::string name, std::string help) {
   return make(std::move(name), AxisKind::kSwitch, std::move(help), "false", std::nullopt);
+}
+
+std::function<std::string(std::uint64_t)> multiple_of(std::uint64_t unit, std::string what) {
+  return [unit, what = std::move(what)](std::uint64_t v) {
+    return v % unit == 0 ? std::string() : fmt::format("{} is not a multiple of {}", v, what);
+  };
 }
 
 const AxisValues::Value& AxisValues::at(const std::string& name, AxisKind kind) const {

@@ -259,10 +259,8 @@ const auto kSameProduct = compare_list.note(
                          f[kBDevice], f[kName]);
     });
 
-const auto kEnvironmentSame =
-    compare_list.note("compare_environment_same", params(), values(), [](const auto&) {
-      return std::string("same driver, runtime, gpuprobe revision and host in both files");
-    });
+const auto kEnvironmentSame = compare_list.note(
+    "compare_environment_same", "same driver, runtime, gpuprobe revision and host in both files");
 
 const auto kEnvironmentDiffers = compare_list.note(
     "compare_environment_differs", params(kDifferences), values(), [](const auto& f) {

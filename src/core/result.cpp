@@ -95,8 +95,8 @@ const Finding* find_finding(const ProbeResult& result, const std::string& id) {
 
 namespace {
 
-const Scalar* param_value(const Row& row, std::string_view key) {
-  for (const auto& p : row.params) {
+const Scalar* param_value(const std::vector<Param>& params, std::string_view key) {
+  for (const auto& p : params) {
     if (p.key == key) return &p.value;
   }
   return nullptr;
@@ -104,29 +104,48 @@ const Scalar* param_value(const Row& row, std::string_view key) {
 
 }  // namespace
 
-std::optional<std::int64_t> int_param_of(const Row& row, std::string_view key) {
-  const Scalar* v = param_value(row, key);
+std::optional<std::int64_t> int_param_of(const std::vector<Param>& params, std::string_view key) {
+  const Scalar* v = param_value(params, key);
   if (!v || !std::holds_alternative<std::int64_t>(*v)) return std::nullopt;
   return std::get<std::int64_t>(*v);
 }
 
-std::optional<std::string> text_param_of(const Row& row, std::string_view key) {
-  const Scalar* v = param_value(row, key);
+std::optional<std::string> text_param_of(const std::vector<Param>& params, std::string_view key) {
+  const Scalar* v = param_value(params, key);
   if (!v || !std::holds_alternative<std::string>(*v)) return std::nullopt;
   return std::get<std::string>(*v);
 }
 
-std::optional<double> number_param_of(const Row& row, std::string_view key) {
-  const Scalar* v = param_value(row, key);
+std::optional<double> number_param_of(const std::vector<Param>& params, std::string_view key) {
+  const Scalar* v = param_value(params, key);
   if (v && std::holds_alternative<std::int64_t>(*v))
     return static_cast<double>(std::get<std::int64_t>(*v));
   if (v && std::holds_alternative<double>(*v)) return std::get<double>(*v);
   return std::nullopt;
 }
 
+std::optional<std::int64_t> int_param_of(const Row& row, std::string_view key) {
+  return int_param_of(row.params, key);
+}
+
+std::optional<std::string> text_param_of(const Row& row, std::string_view key) {
+  return text_param_of(row.params, key);
+}
+
+std::optional<double> number_param_of(const Row& row, std::string_view key) {
+  return number_param_of(row.params, key);
+}
+
 std::optional<double> metric_median(const Row& row, std::string_view name) {
   for (const auto& m : row.metrics) {
     if (m.name == name) return m.stats.median;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> quantity_value(const std::vector<Quantity>& values, std::string_view name) {
+  for (const auto& q : values) {
+    if (q.name == name) return q.value;
   }
   return std::nullopt;
 }

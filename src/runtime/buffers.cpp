@@ -14,6 +14,7 @@
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/core/units.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/pattern.hpp"
 
 namespace gpuprobe::runtime {
 namespace {
@@ -201,6 +202,11 @@ HostBuffer& HostBuffer::operator=(HostBuffer&& other) noexcept {
     kind_ = other.kind_;
   }
   return *this;
+}
+
+HostPair::HostPair(HostMemory kind, std::size_t bytes, std::uint32_t seed)
+    : in(kind, bytes), out(kind, bytes) {
+  fill_pattern_host(in.get(), bytes, seed);
 }
 
 }  // namespace gpuprobe::runtime

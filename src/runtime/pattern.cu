@@ -4,6 +4,7 @@
 #include "gpuprobe/core/host_ranges.hpp"
 #include "gpuprobe/runtime/buffers.hpp"
 #include "gpuprobe/runtime/cuda_check.hpp"
+#include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
 
 namespace gpuprobe::runtime {
@@ -118,6 +119,23 @@ void PatternBuffer::verify_into(MismatchReport& report, cudaStream_t stream) con
 
 std::string PatternBuffer::verify(cudaStream_t stream) const {
   return mismatch_text(what, find(stream), bytes / 4);
+}
+
+void poison_all(const std::vector<GpuPatternBuffer>& buffers) {
+  for (const auto& [device, stream, buffer] : buffers) {
+    const DeviceGuard guard(device);
+    buffer.poison(stream);
+    GP_CUDA(cudaStreamSynchronize(stream));
+  }
+}
+
+std::string verify_all(const std::vector<GpuPatternBuffer>& buffers) {
+  MismatchReport report;
+  for (const auto& [device, stream, buffer] : buffers) {
+    const DeviceGuard guard(device);
+    buffer.verify_into(report, stream);
+  }
+  return report.text();
 }
 
 }  // namespace gpuprobe::runtime

@@ -7,6 +7,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <memory>
+#include <vector>
+
 #include "gpu_test_support.hpp"
 #include "gpuprobe/core/samples.hpp"
 #include "gpuprobe/runner/runner.hpp"
@@ -16,6 +20,7 @@
 #include "gpuprobe/runtime/cuda_check.hpp"
 #include "gpuprobe/runtime/device.hpp"
 #include "gpuprobe/runtime/pattern.hpp"
+#include "gpuprobe/runtime/stream.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -141,6 +146,36 @@ TEST(VerificationGpu, PatternCheckCountsWrongWordsAndFindsTheFirst) {
             fmt::format("out: {} of {} words wrong, the first at index 0", kWords, kWords));
   runtime::fill_pattern_device(dev.get(), kBytes, kSeed, nullptr);
   EXPECT_EQ(buffer.verify(nullptr), "");
+}
+
+// Buffers of an operation across GPUs (two per GPU, up to two GPUs), each on a stream of its own
+// GPU: filled, every one passes; poison_all leaves each wrong throughout, and verify_all names
+// every one in its report.
+TEST(VerificationGpu, BuffersAcrossGpusArePoisonedAndVerifiedEachOnItsGpu) {
+  GP_REQUIRE_GPU();
+  constexpr std::size_t kWords = kBytes / 4;
+  std::vector<std::unique_ptr<runtime::DeviceBuffer>> memory;
+  std::vector<std::unique_ptr<runtime::Stream>> streams;
+  std::vector<runtime::GpuPatternBuffer> all;
+  for (int gpu = 0; gpu < std::min(runtime::device_count(), 2); ++gpu) {
+    const runtime::DeviceGuard guard(gpu);
+    for (std::uint32_t k = 0; k < 2; ++k) {
+      memory.push_back(std::make_unique<runtime::DeviceBuffer>(kBytes));
+      streams.push_back(std::make_unique<runtime::Stream>());
+      runtime::fill_pattern_device(memory.back()->get(), kBytes, kSeed + k, streams.back()->get());
+      streams.back()->synchronize();
+      all.push_back(
+          {gpu,
+           streams.back()->get(),
+           {fmt::format("GPU {} out {}", gpu, k), memory.back()->get(), kBytes, kSeed + k}});
+    }
+  }
+  EXPECT_EQ(runtime::verify_all(all), "");
+  runtime::poison_all(all);
+  const std::string report = runtime::verify_all(all);
+  for (const auto& b : all)
+    EXPECT_NE(report.find(mismatch_text(b.buffer.what, {kWords, 0}, kWords)), std::string::npos)
+        << report;
 }
 
 // The busy kernel lasts what it was asked for, by the events' clock: overlap's compute stage and

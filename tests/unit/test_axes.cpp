@@ -14,9 +14,7 @@ std::vector<Axis> sample_axes() {
   memory.switch_per_choice = true;
   Axis sizes = size_list_axis("sizes", "sizes", "4KiB:64KiB:x4", "4KiB");
   sizes.max = 1ull << 20;
-  sizes.validate = [](std::uint64_t b) {
-    return b % 4 == 0 ? std::string() : std::to_string(b) + " is not a multiple of 4 bytes";
-  };
+  sizes.validate = multiple_of(4, "4 bytes");
   Axis size = number_axis("size", "matrix size", "8192");
   size.max = 65536;
   Axis offsets = list_axis("offsets", "offsets", "0:4", "0,1");
@@ -113,6 +111,29 @@ TEST(Axes, ErrorsNameTheFlagAndTheValue) {
   in.text["sizes"] = "0";
   EXPECT_NE(error_of(in).find("--sizes: "), std::string::npos) << error_of(in);
   EXPECT_NE(error_of(in).find("zero"), std::string::npos) << error_of(in);
+}
+
+TEST(Axes, MultipleOfAcceptsTheMultiplesAndNamesTheUnitOtherwise) {
+  const auto check = multiple_of(4096, "4 KiB");
+  EXPECT_EQ(check(0), "");
+  EXPECT_EQ(check(8192), "");
+  EXPECT_EQ(check(4100), "4100 is not a multiple of 4 KiB");
+  EXPECT_EQ(multiple_of(16, "16 bytes")(8), "8 is not a multiple of 16 bytes");
+}
+
+TEST(Axes, SizeAxisIsOneByteSizeEchoedInBytes) {
+  const Axis size = size_axis("size", "buffer size", "64MiB", "4KiB");
+  AxisInput in;
+  in.text["size"] = "2MiB";
+  const AxisValues given = resolve_axes({size}, in, false);
+  EXPECT_EQ(given.number("size"), 2u << 20);
+  EXPECT_EQ(resolve_axes({size}, {}, false).number("size"), 64u << 20);
+  EXPECT_EQ(resolve_axes({size}, {}, true).number("size"), 4096u);
+  const std::vector<Param> echo = axis_params({size}, given);
+  ASSERT_EQ(echo.size(), 1u);
+  EXPECT_EQ(echo[0].unit, "B");
+  in.text["size"] = "0";
+  EXPECT_THROW(resolve_axes({size}, in, false), UsageError);
 }
 
 TEST(Axes, ParamsEchoOneParamPerAxisAsInForce) {

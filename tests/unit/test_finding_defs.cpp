@@ -21,8 +21,8 @@
 #include "latency/analysis.hpp"
 #include "local/analysis.hpp"
 #include "occupancy/analysis.hpp"
-#include "partitions/analysis.hpp"
 #include "overlap/analysis.hpp"
+#include "partitions/analysis.hpp"
 #include "peer/analysis.hpp"
 #include "transfer/analysis.hpp"
 #include "zerocopy/analysis.hpp"
@@ -100,6 +100,21 @@ const auto kExample = test_findings.verdict(
       return f[kDirection] + " " + f[kBytes] + (f.has(kDuringRun) ? " (run)" : "") + ": " +
              f[kRatio] + ", " + f[kLatency] + ", worst " + f[kWorstGpu] + each;
     });
+
+const auto kFixed = test_findings.note("x_fixed", "a sentence that reads no field");
+
+TEST(FindingDefs, AFixedNoteIsANoteOfItsSentenceAndNoFields) {
+  const Finding f = kFixed.make();
+  EXPECT_EQ(f.id, "x_fixed");
+  EXPECT_EQ(f.kind, FindingKind::kNote);
+  EXPECT_TRUE(f.params.empty() && f.values.empty() && f.outcome.empty());
+  EXPECT_EQ(kFixed.phrase(f), "a sentence that reads no field");
+  const auto& specs = test_findings.specs();
+  ASSERT_EQ(specs.size(), 2u);  // kExample's, then the fixed note's
+  EXPECT_EQ(specs[1].id, "x_fixed");
+  EXPECT_EQ(specs[1].kind, FindingKind::kNote);
+  EXPECT_EQ(specs[1].phrase(specs[1].example()), "a sentence that reads no field");
+}
 
 TEST(FindingDefs, SizeWordsReadsABytesParamWithOrWithoutItsUnit) {
   EXPECT_EQ(size_words({"bytes", std::int64_t{65536}, "B"}), "64 KiB");

@@ -52,11 +52,31 @@ TEST(RowReaders, NumberParamReadsIntegersAndReals) {
   EXPECT_FALSE(number_param_of(row, "missing").has_value());
 }
 
+TEST(RowReaders, ParamReadersReadAnyListOfParamsAlike) {
+  const SummaryRow summary{{{"stream", std::int64_t{3}, ""}, {"stage", std::string("h2d"), ""}},
+                           {}};
+  EXPECT_EQ(int_param_of(summary.params, "stream"), std::int64_t{3});
+  EXPECT_EQ(number_param_of(summary.params, "stream"), 3.0);
+  EXPECT_EQ(text_param_of(summary.params, "stage"), std::string("h2d"));
+  EXPECT_FALSE(int_param_of(summary.params, "stage").has_value());
+  EXPECT_FALSE(text_param_of(summary.params, "chunk").has_value());
+}
+
 TEST(RowReaders, MetricMedianByName) {
   const Row row = sample_row();
   EXPECT_EQ(metric_median(row, "bandwidth"), 812.5);
   EXPECT_FALSE(metric_median(row, "time").has_value());
   EXPECT_FALSE(metric_median(Row{}, "bandwidth").has_value());
+}
+
+TEST(RowReaders, QuantityValueByNameNulloptWhenAbsentOrNull) {
+  Row row = sample_row();
+  row.derived = {{"ratio", "x", 1.5}, {"empty", "", std::nullopt}, {"ratio", "x", 9.0}};
+  row.model = {{"raw_limit", "GB/s", 64.0}};
+  EXPECT_EQ(quantity_value(row.derived, "ratio"), 1.5);  // the first of a name
+  EXPECT_EQ(quantity_value(row.model, "raw_limit"), 64.0);
+  EXPECT_FALSE(quantity_value(row.derived, "empty").has_value());
+  EXPECT_FALSE(quantity_value(row.derived, "raw_limit").has_value());
 }
 
 TEST(RowReaders, FirstParamOfAKeyWins) {

@@ -55,9 +55,16 @@ Axis size_list_axis(std::string name, std::string help, std::string default_text
                     std::optional<std::string> quick_text = std::nullopt);
 Axis number_axis(std::string name, std::string help, std::string default_text,
                  std::optional<std::string> quick_text = std::nullopt);
+// One byte size ("64MiB"), as size_list_axis is a list of them.
+Axis size_axis(std::string name, std::string help, std::string default_text,
+               std::optional<std::string> quick_text = std::nullopt);
 Axis choice_axis(std::string name, std::string help, std::vector<std::string> choices,
                  std::string default_text, std::optional<std::string> quick_text = std::nullopt);
 Axis switch_axis(std::string name, std::string help);
+
+// A `validate` that accepts the multiples of `unit` and names it as `what` otherwise:
+// multiple_of(4, "4 bytes")(6) is "6 is not a multiple of 4 bytes".
+std::function<std::string(std::uint64_t)> multiple_of(std::uint64_t unit, std::string what);
 
 // What the command line said about the axes, before parsing: the text given per axis, and the
 // switches given (axis switches by axis name, per-choice switches by their token).

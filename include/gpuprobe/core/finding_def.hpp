@@ -327,6 +327,12 @@ class FindingList {
   auto note(std::string_view id, PL p, VL v, S sentence) {
     return define(FindingKind::kNote, id, p, v, Fields<>{}, sentence);
   }
+  // A note of one fixed sentence: no params, no values (what a plan cannot know, a method the
+  // sentence states once).
+  auto note(std::string_view id, const char* sentence) {
+    return define(FindingKind::kNote, id, Fields<>{}, Fields<>{}, Fields<>{},
+                  [sentence](const auto&) { return std::string(sentence); });
+  }
   template <class PL, class VL, class OL, class S>
   auto warning(std::string_view id, PL p, VL v, OL o, S sentence) {
     return define(FindingKind::kWarning, id, p, v, o, sentence);

@@ -297,11 +297,17 @@ const Finding* find_finding(const ProbeResult& result, const std::string& id);
 // Typed readers of a row's params and metrics, for analyses. Each returns nullopt when the entry
 // is absent or holds another type; int_param_of reads integers only, text_param_of text only,
 // number_param_of an integer or a real (as a double). metric_median is the median of a metric's
-// statistics. (The `_of` names read; Param builders elsewhere are named without it.)
+// statistics; quantity_value the value of a derived or model value (or a condition) by name,
+// nullopt also when it is null. The param readers read any list of params too (a summary
+// row's). (The `_of` names read; Param builders elsewhere are named without it.)
+std::optional<std::int64_t> int_param_of(const std::vector<Param>& params, std::string_view key);
+std::optional<std::string> text_param_of(const std::vector<Param>& params, std::string_view key);
+std::optional<double> number_param_of(const std::vector<Param>& params, std::string_view key);
 std::optional<std::int64_t> int_param_of(const Row& row, std::string_view key);
 std::optional<std::string> text_param_of(const Row& row, std::string_view key);
 std::optional<double> number_param_of(const Row& row, std::string_view key);
 std::optional<double> metric_median(const Row& row, std::string_view name);
+std::optional<double> quantity_value(const std::vector<Quantity>& values, std::string_view name);
 // A list param's items as text (an IntList's numbers, a TextList's texts); any other value is one
 // item, its scalar_text; nullopt when absent. Older files carry lists as one text ("1,2,4"): that
 // stays one item, never split.

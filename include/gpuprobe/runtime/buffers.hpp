@@ -88,4 +88,13 @@ class HostBuffer {
   HostMemory kind_ = HostMemory::kPageable;
 };
 
+// A host memory kind's two buffers of `bytes` for traffic with the device: `in` holds the pattern
+// of `seed` (the source of host-to-device traffic, never written), `out` receives device-to-host
+// traffic (transfer, overlap, zerocopy).
+struct HostPair {
+  HostBuffer in;
+  HostBuffer out;
+  HostPair(HostMemory kind, std::size_t bytes, std::uint32_t seed);
+};
+
 }  // namespace gpuprobe::runtime

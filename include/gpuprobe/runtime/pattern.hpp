@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gpuprobe/core/host_device.hpp"
 #include "gpuprobe/core/mismatches.hpp"
@@ -49,6 +50,19 @@ struct PatternBuffer {
   void verify_into(MismatchReport& report, cudaStream_t stream) const;
   std::string verify(cudaStream_t stream) const;  // the only buffer checked: mismatch_text's
 };
+
+// A PatternBuffer of one GPU among several (an operation across GPUs): poisoned and verified with
+// its GPU current, on `stream`, a stream of that GPU.
+struct GpuPatternBuffer {
+  int device = 0;
+  cudaStream_t stream = nullptr;
+  PatternBuffer buffer;
+};
+// Each poisoned on its GPU, its stream synchronised after (an operation's prepare).
+void poison_all(const std::vector<GpuPatternBuffer>& buffers);
+// Each verified on its GPU into one report: the report's text, "" when every buffer holds its
+// pattern (an operation's verify).
+std::string verify_all(const std::vector<GpuPatternBuffer>& buffers);
 
 // A verification kernel's per-thread count: `note(wrong, i)` for every index it checks, then
 // MismatchTally::add once.
