@@ -101,6 +101,14 @@ Axis make(std::string name, AxisKind kind, std::string help, std::string default
   return a;
 }
 
+// An axis of byte sizes: parsed as sizes, shown in bytes, at least 1.
+Axis of_sizes(Axis a) {
+  a.number = NumberKind::kSize;
+  a.unit = "B";
+  a.min = 1;
+  return a;
+}
+
 }  // namespace
 
 Axis list_axis(std::string name, std::string help, std::string default_text,
@@ -111,22 +119,14 @@ Axis list_axis(std::string name, std::string help, std::string default_text,
 
 Axis size_list_axis(std::string name, std::string help, std::string default_text,
                     std::optional<std::string> quick_text) {
-  Axis a =
-      list_axis(std::move(name), std::move(help), std::move(default_text), std::move(quick_text));
-  a.number = NumberKind::kSize;
-  a.unit = "B";
-  a.min = 1;
-  return a;
+  return of_sizes(
+      list_axis(std::move(name), std::move(help), std::move(default_text), std::move(quick_text)));
 }
 
 Axis size_axis(std::string name, std::string help, std::string default_text,
                std::optional<std::string> quick_text) {
-  Axis a =
-      number_axis(std::move(name), std::move(help), std::move(default_text), std::move(quick_text));
-  a.number = NumberKind::kSize;
-  a.unit = "B";
-  a.min = 1;
-  return a;
+  return of_sizes(number_axis(std::move(name), std::move(help), std::move(default_text),
+                              std::move(quick_text)));
 }
 
 Axis number_axis(std::string name, std::string help, std::string default_text,
