@@ -74,13 +74,17 @@ void add_model(Sample& s, const Curve& c, const RunFacts& f) {
 }
 
 // Counter columns: the achieved occupancy beside the theoretical one, the DRAM traffic beside
-// the bytes streamed (a working set past the L2 streams DRAM: about one byte per byte moved).
+// the bytes streamed (a working set past the L2 streams DRAM: about one byte per byte moved). The
+// bytes written are the range's and the write-back of what it left dirty.
 void add_counters(Sample& s, CounterAgreement& occ, CounterAgreement& dram) {
   Row& r = *s.row;
   if (!r.counters) return;
   occ.add(r, "achieved_occupancy", counter_value(r, kAchieved),
           quantity_value(r.derived, kOccupancy));
-  dram.add(r, "dram_bytes", sum_of(counter_value(r, kDramRead), counter_value(r, kDramWrite)),
+  // Files before the write-back was counted for every op have it on writes and copies only.
+  const auto write = counter_value(r, kDramWrite), back = counter_value(r, kDramWriteBack);
+  const auto written = back ? sum_of(write, back) : write;
+  dram.add(r, "dram_bytes", sum_of(counter_value(r, kDramRead), written),
            quantity_value(r.derived, kStreamed));
 }
 

@@ -236,6 +236,22 @@ TEST(OccupancyAnalysis, CountersSitBesideTheTheoreticalOccupancyAndTheStream) {
   EXPECT_EQ(all_of(off, "occupancy_counter_occupancy")[0]->kind, FindingKind::kWarning);
 }
 
+// A write's DRAM bytes are the range's and the write-back of the lines it left dirty (counted after
+// it); a file from before the write-back was counted for every op has the range's only.
+TEST(OccupancyAnalysis, DramBytesWrittenCountTheWriteBack) {
+  ProbeResult r = run();
+  ASSERT_EQ(*text_param_of(r.rows[16], occupancy::kOp), occupancy::kWrite);
+  count(r.rows[16], 12.5, 0.0);
+  r.rows[16].counters->back().value = 0.977e9;  // the range's writes
+  r.rows[16].counters->push_back({std::string(occupancy::kDramWriteBack), "B", 0.023e9});
+  count(r.rows[17], 25.0, 0.0);
+  r.rows[17].counters->back().value = 0.99e9;  // no write-back counted
+  occupancy::analyse(r, facts());
+  EXPECT_DOUBLE_EQ(*find_quantity(r.rows[16].derived, "dram_bytes")->value, 1.0e9);
+  EXPECT_DOUBLE_EQ(*find_quantity(r.rows[17].derived, "dram_bytes")->value, 0.99e9);
+  EXPECT_EQ(all_of(r, "occupancy_counter_dram")[0]->kind, FindingKind::kVerdict);
+}
+
 TEST(OccupancyAnalysis, NotesForDroppedPointsSmallSetsAndNoLatency) {
   ProbeResult r = run();
   occupancy::RunFacts f = facts();
