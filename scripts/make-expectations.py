@@ -60,23 +60,34 @@ MIN_MARGIN_ONE_RUN = 0.10
 MAX_MARGIN = 0.30
 
 # Quantities that the current build no longer reports as the committed runs did, or whose
-# run-to-run spread the reference runs happen not to show, with the reason.
+# run-to-run spread the reference runs happen not to show: (pattern, reason, whether it applies to
+# these runs).
+def always(_reports):
+    return True
+
+
+def chased_on_any_sm(reports):
+    """Whether some run's constant chase ran on the SM the scheduler picked: builds before
+    2026-11-27, whose method does not say "one thread on SM 0"."""
+    return any("one thread on SM 0" not in r.get("method", "")
+               for rep in reports for r in results(rep, "constant"))
+
+
 NOT_GATED = [
     (r"^constant\[mode=chase,path=texture,bytes=(?!1024\])\d+\]\.latency$",
      "the texture path's chase over a table past the L1 moves between runs by up to 13% (H100 check "
      "runs: 327-372 cycles at 1-4 MiB; an H200, the chase pinned to SM 0: 333-379 cycles at 4 MiB in "
      "three quick runs; docs/probes/constant.md): a bound from runs that happen to agree fails "
-     "healthy ones"),
+     "healthy ones", always),
     (r"^constant\[mode=chase,path=constant,bytes=(?!1024\])\d+\]\.latency$",
      "the constant path's second level depends on the SM that chases: 94.5 cycles on the H100 from "
-     "the SM the scheduler picked (the reference runs), 104.5 from SM 0, where the chase runs since "
-     "2026-11-27 (docs/probes/constant.md); bound again once runs of the current build are "
-     "committed"),
+     "the SM the scheduler picked (runs before 2026-11-27), 104.5 from SM 0, where the chase runs "
+     "since (docs/probes/constant.md); bounded from runs that all chase on SM 0", chased_on_any_sm),
     (r"^zerocopy\.summary\[direction=write,memory=hostalloc,stride=32,element_bytes=16\]"
      r"\.break_even_reuse$",
      "at reuse 8 the copy leads by only 2-3% in three of six same-build H100 runs (copy time / "
      "zero-copy time 0.97-0.98), inside the 5% alike margin that decides the break-even since "
-     "59e8ad6: such a run now reports no crossing (null), and the bound would be unmatched"),
+     "59e8ad6: such a run now reports no crossing (null), and the bound would be unmatched", always),
 ]
 
 
@@ -418,9 +429,10 @@ def outcome_reason(quantity, nulls):
     return None
 
 
-def skip_reason(quantity, values, nulls):
+def skip_reason(quantity, values, nulls, reports):
     """Why this quantity gets no bound, or None: NOT_GATED, a run lacks it, or a run could."""
-    reason = next((why for pattern, why in NOT_GATED if re.search(pattern, quantity)), None)
+    reason = next((why for pattern, why, applies in NOT_GATED
+                   if re.search(pattern, quantity) and applies(reports)), None)
     if reason:
         return reason
     missing = sum(1 for v in values if v is None or v["value"] is None)
@@ -439,7 +451,7 @@ def probe_lines(paths, reports, probe, pick):
     out = []
     for quantity in per_run[0]:
         values = [run.get(quantity) for run in per_run]
-        reason = skip_reason(quantity, values, nulls)
+        reason = skip_reason(quantity, values, nulls, reports)
         if reason:
             out.append(f"# not gated: {quantity}: {reason}\n")
         else:

@@ -16,7 +16,7 @@ work=$(mktemp -d); cd "$work"
 g=/usr/bin/gpuprobe
 $g --version | grep -q '^CUPTI API' || fail "--version names no CUPTI: $($g --version)"
 $g list | grep -q '^transfer ' || fail "list names no transfer probe"
-run=$src/examples/results/h100/check/run-6.json.gz  # a run of every probe: every bound applies
+run=$src/examples/results/h100/check/run-14.json.gz  # a run of every probe: every bound applies
 out=$($g check "$run" 2>&1) || fail "check $run exited $?: $(echo "$out" | tail -1)"
 echo "$out" | grep -q 'expectations from /usr/share/gpuprobe/expectations/' ||
   fail "check did not use the installed reference bounds: $(echo "$out" | head -1)"
