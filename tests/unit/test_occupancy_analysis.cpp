@@ -247,8 +247,8 @@ TEST(OccupancyAnalysis, DramBytesWrittenCountTheWriteBack) {
   count(r.rows[17], 25.0, 0.0);
   r.rows[17].counters->back().value = 0.99e9;  // no write-back counted
   occupancy::analyse(r, facts());
-  EXPECT_DOUBLE_EQ(*find_quantity(r.rows[16].derived, "dram_bytes")->value, 1.0e9);
-  EXPECT_DOUBLE_EQ(*find_quantity(r.rows[17].derived, "dram_bytes")->value, 0.99e9);
+  EXPECT_DOUBLE_EQ(find_quantity(r.rows[16].derived, "dram_bytes")->value.value(), 1.0e9);
+  EXPECT_DOUBLE_EQ(find_quantity(r.rows[17].derived, "dram_bytes")->value.value(), 0.99e9);
   EXPECT_EQ(all_of(r, "occupancy_counter_dram")[0]->kind, FindingKind::kVerdict);
 }
 

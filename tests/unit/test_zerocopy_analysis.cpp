@@ -382,8 +382,9 @@ TEST(ZeroCopyFixture, CountersAndInFlightByHand) {
   EXPECT_EQ(param_text_of(*check, "agreement"), "agree");
 }
 
-// Six same-build `gpuprobe all` runs on the H100 (examples/results/h100/check: run-1..5 and
-// ../all, build d839c5171bcf, quick sweep; their zerocopy results, in tests/fixtures/h100-check).
+// Six same-build `gpuprobe all` runs on the H100 (check run-1..5, at commit 8f7dd71, and
+// examples/results/h100/all, build d839c5171bcf, quick sweep; their zerocopy results, in
+// tests/fixtures/h100-check).
 // As written, the break-even of coalesced 16-byte hostalloc reads flickered between "copy-wins" and
 // "crossing": the copy led by 1-4% at reuse 1. Re-analysed with the noise, every run reaches the
 // same decision for every pattern.
