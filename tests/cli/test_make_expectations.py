@@ -278,6 +278,29 @@ class MakeExpectations(unittest.TestCase):
         self.assertNotIn("bytes=16384", text)
         self.assertNotIn("bytes=65536", text)
 
+    def test_constant_second_level_is_bounded_only_when_every_run_chased_on_sm_0(self):
+        def chase(size, cycles):
+            return {"params": {"mode": "chase", "path": "constant", "bytes": size},
+                    "metrics": {"latency": {"unit": "cycles", "median": cycles,
+                                            "rel_noise": 0.001}}}
+
+        def constant_run(method, level):
+            return {"schema_version": 3, "tool": {"git": "test"},
+                    "devices": [{"name": "Test GPU"}],
+                    "results": [{"probe": "constant", "status": "ok", "method": method,
+                                 "rows": [chase(1024, 28.5), chase(65536, level)],
+                                 "findings": [], "summary": []}]}
+        pinned = "chases: one thread on SM 0, 1024 dependent loads"
+        unpinned = "chases: one thread, 1024 dependent loads"
+        key = "constant[mode=chase,path=constant,bytes=65536].latency"
+        both = self.make([constant_run(pinned, 102.5), constant_run(pinned, 102.5)])
+        self.assertIn(key + " <= 107.6\n", both)  # 102.5 x 1.05
+        mixed = self.make([constant_run(pinned, 102.5), constant_run(unpinned, 94.5)])
+        self.assertIn("# not gated: " + key + ": the constant path's second level", mixed)
+        self.assertNotIn(key + " <=", mixed)
+        # The smallest table is bounded either way.
+        self.assertIn("constant[mode=chase,path=constant,bytes=1024].latency <= ", mixed)
+
     def test_stderr_counts_bounds_and_values_left_out(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "run.json")
