@@ -128,6 +128,52 @@ CurveLevel level_of(std::span<const double> values, const LevelRule& rule, std::
   return l;
 }
 
+bool on_level(double v, double median, const LevelRule& rule) {
+  return std::abs(v - median) <= rule.band * std::abs(median);
+}
+
+// The level's plateau from its first to its last point on it: median, lowest, highest.
+void set_plateau_values(std::span<const double> values, const LevelRule& rule, CurveLevel& l) {
+  std::vector<double> on;
+  for (std::size_t i = l.plateau_first; i <= l.plateau_last; ++i)
+    if (on_level(values[i], l.median, rule)) on.push_back(values[i]);
+  if (on.empty()) return;
+  l.median = median_or_zero(on);
+  l.low = *std::min_element(on.begin(), on.end());
+  l.high = *std::max_element(on.begin(), on.end());
+}
+
+// The levels kept: those with rule.min_points points on their plateau. A point alone between two
+// levels is a transition, and whether binary segmentation gives it a segment of its own moves with
+// points far from it (an H200's quick run found the 256 KiB point a level of its own or not by
+// whether 64 MiB read 463 or 369 cycles). Each plateau then grows over the neighbouring points
+// within the band of its median that no other level holds, so that where it starts and ends does
+// not depend on where a cut fell either. A curve with no such level keeps what it had.
+std::vector<CurveLevel> settled(std::span<const double> values, const LevelRule& rule,
+                                const std::vector<CurveLevel>& levels) {
+  std::vector<CurveLevel> kept;
+  for (const CurveLevel& l : levels) {
+    std::size_t on = 0;
+    for (std::size_t i = l.plateau_first; i <= l.plateau_last; ++i)
+      on += on_level(values[i], l.median, rule) ? 1 : 0;
+    if (on >= rule.min_points) kept.push_back(l);
+  }
+  if (kept.empty()) return levels;
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    CurveLevel& l = kept[k];
+    const std::size_t floor = k > 0 ? kept[k - 1].plateau_last + 1 : 0;
+    const std::size_t ceiling = k + 1 < kept.size() ? kept[k + 1].plateau_first : values.size();
+    while (l.plateau_first > floor && on_level(values[l.plateau_first - 1], l.median, rule))
+      --l.plateau_first;
+    while (l.plateau_last + 1 < ceiling && on_level(values[l.plateau_last + 1], l.median, rule))
+      ++l.plateau_last;
+    l.first = std::min(l.first, l.plateau_first);
+    l.last = std::max(l.last, l.plateau_last);
+    set_plateau_values(values, rule, l);
+  }
+  return kept;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::size_t, std::size_t>> curve_segments(
@@ -203,7 +249,7 @@ std::vector<CurveLevel> curve_levels(std::span<const double> values, const Level
     out.push_back(level_of(values, rule, a, c));
     a = c;
   }
-  return out;
+  return settled(values, rule, out);
 }
 
 TwoClusters split_two_clusters(std::vector<double> v) {

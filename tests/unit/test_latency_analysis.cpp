@@ -86,19 +86,50 @@ const std::vector<SeriesPoint> kH100 = {
 
 TEST(LatencyLevels, FindsTheH100Levels) {
   const auto levels = latency::find_levels(kH100);
-  ASSERT_EQ(levels.size(), 6u);
-  // L1: 32 cycles up to 215 KiB; 256 KiB is past it.
+  ASSERT_EQ(levels.size(), 4u);
+  // L1: 32 cycles up to 215 KiB; 256 KiB (209.6 cycles alone: partial L1 hits) is past it.
   EXPECT_DOUBLE_EQ(levels[0].median, 32.0);
   EXPECT_EQ(levels[0].size, 220416u);
   EXPECT_EQ(levels[0].next_size, std::optional<std::uint64_t>(262144));
-  // 256 KiB alone (partial L1 hits), then near L2: 276 cycles from 304 KiB to 32 MiB.
-  EXPECT_EQ(levels[1].plateau_first, levels[1].plateau_last);
-  EXPECT_NEAR(levels[2].median, 276.0, 0.5);
-  EXPECT_EQ(levels[2].size, 33554432u);
+  // Near L2: 276 cycles from 304 KiB to 32 MiB (285.7 there, within the band).
+  EXPECT_NEAR(levels[1].median, 276.1, 0.5);
+  EXPECT_EQ(levels[1].smallest, 311712u);
+  EXPECT_EQ(levels[1].size, 33554432u);
+  // The L2's edge: 453-519 cycles from 54 to 76 MiB (322 and 410 alone before it: transitions).
+  EXPECT_NEAR(levels[2].median, 490.6, 0.5);
+  EXPECT_EQ(levels[2].smallest, 56431584u);
   // DRAM: 679 cycles from 108 MiB to 512 MiB (the L2 flushed before each sample).
-  EXPECT_NEAR(levels[5].median, 679.0, 1.0);
-  EXPECT_EQ(levels[5].smallest, 112863200u);
-  EXPECT_FALSE(levels[5].next_size);
+  EXPECT_NEAR(levels[3].median, 679.0, 1.0);
+  EXPECT_EQ(levels[3].smallest, 112863200u);
+  EXPECT_FALSE(levels[3].next_size);
+}
+
+// The 32-byte series of two quick `latency` runs on one H200 (2026-11-28, build 044105052629,
+// examples/results/h200/latency-ab/): the same medians but at 64 MiB, 369 cycles in one and 463 in
+// the other. Binary segmentation made the 256 KiB point (205) a level of its own in one run only;
+// points alone between levels are transitions, so both runs have the same three levels, each over
+// the same sizes.
+TEST(LatencyLevels, APointFarAwayDoesNotMakeOrUnmakeALevel) {
+  const std::vector<double> cycles = {32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,
+                                      32,  32,  32,  205, 280, 282, 279, 281, 281, 281, 280, 280, 281,
+                                      280, 280, 280, 280, 281, 316, 369, 527, 681, 684, 682};
+  std::vector<std::vector<latency::Level>> runs;
+  for (const double at_64_mib : {369.0, 463.0}) {
+    std::vector<SeriesPoint> pts;
+    for (std::size_t i = 0; i < cycles.size(); ++i)
+      pts.push_back({kKiB << i, i == 32 ? at_64_mib : cycles[i]});  // in size order
+    runs.push_back(latency::find_levels(pts));
+  }
+  ASSERT_EQ(runs[0].size(), 3u);
+  ASSERT_EQ(runs[1].size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_DOUBLE_EQ(runs[0][k].median, runs[1][k].median) << "level " << k;
+    EXPECT_EQ(runs[0][k].plateau_first, runs[1][k].plateau_first) << "level " << k;
+    EXPECT_EQ(runs[0][k].plateau_last, runs[1][k].plateau_last) << "level " << k;
+  }
+  EXPECT_NEAR(runs[0][1].median, 280.0, 1.0);
+  EXPECT_NEAR(runs[0][2].median, 682.0, 1.0);
+  EXPECT_EQ(runs[0][2].plateau_first, 34u);  // 128 MiB, whichever segment it fell in
 }
 
 TEST(LatencyLevels, FlatOrSmallStepsAreOneLevel) {
