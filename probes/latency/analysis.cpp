@@ -83,12 +83,12 @@ double run_clock(const std::vector<ChaseRow>& rows) {
   return median_of(v);
 }
 
-std::vector<Level> find_levels(std::span<const SeriesPoint> points) {
+std::vector<Level> find_levels(std::span<const SeriesPoint> points, const LevelRule& rule) {
   std::vector<double> cycles;
   for (const auto& p : points)
     cycles.push_back(p.cycles);
   std::vector<Level> out;
-  for (const CurveLevel& c : curve_levels(cycles, kLevelRule)) {
+  for (const CurveLevel& c : curve_levels(cycles, rule)) {
     Level l;
     static_cast<CurveLevel&>(l) = c;
     l.smallest = points[l.plateau_first].bytes;
@@ -161,7 +161,7 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
     std::vector<SeriesPoint> pts;
     for (const ChaseRow* r : s.rows)
       pts.push_back({r->bytes, r->cycles});
-    s.levels = find_levels(pts);
+    s.levels = find_levels(pts, s.pages() ? kLevelRule : kCacheLevelRule);
   }
   add_series_findings(series, facts, clock, result.findings);
   add_trace_findings(result, clock, result.findings);

@@ -64,9 +64,13 @@ struct Level : CurveLevel {
   std::optional<std::uint64_t> next_size;  // the next working set measured after it
 };
 
-// The levels of log(cycles) over the points in size order (curve_levels with kLevelRule).
+// The levels of log(cycles) over the points in size order (curve_levels): kLevelRule for a page
+// series (a TLB level may be one working set) and constant's tables; kCacheLevelRule for a cache
+// series, where a working set alone between two levels is a transition (docs/probes/latency.md).
 inline constexpr LevelRule kLevelRule{kMinStep, kMinPoints, kPlateauBand, kMaxLevels};
-std::vector<Level> find_levels(std::span<const SeriesPoint> points);
+inline constexpr LevelRule kCacheLevelRule{kMinStep, kMinPoints, kPlateauBand, kMaxLevels, true};
+std::vector<Level> find_levels(std::span<const SeriesPoint> points,
+                               const LevelRule& rule = kLevelRule);
 
 // Two clusters of per-access times (core/curve_levels.hpp: split_two_clusters), and whether they
 // are two.

@@ -132,44 +132,62 @@ bool on_level(double v, double median, const LevelRule& rule) {
   return std::abs(v - median) <= rule.band * std::abs(median);
 }
 
-// The level's plateau from its first to its last point on it: median, lowest, highest.
-void set_plateau_values(std::span<const double> values, const LevelRule& rule, CurveLevel& l) {
-  std::vector<double> on;
-  for (std::size_t i = l.plateau_first; i <= l.plateau_last; ++i)
-    if (on_level(values[i], l.median, rule)) on.push_back(values[i]);
-  if (on.empty()) return;
-  l.median = median_or_zero(on);
-  l.low = *std::min_element(on.begin(), on.end());
-  l.high = *std::max_element(on.begin(), on.end());
+// The points of a level's segment on its plateau, as level_of took them: within the band of the
+// segment's lower-middle point.
+std::vector<std::size_t> plateau_points(std::span<const double> values, const LevelRule& rule,
+                                        const CurveLevel& l) {
+  const double m = lower_middle(values, l.first, l.last + 1);
+  std::vector<std::size_t> on;
+  for (std::size_t i = l.first; i <= l.last; ++i)
+    if (on_level(values[i], m, rule)) on.push_back(i);
+  return on;
 }
 
-// The levels kept: those with rule.min_points points on their plateau. A point alone between two
-// levels is a transition, and whether binary segmentation gives it a segment of its own moves with
-// points far from it (an H200's quick run found the 256 KiB point a level of its own or not by
-// whether 64 MiB read 463 or 369 cycles). Each plateau then grows over the neighbouring points
-// within the band of its median that no other level holds, so that where it starts and ends does
-// not depend on where a cut fell either. A curve with no such level keeps what it had.
+// Grows a level's plateau over the neighbouring points in [floor, ceiling) within the band of its
+// median; the median, lowest and highest then count them too.
+void grow(std::span<const double> values, const LevelRule& rule, std::vector<std::size_t> on,
+          std::size_t floor, std::size_t ceiling, CurveLevel& l) {
+  const std::size_t before = on.size();
+  while (l.plateau_first > floor && on_level(values[l.plateau_first - 1], l.median, rule))
+    on.push_back(--l.plateau_first);
+  while (l.plateau_last + 1 < ceiling && on_level(values[l.plateau_last + 1], l.median, rule))
+    on.push_back(++l.plateau_last);
+  if (on.size() == before) return;  // as level_of left it
+  std::vector<double> v;
+  for (const std::size_t i : on)
+    v.push_back(values[i]);
+  l.median = median_or_zero(v);
+  l.low = *std::min_element(v.begin(), v.end());
+  l.high = *std::max_element(v.begin(), v.end());
+}
+
+// With rule.lone_points_are_transitions: a level between two others with fewer than
+// rule.min_points points on its plateau is a transition, not a level. Whether binary segmentation
+// gives such a point a segment of its own moves with points far from it (an H200's quick runs made
+// the 256 KiB point a level of its own or not by whether 64 MiB read 463 or 369 cycles). Each
+// plateau then grows over the neighbouring points within its band that no other level holds, and
+// each segment runs from just past the previous plateau to the end of its own (the last to the
+// curve's end), so that neither depends on where a cut fell.
 std::vector<CurveLevel> settled(std::span<const double> values, const LevelRule& rule,
                                 const std::vector<CurveLevel>& levels) {
+  if (!rule.lone_points_are_transitions) return levels;
   std::vector<CurveLevel> kept;
-  for (const CurveLevel& l : levels) {
-    std::size_t on = 0;
-    for (std::size_t i = l.plateau_first; i <= l.plateau_last; ++i)
-      on += on_level(values[i], l.median, rule) ? 1 : 0;
-    if (on >= rule.min_points) kept.push_back(l);
+  std::vector<std::vector<std::size_t>> on;
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    std::vector<std::size_t> points = plateau_points(values, rule, levels[k]);
+    const bool between = k > 0 && k + 1 < levels.size();
+    if (between && points.size() < rule.min_points) continue;
+    kept.push_back(levels[k]);
+    on.push_back(std::move(points));
   }
-  if (kept.empty()) return levels;
   for (std::size_t k = 0; k < kept.size(); ++k) {
-    CurveLevel& l = kept[k];
     const std::size_t floor = k > 0 ? kept[k - 1].plateau_last + 1 : 0;
     const std::size_t ceiling = k + 1 < kept.size() ? kept[k + 1].plateau_first : values.size();
-    while (l.plateau_first > floor && on_level(values[l.plateau_first - 1], l.median, rule))
-      --l.plateau_first;
-    while (l.plateau_last + 1 < ceiling && on_level(values[l.plateau_last + 1], l.median, rule))
-      ++l.plateau_last;
-    l.first = std::min(l.first, l.plateau_first);
-    l.last = std::max(l.last, l.plateau_last);
-    set_plateau_values(values, rule, l);
+    grow(values, rule, std::move(on[k]), floor, ceiling, kept[k]);
+  }
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    kept[k].first = k > 0 ? kept[k - 1].plateau_last + 1 : 0;
+    kept[k].last = k + 1 < kept.size() ? kept[k].plateau_last : values.size() - 1;
   }
   return kept;
 }

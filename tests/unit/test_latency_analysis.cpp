@@ -85,7 +85,7 @@ const std::vector<SeriesPoint> kH100 = {
 };
 
 TEST(LatencyLevels, FindsTheH100Levels) {
-  const auto levels = latency::find_levels(kH100);
+  const auto levels = latency::find_levels(kH100, latency::kCacheLevelRule);
   ASSERT_EQ(levels.size(), 4u);
   // L1: 32 cycles up to 215 KiB; 256 KiB (209.6 cycles alone: partial L1 hits) is past it.
   EXPECT_DOUBLE_EQ(levels[0].median, 32.0);
@@ -105,10 +105,10 @@ TEST(LatencyLevels, FindsTheH100Levels) {
 }
 
 // The 32-byte series of two quick `latency` runs on one H200 (2026-11-28, build 044105052629,
-// examples/results/h200/latency-ab/): the same medians but at 64 MiB, 369 cycles in one and 463 in
-// the other. Binary segmentation made the 256 KiB point (205) a level of its own in one run only;
-// points alone between levels are transitions, so both runs have the same three levels, each over
-// the same sizes.
+// examples/results/h200/latency-ab/; 2 working sets per octave from 1 KiB): the same medians but at
+// 64 MiB, 369 cycles in one and 463 in the other. Binary segmentation made the 256 KiB point (205)
+// a level of its own in one run only; in a cache series a working set alone between two levels is
+// a transition, so both runs have the same three levels over the same sizes and segments.
 TEST(LatencyLevels, APointFarAwayDoesNotMakeOrUnmakeALevel) {
   const std::vector<double> cycles = {32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,
                                       32,  32,  32,  205, 280, 282, 279, 281, 281, 281, 280, 280, 281,
@@ -116,9 +116,12 @@ TEST(LatencyLevels, APointFarAwayDoesNotMakeOrUnmakeALevel) {
   std::vector<std::vector<latency::Level>> runs;
   for (const double at_64_mib : {369.0, 463.0}) {
     std::vector<SeriesPoint> pts;
-    for (std::size_t i = 0; i < cycles.size(); ++i)
-      pts.push_back({kKiB << i, i == 32 ? at_64_mib : cycles[i]});  // in size order
-    runs.push_back(latency::find_levels(pts));
+    for (std::size_t i = 0; i < cycles.size(); ++i) {
+      const auto bytes = static_cast<std::uint64_t>(1024 * std::pow(2.0, 0.5 * static_cast<double>(i)));
+      pts.push_back({bytes, i == 32 ? at_64_mib : cycles[i]});
+    }
+    ASSERT_EQ(pts[32].bytes, 64 * kMiB);
+    runs.push_back(latency::find_levels(pts, latency::kCacheLevelRule));
   }
   ASSERT_EQ(runs[0].size(), 3u);
   ASSERT_EQ(runs[1].size(), 3u);
@@ -126,10 +129,34 @@ TEST(LatencyLevels, APointFarAwayDoesNotMakeOrUnmakeALevel) {
     EXPECT_DOUBLE_EQ(runs[0][k].median, runs[1][k].median) << "level " << k;
     EXPECT_EQ(runs[0][k].plateau_first, runs[1][k].plateau_first) << "level " << k;
     EXPECT_EQ(runs[0][k].plateau_last, runs[1][k].plateau_last) << "level " << k;
+    EXPECT_EQ(runs[0][k].first, runs[1][k].first) << "level " << k;  // "change point before"
+    EXPECT_EQ(runs[0][k].last, runs[1][k].last) << "level " << k;
   }
   EXPECT_NEAR(runs[0][1].median, 280.0, 1.0);
+  EXPECT_EQ(runs[0][1].first, 16u);  // from 256 KiB, just past the L1's plateau
   EXPECT_NEAR(runs[0][2].median, 682.0, 1.0);
-  EXPECT_EQ(runs[0][2].plateau_first, 34u);  // 128 MiB, whichever segment it fell in
+  EXPECT_EQ(runs[0][2].smallest, 128 * kMiB);  // whichever segment 128 MiB fell in
+  EXPECT_EQ(runs[0][2].last, cycles.size() - 1);
+}
+
+// Only a working set between two levels is a transition: one at the end of a cache series stays a
+// level (the sweep ends there: a narrow level or the start of the next), and a page series keeps
+// one-working-set levels (a TLB level may be one), as constant's tables do.
+TEST(LatencyLevels, ALoneWorkingSetAtTheEndOrInAPageSeriesStaysALevel) {
+  std::vector<SeriesPoint> end, pages;
+  for (int i = 0; i < 11; ++i)
+    end.push_back({kKiB << i, 280.0});
+  end.push_back({kKiB << 11, 500.0});
+  end.push_back({kKiB << 12, 700.0});
+  EXPECT_EQ(latency::find_levels(end, latency::kCacheLevelRule).size(), 2u);
+  for (int i = 0; i < 6; ++i)
+    pages.push_back({kMiB << i, 300.0});
+  pages.push_back({kMiB << 6, 420.0});
+  pages.push_back({kMiB << 7, 560.0});
+  pages.push_back({kMiB << 8, 565.0});
+  pages.push_back({kMiB << 9, 560.0});
+  EXPECT_EQ(latency::find_levels(pages, latency::kCacheLevelRule).size(), 2u);
+  EXPECT_EQ(latency::find_levels(pages).size(), 3u);  // kLevelRule: 420 a level of its own
 }
 
 TEST(LatencyLevels, FlatOrSmallStepsAreOneLevel) {

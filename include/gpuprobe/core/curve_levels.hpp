@@ -58,13 +58,16 @@ std::optional<double> curve_knee(const std::vector<CurvePoint>& points, const Pl
 // ---- Latency levels ----
 
 // How levels are found: adjacent levels differ by `min_step` or more, a level has `min_points`
-// points at least, in its segment and on its plateau, a point within `band` of its level's median
-// is on its plateau, at most `max_levels` levels.
+// points at least, a point within `band` of its level's median is on its plateau, at most
+// `max_levels` levels. With `lone_points_are_transitions`, a level between two others also needs
+// `min_points` points on its plateau (latency's cache series: a working set alone between two
+// levels is a transition; a page series' TLB level may be one working set).
 struct LevelRule {
   double min_step = 0.15;
   std::size_t min_points = 2;
   double band = 0.10;
   std::size_t max_levels = 8;
+  bool lone_points_are_transitions = false;
 };
 
 // A level: the points [first, last] of a segment; its plateau (the points within rule.band of
@@ -83,10 +86,11 @@ struct CurveLevel {
 // two parts' squared deviations from their means are smallest, keep the split when both parts
 // have rule.min_points and their medians (each a measured point: the lower middle one) differ by
 // rule.min_step or more, recurse (rule.max_levels at most); adjacent segments whose plateaus
-// differ by less than a step are then joined into one level. A level with fewer than
-// rule.min_points points on its plateau (a transition between two levels) is then dropped, unless
-// no level has that many, and each plateau grows over the neighbouring points within the band of
-// its median that no other level holds.
+// differ by less than a step are then joined into one level. With
+// rule.lone_points_are_transitions, a level between two others with fewer than rule.min_points
+// points on its plateau is then dropped, each plateau grows over the neighbouring points within
+// the band of its median that no other level holds, and each segment runs from just past the
+// previous plateau (the segments still cover the curve).
 std::vector<CurveLevel> curve_levels(std::span<const double> values, const LevelRule& rule);
 
 // ---- Two clusters ----
