@@ -110,14 +110,15 @@ TEST(LatencyLevels, FindsTheH100Levels) {
 // a level of its own in one run only; in a cache series a working set alone between two levels is
 // a transition, so both runs have the same three levels over the same sizes and segments.
 TEST(LatencyLevels, APointFarAwayDoesNotMakeOrUnmakeALevel) {
-  const std::vector<double> cycles = {32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,
-                                      32,  32,  32,  205, 280, 282, 279, 281, 281, 281, 280, 280, 281,
-                                      280, 280, 280, 280, 281, 316, 369, 527, 681, 684, 682};
+  const std::vector<double> cycles = {
+      32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  205, 280, 282,
+      279, 281, 281, 281, 280, 280, 281, 280, 280, 280, 280, 281, 316, 369, 527, 681, 684, 682};
   std::vector<std::vector<latency::Level>> runs;
   for (const double at_64_mib : {369.0, 463.0}) {
     std::vector<SeriesPoint> pts;
     for (std::size_t i = 0; i < cycles.size(); ++i) {
-      const auto bytes = static_cast<std::uint64_t>(1024 * std::pow(2.0, 0.5 * static_cast<double>(i)));
+      const auto bytes =
+          static_cast<std::uint64_t>(1024 * std::pow(2.0, 0.5 * static_cast<double>(i)));
       pts.push_back({bytes, i == 32 ? at_64_mib : cycles[i]});
     }
     ASSERT_EQ(pts[32].bytes, 64 * kMiB);
