@@ -359,6 +359,24 @@ TEST(LatencyAnalysis, PageStepWithTheSameDataLevelIsATlbStep) {
             std::string::npos);
 }
 
+// A page series keeps a TLB level of one working set (kLevelRule): 300, one span at 420, then 560
+// cycles are two TLB steps, not one (the cache series' rule would call 420 a transition).
+TEST(LatencyAnalysis, APageSeriesKeepsALoneTlbLevel) {
+  ProbeResult r;
+  const Row l2 = counted(10000, 0, 10000, 10000, 100, 0);
+  const double cycles[] = {300, 300, 300, 300, 420, 560, 565, 560};
+  std::uint64_t b = 32 * kMiB;
+  for (const double c : cycles) {
+    r.rows.push_back(chase(2 * kMiB, b, c, l2));
+    b *= 2;
+  }
+  latency::RunFacts facts;
+  facts.steps = 8192;
+  latency::analyse(r, facts);
+  EXPECT_EQ(all_of(r, "latency_level").size(), 3u);
+  EXPECT_EQ(all_of(r, "latency_tlb_step").size(), 2u);
+}
+
 // The H100's first page series (L1-cached loads) stepped where its L1 began to lose the chased
 // lines: the L1 hit rate fell from 0.95 to 0.76 while both sides were "L1". That is no TLB step.
 TEST(LatencyAnalysis, PageStepWithFallingL1HitsIsNotATlbStep) {
