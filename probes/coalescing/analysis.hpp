@@ -11,11 +11,17 @@
 #include <utility>
 #include <vector>
 
+#include "gpuprobe/core/dram_counters.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 #include "gpuprobe/models/coalescing_model.hpp"
 
 namespace gpuprobe::coalescing {
+
+// The DRAM counters (core/dram_counters.hpp), by this probe's name too.
+using gpuprobe::kDramRead;
+using gpuprobe::kDramWrite;
+using gpuprobe::kDramWriteBack;
 
 using models::CopyPattern;
 
@@ -29,16 +35,11 @@ inline constexpr std::string_view kStoreRequests =
 inline constexpr std::string_view kStoreSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
 inline constexpr std::string_view kL2ReadSectors = "lts__t_sectors_srcunit_tex_op_read.sum";
 inline constexpr std::string_view kL2WriteSectors = "lts__t_sectors_srcunit_tex_op_write.sum";
-inline constexpr std::string_view kDramRead = "dram__bytes_read.sum";
-inline constexpr std::string_view kDramWrite = "dram__bytes_write.sum";
 inline constexpr std::string_view kLoadBytesPerSector =
     "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct";
 // Load sectors that hit in L1 (the rest are sent on to L2).
 inline constexpr std::string_view kLoadHitSectors =
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum";
-// The DRAM writes of the lines a launch left dirty in L2, counted after its range
-// (runtime::Operation::count_write_back; counters::kWriteBackPrefix + kDramWrite).
-inline constexpr std::string_view kDramWriteBack = "write_back.dram__bytes_write.sum";
 inline constexpr std::array<std::string_view, 10> kCounterMetrics = {
     kLoadRequests,   kLoadSectors, kStoreRequests, kStoreSectors,       kL2ReadSectors,
     kL2WriteSectors, kDramRead,    kDramWrite,     kLoadBytesPerSector, kLoadHitSectors};

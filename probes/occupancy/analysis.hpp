@@ -10,10 +10,16 @@
 #include <vector>
 
 #include "gpuprobe/core/axes.hpp"
+#include "gpuprobe/core/dram_counters.hpp"
 #include "gpuprobe/core/glossary.hpp"
 #include "gpuprobe/core/result.hpp"
 
 namespace gpuprobe::occupancy {
+
+// The DRAM counters (core/dram_counters.hpp), by this probe's name too.
+using gpuprobe::kDramRead;
+using gpuprobe::kDramWrite;
+using gpuprobe::kDramWriteBack;
 
 // Row params and their tokens.
 inline constexpr const char* kOp = "op";        // kRead, kWrite, kCopy
@@ -34,11 +40,6 @@ inline constexpr const char* kStreamed = "streamed_bytes";  // read + written by
 
 // The counters over one repetition (full CUPTI names).
 inline constexpr std::string_view kAchieved = "sm__warps_active.avg.pct_of_peak_sustained_active";
-inline constexpr std::string_view kDramRead = "dram__bytes_read.sum";
-inline constexpr std::string_view kDramWrite = "dram__bytes_write.sum";
-// The DRAM writes of the lines a repetition left dirty in the L2, counted in a range of their own
-// after it (runtime::Operation::count_write_back): with the range's writes, all it wrote.
-inline constexpr std::string_view kDramWriteBack = "write_back.dram__bytes_write.sum";
 inline constexpr std::array<std::string_view, 3> kCounterMetrics = {kAchieved, kDramRead,
                                                                     kDramWrite};
 

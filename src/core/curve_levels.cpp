@@ -105,21 +105,31 @@ void segment(std::span<const double> values, const Prefix& pre, const LevelRule&
   segment(values, pre, rule, best, b, cuts);
 }
 
+// The points of the segment [a, b) within rule.band of its lower-middle point (a measured point:
+// the band holds it at least), and that point.
+std::pair<std::vector<std::size_t>, double> band_points(std::span<const double> values,
+                                                        const LevelRule& rule, std::size_t a,
+                                                        std::size_t b) {
+  const double m = lower_middle(values, a, b);
+  std::vector<std::size_t> on;
+  for (std::size_t i = a; i < b; ++i)
+    if (!(std::abs(values[i] - m) > rule.band * std::abs(m))) on.push_back(i);
+  return {on, m};
+}
+
 // The plateau of a segment: its points within rule.band of the segment's median.
 CurveLevel level_of(std::span<const double> values, const LevelRule& rule, std::size_t a,
                     std::size_t b) {
   CurveLevel l;
   l.first = a;
   l.last = b - 1;
-  const double m = lower_middle(values, a, b);  // a measured point: the band holds it at least
+  const auto [points, m] = band_points(values, rule, a, b);
   std::vector<double> on;
-  bool any = false;
-  for (std::size_t i = a; i < b; ++i) {
-    if (std::abs(values[i] - m) > rule.band * std::abs(m)) continue;
-    if (!any) l.plateau_first = i;
-    l.plateau_last = i;
-    any = true;
+  for (const std::size_t i : points)
     on.push_back(values[i]);
+  if (!points.empty()) {
+    l.plateau_first = points.front();
+    l.plateau_last = points.back();
   }
   if (on.empty()) on.push_back(m);  // m not a number: the segment's middle stands for it
   l.median = median_or_zero(on);
@@ -132,15 +142,10 @@ bool on_level(double v, double median, const LevelRule& rule) {
   return std::abs(v - median) <= rule.band * std::abs(median);
 }
 
-// The points of a level's segment on its plateau, as level_of took them: within the band of the
-// segment's lower-middle point.
+// The points of a level's segment on its plateau, as level_of took them.
 std::vector<std::size_t> plateau_points(std::span<const double> values, const LevelRule& rule,
                                         const CurveLevel& l) {
-  const double m = lower_middle(values, l.first, l.last + 1);
-  std::vector<std::size_t> on;
-  for (std::size_t i = l.first; i <= l.last; ++i)
-    if (on_level(values[i], m, rule)) on.push_back(i);
-  return on;
+  return band_points(values, rule, l.first, l.last + 1).first;
 }
 
 // Grows a level's plateau over the neighbouring points in [floor, ceiling) within the band of its
