@@ -6,6 +6,8 @@ namespace gpuprobe::host_links {
 namespace {
 
 constexpr TermEntry kTerms[] = {
+    {"bandwidth_h2d", "h2d GB/s", "bandwidth of bidir's h2d lane"},
+    {"bandwidth_d2h", "d2h GB/s", "bandwidth of bidir's d2h lane"},
     {"solo_bandwidth", "solo GB/s", "the same GPU's bandwidth measured alone"},
     {"slowdown", "slowdown", "solo / concurrent bandwidth: how much slower with every GPU copying"},
     {"loss", "loss", "1 - concurrent / solo bandwidth (the aggregate: against the solos summed)"},

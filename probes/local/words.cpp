@@ -31,6 +31,8 @@ constexpr TermEntry kTerms[] = {
     {"achieved_occupancy", "ach", "counters: active warps / the most, while active"},
     {"local_load_sectors", "ld ctr", "counters: local load sectors"},
     {"local_store_sectors", "st ctr", "counters: local store sectors"},
+    {"local_load_sectors_vs_model", "ld c/m", "ld ctr / m.ld sec"},
+    {"local_store_sectors_vs_model", "st c/m", "st ctr / m.st sec"},
 };
 
 }  // namespace

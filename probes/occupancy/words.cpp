@@ -22,6 +22,8 @@ constexpr TermEntry kTerms[] = {
     {"implied_latency", "lat", "latency Little's law implies at this point (ns)"},
     {"achieved_occupancy", "ach", "counters: active warps / the most, while active (%)"},
     {"dram_bytes", "DRAM", "counters: DRAM bytes read + written"},
+    {"achieved_occupancy_vs_model", "ach c/m", "ach / occ: achieved over theoretical occupancy"},
+    {"dram_bytes_vs_model", "DRAM c/m", "DRAM / streamed: DRAM bytes per byte streamed"},
 };
 
 }  // namespace

@@ -195,7 +195,7 @@ TEST(RenderCompact, H100WideReproducesFullHeaders) {
 TEST(RenderCompact, H100MarkdownTablesUseLabels) {
   const std::string md = render_markdown(h100_report(), h100_glossary());
   EXPECT_NE(md.find("| pattern | offset | width | GB/s | time | noise | rel | ws/L2 | DRAM bw | "
-                    "m.sec/req | m.lin/req | m.sec eff | m.model | m.DRAM mdl |\n"),
+                    "m.sec/req | m.lin/req | m.sec eff | m.rel | m.DRAM rel |\n"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("`m.sec/req` model: distinct 32-B sectors one warp load touches [sectors]"),
