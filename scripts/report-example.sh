@@ -5,11 +5,10 @@
 # Usage: scripts/report-example.sh [path/to/gpuprobe]   (run from the repository root)
 set -euo pipefail
 gpuprobe=${1:-./build/gpuprobe}
-a=examples/results/h100/gate/run-1.json.gz
+a=examples/results/h100/all.json.gz
 b=examples/results/h200/all.json.gz
-note="A (H100) is build e6630190fda2, B (H200) build 93f2dfa001fd, both 2026-11-25 with all six \
-probes; the one change between them makes a metric's median the median of its rounds' medians \
-(docs/method.md)."
+note="A (H100) and B (H200) are one build (b930db810714), 2026-11-28: gpuprobe all, every probe's \
+quick run (peer skipped: it needs two GPUs)."
 tmp=$(mktemp -d)
 trap 'rm -r "$tmp"' EXIT
 "$gpuprobe" report "$a" "$b" -o "$tmp/h100-vs-h200.html" \
