@@ -154,6 +154,7 @@ void analyse(ProbeResult& result, const RunFacts& facts) {
   std::vector<Finding> rest;
   stride_findings(all, rest);
   counter_findings(all, facts, rest);
+  merged_write_findings(all, facts, rest);
   in_flight_findings(all, rest);
   rest.push_back(sizing_note(facts));
   result.findings.insert(result.findings.begin(), findings.begin(), findings.end());

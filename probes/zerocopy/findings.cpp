@@ -1,7 +1,8 @@
 // zerocopy's findings (host-only), each declared once (id, kind, fields, sentence), and their
 // builders: break-even reuse per pattern, read/write once against the explicit copy, the strided
-// collapse beside the link bytes, bytes in flight, the counters, the sizing note; last, its words
-// (add_words: the findings and the columns' short headers).
+// collapse beside the link bytes, bytes in flight, the counters, rewritten writes merged before
+// the link, the sizing note; last, its words (add_words: the findings and the columns' short
+// headers).
 #include <algorithm>
 #include <map>
 
@@ -66,6 +67,9 @@ constexpr Value<"header", "B"> kHeader;
 constexpr Value<"fetch_granularity", "B"> kFetchGranularity;
 constexpr Value<"spacing_from", "B"> kSpacingFrom;
 constexpr Value<"span", "B"> kSpan;
+constexpr Value<"at_reuse"> kAtReuse;
+constexpr Value<"share_crossed", "%"> kShareCrossed;
+constexpr Value<"crossed_up_to"> kCrossedUpTo;
 constexpr Value<"l2", "B"> kL2;
 
 FindingList zerocopy_findings;
@@ -192,6 +196,21 @@ const auto kSizing =
           f[kSpan],
           f.maybe(kL2) ? fmt::format(" ({:.2f}x the {} L2)", f.value(kSpan) / f.value(kL2), f[kL2])
                        : std::string());
+    });
+
+const auto kWritesMerged = zerocopy_findings.verdict(
+    "zerocopy_writes_merged", params(kDirection, kMemory, kStride, kElementBytes),
+    values(kAtReuse, kShareCrossed, kLinkBytesPerPayload, kModelLinkBytesPerPayload, kSpan,
+           kCrossedUpTo),
+    [](const auto& f) {
+      const auto up_to = f.maybe(kCrossedUpTo);
+      return fmt::format(
+          "{}: rewritten lines merged before PCIe: at reuse {:g} only {:.0f}% of the bytes every "
+          "pass would put on the link crossed it ({:.1f} against {:.1f} link bytes per payload "
+          "byte, a {} span){}",
+          pattern_text(f), f.value(kAtReuse), f.value(kShareCrossed), f.value(kLinkBytesPerPayload),
+          f.value(kModelLinkBytesPerPayload), f[kSpan],
+          up_to ? fmt::format("; every pass crossed up to reuse {:g}", *up_to) : "");
     });
 
 // The counter agreement's rows: the main sweep's zero-copy and copy rows.
@@ -419,6 +438,39 @@ void counter_findings(std::vector<Measured>& all, const RunFacts& facts,
                               ? std::optional<double>(static_cast<double>(*facts.reported_fetch))
                               : std::nullopt),
         kSpacingFrom(kIsolatedSpacing)));
+  }
+}
+
+void merged_write_findings(const std::vector<Measured>& all, const RunFacts& facts,
+                           std::vector<Finding>& out) {
+  struct Share {
+    const Measured* m;
+    double crossed;  // link bytes counted / the model's (every pass crossing)
+  };
+  std::map<Pattern, std::vector<Share>> by_pattern;  // rows in reuse order (the sweep's)
+  for (const Measured* m : main_rows(all, kZeroCopy)) {
+    const auto per = is_write(*m) && m->row->counters
+                         ? ratio_of(link_counter(*m), static_cast<double>(m->bytes))
+                         : std::nullopt;
+    if (per) {
+      const double model = models::link_bytes_per_payload(access_of(*m), true);
+      by_pattern[pattern_of(*m)].push_back({m, *per / model});
+    }
+  }
+  const double crossed_all = 1 - kCounterModelTolerance;
+  for (auto& [pattern, shares] : by_pattern) {
+    std::ranges::sort(shares, {}, [](const Share& s) { return s.m->reuse; });
+    const auto lowest = std::ranges::min_element(shares, {}, &Share::crossed);
+    if (lowest->crossed >= crossed_all) continue;
+    std::optional<double> up_to;  // the last reuse of the run of whole crossings from the first
+    for (auto it = shares.begin(); it != lowest && it->crossed >= crossed_all; ++it)
+      up_to = static_cast<double>(it->m->reuse);
+    const double model = models::link_bytes_per_payload(access_of(*lowest->m), true);
+    out.push_back(kWritesMerged.make(
+        kDirection(pattern.direction), kMemory(pattern.memory), kStride(pattern.stride),
+        kElementBytes(pattern.width), kAtReuse(lowest->m->reuse),
+        kShareCrossed(lowest->crossed * 100), kLinkBytesPerPayload(lowest->crossed * model),
+        kModelLinkBytesPerPayload(model), kSpan(facts.span_bytes), kCrossedUpTo(up_to)));
   }
 }
 

@@ -15,6 +15,7 @@
 #include "fixtures.hpp"
 #include "gpuprobe/core/counter_agreement.hpp"
 #include "gpuprobe/core/json_io.hpp"
+#include "gpuprobe/models/zerocopy_model.hpp"
 
 namespace gpuprobe {
 namespace {
@@ -222,6 +223,54 @@ TEST(ZeroCopyAnalysis, InFlightLittlesLaw) {
   EXPECT_DOUBLE_EQ(value_of(*f, "reached_blocks"), 8.0);
   phrase_findings(r, words());
   EXPECT_NE(f->text.find("Little's law"), std::string::npos);
+}
+
+// A zero-copy row whose PCIe counter in its direction holds `crossed` x the link bytes every pass
+// would put on the link (the model's).
+Row counted(const std::string& dir, std::uint64_t reuse, int width, std::uint64_t span,
+            double crossed) {
+  Row x = row("zerocopy", dir, reuse, 1, width, span, 1e-3);
+  models::HostAccess a;
+  a.elements = span / static_cast<std::uint64_t>(width);
+  a.element_bytes = width;
+  a.reuse = reuse;
+  const double link =
+      crossed * models::link_bytes_per_payload(a, dir == "write") * static_cast<double>(span);
+  x.counters = std::vector<Quantity>{{"pcie__read_bytes.sum", "B", dir == "read" ? link : 0.0},
+                                     {"pcie__write_bytes.sum", "B", dir == "write" ? link : 0.0}};
+  return x;
+}
+
+// Rewritten writes whose link bytes fall below every pass's: the H100's 4-byte writes over a
+// 256 KiB span (counter / model 1.00, 1.00, 0.71, 0.22 at reuse 1, 4, 16, 64; docs/probes/
+// zerocopy.md). Reads at the same reuse, and a write pattern within the tolerance, say nothing.
+TEST(ZeroCopyAnalysis, RewrittenWritesThatMergeBeforeTheLink) {
+  constexpr std::uint64_t kSmall = 256 << 10;
+  ProbeResult r;
+  r.probe = "zerocopy";
+  r.rows = {counted("write", 1, 4, kSmall, 1.0),   counted("write", 4, 4, kSmall, 0.999),
+            counted("write", 16, 4, kSmall, 0.71), counted("write", 64, 4, kSmall, 0.22),
+            counted("read", 64, 4, kSmall, 1.0),   counted("write", 1, 16, kSmall, 1.0),
+            counted("write", 64, 16, kSmall, 0.96)};
+  zerocopy::RunFacts f = facts();
+  f.span_bytes = kSmall;
+  zerocopy::analyse(r, f);
+  std::vector<const Finding*> merged;
+  for (const auto& finding : r.findings)
+    if (finding.id == "zerocopy_writes_merged") merged.push_back(&finding);
+  ASSERT_EQ(merged.size(), 1u);
+  const Finding& m = *merged[0];
+  EXPECT_EQ(param_text_of(m, "direction"), "write");
+  EXPECT_EQ(param_text_of(m, "element_bytes"), "4 B");
+  EXPECT_DOUBLE_EQ(value_of(m, "at_reuse"), 64.0);
+  EXPECT_NEAR(value_of(m, "share_crossed"), 22.0, 1e-9);
+  EXPECT_NEAR(value_of(m, "link_bytes_per_payload"),
+              0.22 * value_of(m, "model_link_bytes_per_payload"), 1e-9);
+  EXPECT_DOUBLE_EQ(value_of(m, "crossed_up_to"), 4.0);
+  EXPECT_DOUBLE_EQ(value_of(m, "span"), static_cast<double>(kSmall));
+  phrase_findings(r, words());
+  EXPECT_NE(m.text.find("at reuse 64 only 22% of the bytes"), std::string::npos) << m.text;
+  EXPECT_NE(m.text.find("every pass crossed up to reuse 4"), std::string::npos) << m.text;
 }
 
 // ---- The analysis re-run on a real H100 run ---------------------------------------------------
