@@ -14,6 +14,10 @@ trap 'rm -r "$tmp"' EXIT
 "$gpuprobe" report "$a" "$b" -o "$tmp/h100-vs-h200.html" \
   --title "gpuprobe: H100 vs H200" --note "$note"
 gzip -9 -n -c "$tmp/h100-vs-h200.html" >examples/results/h100-vs-h200.html.gz
+# zopfli, as every .gz of the tree (scripts/squeeze-gz.py), where it is installed
+if python3 -c 'import zopfli' 2>/dev/null; then
+  python3 scripts/squeeze-gz.py examples/results/h100-vs-h200.html.gz
+fi
 "$gpuprobe" report "$a" "$b" --format png -o "$tmp"
 # 64 colours, no dithering: the plot's few flat colours survive, the file is a quarter the size
 python3 -c 'import sys; from PIL import Image

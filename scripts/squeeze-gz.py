@@ -28,15 +28,19 @@ def squeeze(path):
         return path, old, old, "not rewritten: the new stream does not give the same content"
     if len(stream) >= old:
         return path, old, old, "kept"
-    with open(path, "wb") as f:
+    # A new file beside the old, then renamed over it: an interrupted run leaves the old intact.
+    partial = path + ".squeeze"
+    with open(partial, "wb") as f:
         f.write(stream)
+    os.replace(partial, path)
     return path, old, len(stream), "squeezed"
 
 
 def main(paths):
     if not paths:
-        paths = subprocess.run(["git", "ls-files", "*.gz"], capture_output=True, text=True,
-                               check=True).stdout.split()
+        listed = subprocess.run(["git", "ls-files", "-z", "*.gz"], capture_output=True, text=True,
+                                check=True).stdout
+        paths = [p for p in listed.split("\0") if p]
     before = after = 0
     with ProcessPoolExecutor() as pool:
         for path, old, new, what in pool.map(squeeze, paths):

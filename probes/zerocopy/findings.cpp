@@ -447,7 +447,7 @@ void merged_write_findings(const std::vector<Measured>& all, const RunFacts& fac
     const Measured* m;
     double crossed;  // link bytes counted / the model's (every pass crossing)
   };
-  std::map<Pattern, std::vector<Share>> by_pattern;  // rows in reuse order (the sweep's)
+  std::map<Pattern, std::vector<Share>> by_pattern;
   for (const Measured* m : main_rows(all, kZeroCopy)) {
     const auto per = is_write(*m) && m->row->counters
                          ? ratio_of(link_counter(*m), static_cast<double>(m->bytes))
@@ -460,7 +460,15 @@ void merged_write_findings(const std::vector<Measured>& all, const RunFacts& fac
   const double crossed_all = 1 - kCounterModelTolerance;
   for (auto& [pattern, shares] : by_pattern) {
     std::ranges::sort(shares, {}, [](const Share& s) { return s.m->reuse; });
-    const auto lowest = std::ranges::min_element(shares, {}, &Share::crossed);
+    // A single pass below the model is the model's miss (the counter agreement says so), not a
+    // merge: only rewritten rows of a pattern whose single pass crossed whole can show one.
+    const auto rewritten =
+        std::ranges::find_if(shares, [](const Share& s) { return s.m->reuse > 1; });
+    if (rewritten == shares.end()) continue;
+    if (rewritten != shares.begin() && shares.front().crossed < crossed_all) continue;
+    const auto lowest =
+        std::min_element(rewritten, shares.end(),
+                         [](const Share& a, const Share& b) { return a.crossed < b.crossed; });
     if (lowest->crossed >= crossed_all) continue;
     std::optional<double> up_to;  // the last reuse of the run of whole crossings from the first
     for (auto it = shares.begin(); it != lowest && it->crossed >= crossed_all; ++it)

@@ -57,8 +57,9 @@ void in_flight_findings(const std::vector<Measured>& all, std::vector<Finding>& 
 // Counter columns, the counter agreement and the measured bytes per isolated access.
 void counter_findings(std::vector<Measured>& all, const RunFacts& facts, std::vector<Finding>& out);
 // Zero-copy writes rewritten (reuse > 1) that put fewer bytes on the link than every pass would:
-// per write pattern, the reuse count with the smallest share of the model's link bytes (below
-// the counter tolerance), and how far every pass crossed.
+// per write pattern whose single pass (reuse 1, when measured) crossed whole, the rewritten reuse
+// count with the smallest share of the model's link bytes (below the counter tolerance), and how
+// far every pass crossed.
 void merged_write_findings(const std::vector<Measured>& all, const RunFacts& facts,
                            std::vector<Finding>& out);
 // The note on how the rows are sized (the span, against the L2).

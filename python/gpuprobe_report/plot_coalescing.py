@@ -54,11 +54,13 @@ def _relative(shown):
     axes[1].set_title("stride collapse", fontsize=9)
     # Both legends on the stride panel, in the corners its falling curves leave empty (on the
     # offset panel the sawtooth's dips reach every corner); the colours are the same on both.
-    handles, _ = axes[1].get_legend_handles_labels()
+    # Without stride rows they go on the offset panel.
+    ax = axes[1] if axes[1].get_legend_handles_labels()[0] else axes[0]
+    handles, _ = ax.get_legend_handles_labels()
     handles.append(fg.model_handle("model: sectors touched (L1/L2)", series_color="0.3"))
     handles.append(fg.model_handle("model: sectors reaching DRAM", ":", "0.3"))
-    axes[1].legend(handles=handles, fontsize=7, loc="lower left")
-    fg.run_legend(axes[1], [r for r, _ in shown], loc="upper right")
+    ax.legend(handles=handles, fontsize=7, loc="lower left")
+    fg.run_legend(ax, [r for r, _ in shown], loc="upper right")
     caption = ("Copy bandwidth relative to the aligned, unit-stride copy of the same element "
                "width. Dashed: the first-principles sector models (bytes moved by the sectors "
                "a warp's request touches; and by the sectors reaching DRAM, whose 64 B fetch "
