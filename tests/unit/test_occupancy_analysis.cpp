@@ -134,6 +134,22 @@ TEST(OccupancyAnalysis, ThePlateauIsThePointsAlikeToTheBest) {
   EXPECT_DOUBLE_EQ(value(*p, "alike"), 3);       // 2900 and 2880 are beyond the noise
   EXPECT_EQ(integer(*p, "warps"), 16);
   EXPECT_EQ(integer(*p, "ilp"), 4);
+  // A best point alone within noise is said to be that, not "the median of the 1 points".
+  ProbeResult lone;
+  for (const Spec& s : std::vector<Spec>{{"read", 4, 1, 4, 1000, 16}, {"read", 8, 1, 4, 2000, 16}})
+    lone.rows.push_back(row(s));
+  occupancy::analyse(lone, facts());
+  phrase_findings(r, words());
+  phrase_findings(lone, words());
+  EXPECT_NE(p->text.find("(median of the 3 points alike to the best within noise)"),
+            std::string::npos)
+      << p->text;
+  const Finding* alone = one(lone, "occupancy_plateau", "read");
+  ASSERT_NE(alone, nullptr);
+  EXPECT_DOUBLE_EQ(value(*alone, "alike"), 1);
+  EXPECT_NE(alone->text.find("(the best point: no other is alike to it within noise)"),
+            std::string::npos)
+      << alone->text;
 }
 
 TEST(OccupancyAnalysis, KneesAreInterpolatedBetweenSweptPointsBesideLittlesLaw) {
@@ -217,6 +233,15 @@ TEST(OccupancyAnalysis, WritesAgainstReadsAreDecidedOnTheSweptBrackets) {
       row.derived[0].value = *row.derived[0].value * 16;
   occupancy::analyse(same, facts());
   EXPECT_EQ(text(*all_of(same, "occupancy_copy_sides")[0], "writes_need"), "as many");
+  // The sentences: "fewer ... than reads", "as many ... as reads".
+  phrase_findings(r, words());
+  phrase_findings(same, words());
+  EXPECT_NE(sides[0]->text.find("writes need fewer bytes in flight per SM than reads"),
+            std::string::npos)
+      << sides[0]->text;
+  const std::string as_many = all_of(same, "occupancy_copy_sides")[0]->text;
+  EXPECT_NE(as_many.find("writes need as many bytes in flight per SM as reads"), std::string::npos)
+      << as_many;
 }
 
 TEST(OccupancyAnalysis, CountersSitBesideTheTheoreticalOccupancyAndTheStream) {
