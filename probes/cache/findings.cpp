@@ -101,10 +101,13 @@ const auto kCounterLevel = cache_findings.verdict_or_warning(
 
 const auto kNoPlateau = cache_findings.note(
     "cache_no_plateau", params(kScopeName, kOpName), values(kPoints), [](const auto& f) {
-      return fmt::format(
-          "{} {}: no two of its {:g} sizes agree within the flat band: no "
-          "plateau named",
-          f[kScopeName], f[kOpName], f.value(kPoints));
+      const double points = f.value(kPoints);
+      return points == 1
+                 ? fmt::format("{} {}: one size swept: no plateau named", f[kScopeName], f[kOpName])
+                 : fmt::format(
+                       "{} {}: no two of its {:g} sizes agree within the flat "
+                       "band: no plateau named",
+                       f[kScopeName], f[kOpName], points);
     });
 
 const auto kFacts = cache_findings.note(

@@ -106,9 +106,12 @@ const auto kTextbookDef = list.verdict(
 const auto kLevelDef = list.verdict(
     "constant_latency_level", params(kPathKey, kLevelKey), values(kLatency, kLatencyNs),
     outcome(kFrom, kSize, kNextSize), [](const auto& f) {
+      const std::string from = f[kFrom], to = f[kSize];
       return fmt::format(
-          "{} chase: level {} at {:.1f} cycles ({:.1f} ns) for tables from {} to {}{}", f[kPathKey],
-          f[kLevelKey], f.value(kLatency), f.maybe(kLatencyNs).value_or(0), f[kFrom], f[kSize],
+          "{} chase: level {} at {:.1f} cycles ({:.1f} ns) for {}{}", f[kPathKey], f[kLevelKey],
+          f.value(kLatency), f.maybe(kLatencyNs).value_or(0),
+          from == to ? fmt::format("the {} table", to)
+                     : fmt::format("tables from {} to {}", from, to),
           f.has(kNextSize) ? fmt::format("; {} is past it", f[kNextSize]) : std::string());
     });
 

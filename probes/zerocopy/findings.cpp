@@ -161,11 +161,12 @@ const auto kInFlight = zerocopy_findings.verdict(
                                                   *reached == 1 ? "" : "s", f[kReachedInFlight])
                                     : std::string("no grid of the sweep reached 90% of it");
       return fmt::format(
-          "bytes in flight ({} zero-copy {}, {}): {} block{} ({} in flight) reach {}, so the "
+          "bytes in flight ({} zero-copy {}, {}): {} block{} ({} in flight) reach{} {}, so the "
           "loaded latency is {} (Little's law); {} needs {} in flight; {}",
           f[kMemory], f[kDirection], byte_words(f[kElementBytes]), f.value(kSmallestBlocks),
-          f.value(kSmallestBlocks) == 1 ? "" : "s", f[kSmallestInFlight], f[kSmallestBandwidth],
-          f[kLatency], f[kPeakBandwidth], f[kNeededInFlight], where);
+          f.value(kSmallestBlocks) == 1 ? "" : "s", f[kSmallestInFlight],
+          f.value(kSmallestBlocks) == 1 ? "es" : "", f[kSmallestBandwidth], f[kLatency],
+          f[kPeakBandwidth], f[kNeededInFlight], where);
     });
 
 const auto kAccessBytes = zerocopy_findings.verdict(

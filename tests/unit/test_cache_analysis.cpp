@@ -256,6 +256,20 @@ TEST(CacheAnalysis, ACurveWithoutTwoAlikeSizesHasANoteAndNoPlateau) {
   cache::analyse(r, h100_facts());
   EXPECT_TRUE(findings_with(r, "cache_plateau").empty());
   EXPECT_EQ(findings_with(r, "cache_no_plateau").size(), 1u);
+  // One size swept (as `gpuprobe all` sweeps shared memory) says so, not "no two of its 1 sizes".
+  ProbeResult one;
+  one.probe = "cache";
+  one.rows.push_back(made_row("shared", "read", 64 * 1024, 30000));
+  cache::analyse(one, h100_facts());
+  Glossary g = core_glossary();
+  cache::add_words(g);
+  phrase_findings(r, g);
+  phrase_findings(one, g);
+  ASSERT_EQ(findings_with(one, "cache_no_plateau").size(), 1u);
+  EXPECT_EQ(findings_with(one, "cache_no_plateau")[0]->text,
+            "shared read: one size swept: no plateau named");
+  EXPECT_EQ(findings_with(r, "cache_no_plateau")[0]->text,
+            "device write: no two of its 2 sizes agree within the flat band: no plateau named");
 }
 
 // The committed H100 run, its rows stripped of what the analysis adds, analysed again: the same

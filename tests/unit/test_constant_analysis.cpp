@@ -157,6 +157,19 @@ TEST(ConstantAnalysis, ChaseLevelsStepAtTheConstantCache) {
   EXPECT_EQ(param_text_of(*l1, "size"), "2 KiB");
   EXPECT_EQ(param_text_of(*l1, "next_size"), "4 KiB");
   EXPECT_DOUBLE_EQ(value_of(*l2, "latency"), 100);
+  // A level of one table names it; one of several, its range.
+  Glossary g = core_glossary();
+  constant::add_words(g);
+  EXPECT_NE(g.text(*l1).find("for tables from 1 KiB to 2 KiB; 4 KiB is past it"), std::string::npos)
+      << g.text(*l1);
+  Finding one = *l1;
+  const Param* size = find_param(one.outcome, "size");
+  ASSERT_NE(size, nullptr);
+  const Scalar to = size->value;
+  for (Param& p : one.outcome)
+    if (p.key == "from_bytes") p.value = to;
+  EXPECT_NE(g.text(one).find("for the 2 KiB table; 4 KiB is past it"), std::string::npos)
+      << g.text(one);
 }
 
 TEST(ConstantAnalysis, CountersBesideTheModel) {

@@ -351,6 +351,15 @@ TEST(ZeroCopyFixture, ReproducesTheRunsFindingsWordForWord) {
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     EXPECT_EQ(r.findings[i].id, original.findings[i].id) << i;
     const Finding& f = r.findings[i];
+    if (f.id == "zerocopy_in_flight") {
+      // Since the run, one block "reaches" (it read "reach"); the rest is word for word.
+      std::string was = original.findings[i].text;
+      const std::string one = ") reach ";
+      if (value_of(f, "smallest_blocks") == 1 && was.find(one) != std::string::npos)
+        was.replace(was.find(one), one.size(), ") reaches ");
+      EXPECT_EQ(f.text, was) << i;
+      continue;
+    }
     if (f.id != "zerocopy_break_even") {
       EXPECT_EQ(f.text, original.findings[i].text) << i;
       continue;
