@@ -63,15 +63,13 @@ const auto kLatencyNote = occupancy_findings.note(
 const auto kPlateauFinding = occupancy_findings.verdict(
     "occupancy_plateau", params(kOpName), values(kPlateau, kAlike, kInFlightAt),
     outcome(kWarpsAt, kIlpAt, kWidthAt), [](const auto& f) {
-      const double alike = f.value(kAlike);
+      const std::string alike = fmt::format("median of the {:g} points alike", f.value(kAlike));
       return fmt::format(
-          "{}: the plateau is {} ({}); the best at {} warps/SM, ILP {}, {} per access ({} in "
-          "flight per SM)",
+          "{}: the plateau is {} ({} to the best within noise); the best at {} warps/SM, ILP {}, "
+          "{} per access ({} in flight per SM)",
           f[kOpName], f[kPlateau],
-          alike == 1
-              ? std::string("the best point: no other is alike to it within noise")
-              : fmt::format("median of the {:g} points alike to the best within noise", alike),
-          f[kWarpsAt], f[kIlpAt], f[kWidthAt], bytes(f.value(kInFlightAt)));
+          f.value(kAlike) == 1 ? "the best point: no other is alike" : alike, f[kWarpsAt],
+          f[kIlpAt], f[kWidthAt], bytes(f.value(kInFlightAt)));
     });
 
 const auto kKnee = occupancy_findings.verdict(
@@ -105,13 +103,12 @@ const auto kBestRoute = occupancy_findings.verdict(
 const auto kCopySides = occupancy_findings.verdict(
     "occupancy_copy_sides", params(kLevel), values(kReadKnee, kWriteKnee, kCopyKnee),
     outcome(kWritesNeed), [](const auto& f) {
-      const std::string need = f[kWritesNeed];
       return fmt::format(
           "to reach {}% of their plateaus writes need {} bytes in flight per SM {} reads "
           "(write {}, read {}: decided on the swept points around each knee); a copy, counting "
           "its reads in flight, needs {}",
-          f[kLevel], need, need == "as many" ? "as" : "than", f[kWriteKnee], f[kReadKnee],
-          f[kCopyKnee]);
+          f[kLevel], f[kWritesNeed], f[kWritesNeed] == "as many" ? "as" : "than", f[kWriteKnee],
+          f[kReadKnee], f[kCopyKnee]);
     });
 
 const auto kDropped = occupancy_findings.note(

@@ -147,7 +147,7 @@ TEST(OccupancyAnalysis, ThePlateauIsThePointsAlikeToTheBest) {
   const Finding* alone = one(lone, "occupancy_plateau", "read");
   ASSERT_NE(alone, nullptr);
   EXPECT_DOUBLE_EQ(value(*alone, "alike"), 1);
-  EXPECT_NE(alone->text.find("(the best point: no other is alike to it within noise)"),
+  EXPECT_NE(alone->text.find("(the best point: no other is alike to the best within noise)"),
             std::string::npos)
       << alone->text;
 }
