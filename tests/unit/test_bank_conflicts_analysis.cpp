@@ -399,6 +399,8 @@ TEST(BankConflictsAnalysis, LadderAbsentGivesStrideFindingsOnly) {
     EXPECT_TRUE(f.id.rfind("bank_stride", 0) == 0 || f.id == "bank_cycles_method" ||
                 f.id == "bank_counters_not_collected")
         << f.id;
+  EXPECT_NE(find_finding(r, "bank_stride_slowdowns"), nullptr);
+  EXPECT_NE(find_finding(r, "bank_stride_model_agreement"), nullptr);
   EXPECT_EQ(find_quantity(r.conditions, "working_set_over_l2"), nullptr);
   EXPECT_EQ(r.summary.size(), 6u);
   expect_all_phrased(r);

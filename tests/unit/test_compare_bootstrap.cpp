@@ -152,9 +152,16 @@ TEST(CompareMetricBootstrap, IdenticalSamplesAreSame) {
   const ValueComparison c = compare_metric(a, a, 3, std::nullopt);
   EXPECT_EQ(c.method, CompareMethod::kBootstrap);
   EXPECT_EQ(c.change, Change::kSame);
-  EXPECT_DOUBLE_EQ(*c.ratio, 1);
-  EXPECT_LE(*c.ci_low, 1.0);
-  EXPECT_GE(*c.ci_high, 1.0);
+  // The same samples 0.3% faster: the ratio of medians is 1.003 and the interval, which the
+  // samples' +-1% spread bounds to [0.99/1.01, 1.01/0.99] x 1.003, lies inside the 2% band.
+  const Metric b = sampled("bandwidth", "GB/s", 50 * 1.003, 0.01);
+  const ValueComparison d = compare_metric(a, b, 3, std::nullopt);
+  EXPECT_EQ(d.change, Change::kSame);
+  EXPECT_NEAR(*d.ratio, 1.003, 1e-12);
+  EXPECT_GT(*d.ci_low, 0.99 / 1.01 * 1.003);
+  EXPECT_LT(*d.ci_high, 1.01 / 0.99 * 1.003);
+  EXPECT_LT(*d.ci_low, 1.003);
+  EXPECT_GT(*d.ci_high, 1.003);
 }
 
 TEST(CompareMetricBootstrap, ACleanTenPercentShiftIsSlowerAndRegressesAtFiveNotFifteen) {

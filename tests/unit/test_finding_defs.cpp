@@ -52,18 +52,24 @@ Glossary every_glossary() {
 
 TEST(FindingDefs, EveryDefinedFindingIsBuiltAndPhrasedFromItsDeclaration) {
   const Glossary g = every_glossary();
-  ASSERT_FALSE(g.definitions().empty());
   std::set<std::string> seen;
   for (const FindingSpec& spec : g.definitions()) {
     SCOPED_TRACE(spec.id);
     EXPECT_TRUE(seen.insert(spec.id).second) << "defined twice";
     const Finding f = spec.example();
-    EXPECT_EQ(f.id, spec.id);
-    EXPECT_EQ(f.kind, spec.kind);
     std::string text;
     EXPECT_NO_THROW(text = g.text(f));
     EXPECT_FALSE(text.empty());
     EXPECT_NE(text.rfind(spec.id + ":", 0), 0u) << "phrased by the generic sentence: " << text;
+  }
+  // Every probe, compare and fleet hand their definitions over (add_words): none is left out.
+  for (const char* prefix :
+       {"transfer_", "coalescing_", "constant_", "bank_", "overlap_", "zerocopy_", "l2_persist_",
+        "cache_", "peer_", "host_links_", "latency_", "local_", "occupancy_", "partitions_",
+        "compare_", "fleet_"}) {
+    EXPECT_TRUE(
+        std::ranges::any_of(seen, [&](const std::string& id) { return id.starts_with(prefix); }))
+        << "no definition of " << prefix << "*";
   }
 }
 

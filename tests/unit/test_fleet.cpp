@@ -114,10 +114,16 @@ TEST(Fleet, SmallDeviationsAndSmallFleetsAreNotJudged) {
     fleet.push_back(member("n" + std::to_string(i), {100}));
   fleet.push_back(member("x", {98}));
   EXPECT_TRUE(with_id(fleet_report(fleet, {}), "fleet_beyond").empty());
-  // Two members: shown, never judged.
-  const RunReport two = fleet_report({member("a", {100}), member("b", {10})}, {});
+  // Two members: shown, never judged. Their z is 1/1.4826 whatever the values, so a k below it
+  // leaves only the member count to hold them back; three members with the same gap are judged.
+  FleetOptions low_k;
+  low_k.k = 0.5;
+  const RunReport two = fleet_report({member("a", {100}), member("b", {10})}, low_k);
   EXPECT_TRUE(with_id(two, "fleet_beyond").empty());
   EXPECT_EQ(derived(two.results[0].rows[0], "members"), 2);
+  const RunReport three =
+      fleet_report({member("a", {100}), member("b", {100}), member("c", {10})}, low_k);
+  EXPECT_EQ(with_id(three, "fleet_beyond").size(), 1u);
 }
 
 TEST(Fleet, MissingResultsAreNotedAndEveryFindingIsPhrased) {

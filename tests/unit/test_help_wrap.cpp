@@ -41,7 +41,10 @@ TEST(HelpWrap, ParagraphsWrapAtTheirIndentAndShortLinesStay) {
   const std::string out = wrap_help(text, 120, 30);
   EXPECT_LE(widest(out), 120u);
   EXPECT_EQ(out.substr(0, 16), "Usage: gpuprobe\n");
-  EXPECT_NE(out.find("\nword"), std::string::npos);  // a paragraph continues at 0
+  // A paragraph continues at 0: word0..word9 take 6 columns each, word10.. 7, so word17 ends at
+  // column 115 and word18 would end at 122.
+  EXPECT_NE(out.find("\nword0 word1 "), std::string::npos);
+  EXPECT_NE(out.find(" word17\nword18 "), std::string::npos);
   // An example continues under its comment (the text after its first wide gap) ...
   EXPECT_NE(out.find("\n" + std::string(27, ' ') + "word"), std::string::npos);
   // ... an indented line without a gap 4 deeper than its indentation.

@@ -122,7 +122,7 @@ TEST(LatencySweep, LaterCarveoutsStopAtOneMebibyte) {
     (p.carveout == 0 ? largest_first : largest_later) =
         std::max(p.carveout == 0 ? largest_first : largest_later, p.bytes);
   EXPECT_EQ(largest_first, 8 * kMiB);
-  EXPECT_EQ(largest_later, latency::kCarveoutMaxBytes);
+  EXPECT_EQ(largest_later, 1 * kMiB);
 }
 
 TEST(LatencySweep, PlannedTracesHaveNoBytesYet) {

@@ -120,6 +120,16 @@ TEST(LocalAnalysis, SlowdownIsAgainstTheUnspilledCompilerChoice) {
   EXPECT_NEAR(*derived(r.rows[0], "slowdown"), 1.0, 1e-9);
   EXPECT_NEAR(*derived(r.rows[2], "slowdown"), 4.0, 1e-6);
   EXPECT_NEAR(*derived(r.rows[5], "slowdown"), 0.3, 1e-6);
+  // The rule itself: the compiler's own choice (no cap) wins over an unspilled capped row listed
+  // first; without it, the unspilled row with the most registers.
+  ProbeResult q;
+  q.rows = {
+      row({"compute", 0, 128, 74, 0, 3, 0.9e-3}),  row({"compute", 0, 0, 74, 0, 3, 1.0e-3}),
+      row({"compute", 0, 32, 32, 360, 8, 4.0e-3}), row({"memory", 0, 96, 96, 0, 2, 3.0e-3}),
+      row({"memory", 0, 128, 112, 0, 2, 4.0e-3}),  row({"memory", 0, 32, 32, 344, 8, 1.2e-3})};
+  local::analyse(q, facts());
+  EXPECT_NEAR(*derived(q.rows[2], "slowdown"), 4.0, 1e-6);  // against cap 0's 1.0 ms, not 0.9
+  EXPECT_NEAR(*derived(q.rows[5], "slowdown"), 0.3, 1e-6);  // against 112 registers' 4.0 ms
   // The model: 360 B x 256 touches x threads / 32 B sectors; footprint 360 B x 8 x 256 per SM.
   EXPECT_DOUBLE_EQ(*model(r.rows[2], "spill_load_sectors"), 360.0 * 256 * kThreadsLaunched / 32);
   EXPECT_DOUBLE_EQ(*model(r.rows[2], "spill_footprint"), 360.0 * 8 * 256);

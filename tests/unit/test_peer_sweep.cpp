@@ -61,11 +61,13 @@ TEST(PeerChase, OneCycleThroughEveryNode) {
 }
 
 TEST(PeerChase, EndAfterHops) {
-  EXPECT_EQ(chase_end(0, 32), 0u);
-  EXPECT_EQ(chase_end(1, 32), chase_next(0, 32));
-  EXPECT_EQ(chase_end(3, 32), chase_next(chase_next(chase_next(0, 32), 32), 32));
+  // Modulo 32 the step is 13 x node + 15: from 0 the chain runs 15, 18, 25, ...
+  EXPECT_EQ(chase_end(1, 32), 15u);
+  EXPECT_EQ(chase_end(3, 32), 25u);
   EXPECT_EQ(chase_end(32, 32), 0u);  // one lap
-  EXPECT_EQ(chase_end(kChaseHops, 1), 0u);
+  // A repetition's 512 hops through 4096 nodes (512 KiB) and 2^20 (128 MiB), worked out in Python.
+  EXPECT_EQ(chase_end(kChaseHops, 4096), 2560u);
+  EXPECT_EQ(chase_end(kChaseHops, 1u << 20), 920064u);
 }
 
 using Copies = std::vector<std::pair<int, int>>;

@@ -43,7 +43,6 @@ TEST(BandwidthMetric, MedianIsOfBandwidthsNotOfTimes) {
 }
 
 TEST(BandwidthMetric, UsesDecimalGigabytes) {
-  EXPECT_EQ(kBytesPerGB, 1e9);
   const Metric m = bandwidth_metric(one_lane(1073741824.0, {1.0}), "h2d");
   EXPECT_EQ(m.name, "h2d");
   EXPECT_DOUBLE_EQ(m.stats.median, 1.073741824);

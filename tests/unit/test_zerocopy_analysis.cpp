@@ -474,14 +474,25 @@ TEST(ZeroCopyAnalysis, SixSameBuildRunsReachTheSameBreakEvenDecisions) {
                                  [](const ProbeResult& p) { return p.probe == "zerocopy"; });
     ASSERT_NE(it, report.results.end()) << path;
     std::string all_written;
+    std::size_t written_count = 0;
     for (const auto& f : it->findings)
-      if (f.id == "zerocopy_break_even") all_written += param_text_of(f, "result") + " ";
+      if (f.id == "zerocopy_break_even") {
+        all_written += param_text_of(f, "result") + " ";
+        ++written_count;
+      }
     written.insert(all_written);
     ProbeResult r = measured_only(*it);
     zerocopy::analyse(r, h100_facts());
     std::string decided;
+    std::size_t decided_count = 0;
     for (const auto& f : r.findings)
-      if (f.id == "zerocopy_break_even") decided += param_text_of(f, "result") + " ";
+      if (f.id == "zerocopy_break_even") {
+        decided += param_text_of(f, "result") + " ";
+        ++decided_count;
+      }
+    // A decision for every pattern the run decided as written: none lost to agree on less.
+    EXPECT_GT(written_count, 0u) << path;
+    EXPECT_EQ(decided_count, written_count) << path;
     decisions.push_back(decided);
   }
   EXPECT_GT(written.size(), 1u);  // the flicker this test is about
