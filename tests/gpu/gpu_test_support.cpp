@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <iostream>
+
 #include "cli/axis_options.hpp"
 #include "gpuprobe/core/errors.hpp"
 #include "gpuprobe/runner/runner.hpp"
@@ -120,6 +122,20 @@ double model_of(const Row& row, const std::string& name) {
 
 double derived_of(const Row& row, const std::string& name) {
   return quantity_of(row.derived, name);
+}
+
+bool counters_collected(const ProbeResult& result) {
+  if (!result.counter_status) {
+    ADD_FAILURE() << "the result has no counter status";
+    return false;
+  }
+  if (result.counter_status->state == CounterState::kRefused) {
+    std::cout << "[   NOTE   ] counters refused (" << result.counter_status->reason
+              << "): the counter checks did not run\n";
+    return false;
+  }
+  EXPECT_EQ(result.counter_status->state, CounterState::kCollected);
+  return result.counter_status->state == CounterState::kCollected;
 }
 
 }  // namespace gpuprobe::testing

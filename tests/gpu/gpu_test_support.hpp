@@ -50,6 +50,11 @@ double noise_of(const Row& row, const std::string& metric);
 double model_of(const Row& row, const std::string& name);
 double derived_of(const Row& row, const std::string& name);
 
+// Whether a run with counters on collected them: true when it did; false, said on stdout, when
+// the GPU refused them (a profiler attached, no permission), so the caller's counter checks are
+// seen not to run; a test failure for a run with no counter status or any other state.
+bool counters_collected(const ProbeResult& result);
+
 // Finds the row whose params match all of `match` (key -> text as scalar_text prints it).
 const Row* find_row(const ProbeResult& result,
                     const std::vector<std::pair<std::string, std::string>>& match);

@@ -123,8 +123,8 @@ TEST(CoalescingGpu, CounterPassCountsSectorsPerRequest) {
 // what it leaves dirty is counted after it, so the writes equal the bytes the kernel stores
 // (N x width, unit-stride) within 2% -- without the write-back term they fell 3% short (ncu,
 // --cache-control all) or, with the previous work's dirty lines written back inside the range,
-// 1-3% over on these rows. And L1 sends L2 the model's sectors less the L1 hits, within 2%, at misaligned
-// offsets where neighbouring warps share a sector.
+// 1-3% over on these rows. And L1 sends L2 the model's sectors less the L1 hits, within 2%, at
+// misaligned offsets where neighbouring warps share a sector.
 TEST(CoalescingGpu, CounterPassCountsTheLaunchsOwnDramWritesAndWhatL1SendsOn) {
   GP_REQUIRE_GPU();
   auto probe = make_coalescing_probe();
@@ -157,7 +157,9 @@ TEST(CoalescingGpu, NoCountersLeavesTimingOnly) {
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
   ASSERT_TRUE(r.counter_status);
   EXPECT_EQ(r.counter_status->state, CounterState::kOff);
+  ASSERT_EQ(r.rows.size(), 2u);  // strides 1 and 32, timed
   for (const auto& row : r.rows) {
+    EXPECT_GT(testing::median_of(row, "bandwidth"), 0.0);
     EXPECT_FALSE(row.counters);
     EXPECT_EQ(find_quantity(row.derived, "sectors_per_request_counter"), nullptr);
   }

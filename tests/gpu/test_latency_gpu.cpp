@@ -29,7 +29,9 @@ TEST(LatencyGpu, L1FasterThanL2AndCountersSayWhich) {
   // Any GPU with an L1: an L1 hit is several times faster than an L2 hit (H100: 33 vs 276).
   EXPECT_GT(testing::median_of(*large, "latency"), 3 * testing::median_of(*small, "latency"));
   EXPECT_GT(testing::derived_of(*small, "clock_mhz"), 100.0);
-  if (small->counters && large->counters) {
+  if (testing::counters_collected(r)) {
+    ASSERT_TRUE(small->counters);
+    ASSERT_TRUE(large->counters);
     EXPECT_GT(testing::derived_of(*small, "l1_hit"), 0.5);
     EXPECT_LT(testing::derived_of(*large, "l1_hit"), 0.2);
   }
@@ -52,14 +54,15 @@ TEST(LatencyGpu, PageSeriesAndCarveoutsRun) {
       3, false);
   ASSERT_EQ(r.status, Status::kOk) << r.reason;
   EXPECT_NE(chase_at(r, "2097152", "268435456"), nullptr);
-  // A 100 % carve-out leaves the L1 28 KiB on Hopper: 128 KiB is no faster than with 0 %.
+  // A 100 % carve-out leaves the L1 28 KiB on Hopper: 128 KiB, an L1 hit with 0 % (H100: 33
+  // cycles), goes to the L2 (about 276): the carve-out asked for is the one the chase ran with.
   const Row* c0 = testing::find_row(
       r, {{"mode", "chase"}, {"stride", "128"}, {"carveout", "0"}, {"bytes", "131072"}});
   const Row* c100 = testing::find_row(
       r, {{"mode", "chase"}, {"stride", "128"}, {"carveout", "100"}, {"bytes", "131072"}});
   ASSERT_NE(c0, nullptr);
   ASSERT_NE(c100, nullptr);
-  EXPECT_GE(testing::median_of(*c100, "latency"), 0.95 * testing::median_of(*c0, "latency"));
+  EXPECT_GT(testing::median_of(*c100, "latency"), 3 * testing::median_of(*c0, "latency"));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // GPU tests of the zerocopy probe: every mode verified, read-once zero-copy against the copy
 // alone, the strided collapse, and the mapped registered buffer of the kit.
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -61,8 +62,8 @@ TEST(ZeroCopyGpu, StridedReadsCollapse) {
   EXPECT_LT(testing::median_of(*s32, "bandwidth"), 0.25 * testing::median_of(*s1, "bandwidth"));
 }
 
-// The kit's registered-and-mapped host buffer has a device pointer, and the host sees what it
-// holds (cudaHostRegisterMapped over page-aligned malloc'ed memory).
+// The kit's registered-and-mapped host buffer has a device pointer, and the host sees what the
+// GPU writes through it (cudaHostRegisterMapped over page-aligned malloc'ed memory).
 TEST(ZeroCopyGpu, RegisteredMappedBufferHasDevicePointer) {
   GP_REQUIRE_GPU();
   runtime::HostBuffer buf(runtime::HostMemory::kRegisteredMapped, 12345);
@@ -70,7 +71,10 @@ TEST(ZeroCopyGpu, RegisteredMappedBufferHasDevicePointer) {
   EXPECT_NE(buf.device_pointer(), nullptr);
   EXPECT_STREQ(runtime::host_memory_name(buf.kind()), "registered-mapped");
   std::memset(buf.get(), 7, buf.bytes());
-  EXPECT_EQ(buf.as<unsigned char>()[12344], 7);
+  ASSERT_EQ(cudaMemset(buf.device_pointer(), 9, buf.bytes()), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(buf.as<unsigned char>()[0], 9);
+  EXPECT_EQ(buf.as<unsigned char>()[12344], 9);
   runtime::HostBuffer plain(runtime::HostMemory::kRegistered, 4096);
   EXPECT_EQ(plain.device_pointer(), nullptr);
 }
