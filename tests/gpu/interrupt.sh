@@ -16,9 +16,10 @@ fail=0
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# interrupt SIGNAL EXPECTED_CODE TWICE PROBE ARGS...: start a long sweep, signal it after 3 s
-# (TWICE=1: SIGNAL then SIGTERM, both pending before it runs on), check the exit code, the time to
-# stop and what is left behind.
+# interrupt SIGNAL EXPECTED_CODES TWICE PROBE ARGS...: start a long sweep, signal it after 3 s
+# (TWICE=1: SIGNAL and SIGTERM, both pending before it runs on; its threads may take them in
+# either order, so the exit code is the later one's), check the exit code, the time to stop and
+# what is left behind.
 interrupt() {
   local sig=$1 code=$2 twice=$3
   shift 3
@@ -40,7 +41,7 @@ interrupt() {
   wait "$pid"
   local rc=$? took=$(($(now_ms) - start))
   local what="$* after SIG$sig$([ "$twice" = 1 ] && echo " and SIGTERM")"
-  if [ "$rc" -ne "$code" ]; then
+  if [[ " $code " != *" $rc "* ]]; then
     echo "FAIL: $what: exit $rc, expected $code"; sed 's/^/  | /' "$out/log"; fail=1
   elif [ "$took" -ge 1000 ]; then
     echo "FAIL: $what: took $took ms to stop"; fail=1
@@ -59,12 +60,12 @@ interrupt() {
 
 interrupt INT 130 0 transfer --pinned --sizes 64MiB,256MiB
 interrupt TERM 143 0 transfer --pinned --sizes 64MiB,256MiB
-interrupt INT 143 1 transfer --pinned --sizes 64MiB,256MiB
+interrupt INT "130 143" 1 transfer --pinned --sizes 64MiB,256MiB
 # Small copies take each round in a process of their own (`__round`): signalled while one runs,
 # the run stops it and exits; killed at once by a second signal, the round process follows.
 # (--max-time 20 lets --min-time 5 hold: each round process then samples 3 points for 1 s each.)
 interrupt INT 130 0 transfer --pinned --sizes 64KiB --max-time 20
-interrupt INT 143 1 transfer --pinned --sizes 64KiB --max-time 20
+interrupt INT "130 143" 1 transfer --pinned --sizes 64KiB --max-time 20
 interrupt INT 130 0 coalescing
 interrupt INT 130 0 bank-conflicts
 interrupt INT 130 0 overlap
