@@ -14,6 +14,9 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python", "gpuprobe_report"))
+import headline  # noqa: E402  (the report's own list of headline figures, read only for its probes)
+
 SVG = "{http://www.w3.org/2000/svg}"
 LOADING_TAGS = {"script", "link", "img", "iframe", "object", "embed", "audio", "video", "source"}
 DATA_GROUP = re.compile(r"^f\d+-(line2d|PathCollection|LineCollection|PolyCollection|"
@@ -119,6 +122,7 @@ def check_headline(root, files):
         fail("two inputs but no headline table")
     both = set(probes_with_data(files[0])) & set(probes_with_data(files[1]))
     decided = 0
+    decided_probes = set()
     for tr in table[0].iter("tr"):
         cells = ["".join(td.itertext()) for td in tr.findall("td")]
         if not cells:
@@ -127,8 +131,13 @@ def check_headline(root, files):
             if cells[3] == "—" or not re.match(r"^(yes:|no:|inconclusive|unknown: no samples)", cells[5]):
                 fail(f"headline {cells[0]!r}: in both runs but no ratio or verdict: {cells}")
             decided += 1
+            decided_probes.add(tr.get("data-probe"))
         elif cells[5] != "—":
             fail(f"headline {cells[0]!r}: decided although a run lacks its probe")
+    # every probe both runs hold that has headline figures shows at least one of them, decided
+    for probe in sorted(both & {item.probe for item in headline.ITEMS}):
+        if probe not in decided_probes:
+            fail(f"headline: {probe} is in both runs and has headline figures, but none is shown")
     print(f"ok: headline table, {decided} figure(s) decided")
 
 

@@ -69,7 +69,8 @@ with tempfile.TemporaryDirectory() as tmp:
         check(proc.returncode == code, f"{name}: exit {proc.returncode}, wanted {code}: {err}")
         check(took < 2, f"{name}: stopped in {took:.2f} s (at most 2)")
         check("Traceback" not in err, f"{name}: no Python traceback")
-        check(f"stopped by {name}" in err, f"{name}: one line saying so")
+        said = [line for line in err.splitlines() if line.strip()]
+        check(len(said) == 1 and f"stopped by {name}" in said[0], f"{name}: one line saying so: {err!r}")
         check(not os.path.exists(out), f"{name}: no page written")
 
 print(f"{len(failures)} failed")
