@@ -72,9 +72,9 @@ constexpr Value<"sm_clock", "MHz"> kSmClock;
 
 FindingList bank_findings;
 
-// How `b` compares with `a` by the noise band of `gpuprobe compare` (K = 3, the rule it uses for
-// metrics without samples; this note keeps it whether or not the metrics carry samples):
-// "faster", "slower", "same", or "n/a".
+// How `b` compares with `a` by `gpuprobe compare`'s rule (`order_of`: the bootstrap interval of
+// the ratio against the 2% margin when both carry samples, else the noise band): "faster",
+// "slower", "same", "inconclusive" or "n/a".
 std::string outcome(const Metric& b, const Metric& a) {
   return change_name(order_of(b, a));
 }
