@@ -102,12 +102,16 @@ const auto kCounterLevel = cache_findings.verdict_or_warning(
 const auto kNoPlateau = cache_findings.note(
     "cache_no_plateau", params(kScopeName, kOpName), values(kPoints), [](const auto& f) {
       const double points = f.value(kPoints);
-      return points == 1
-                 ? fmt::format("{} {}: one size swept: no plateau named", f[kScopeName], f[kOpName])
-                 : fmt::format(
-                       "{} {}: no two of its {:g} sizes agree within the flat "
-                       "band: no plateau named",
-                       f[kScopeName], f[kOpName], points);
+      if (points == 1)
+        return fmt::format("{} {}: one size swept: no plateau named", f[kScopeName], f[kOpName]);
+      if (points < static_cast<double>(kMinCore))
+        return fmt::format(
+            "{} {}: {:g} sizes swept, fewer than the {} a plateau needs: no plateau "
+            "named",
+            f[kScopeName], f[kOpName], points, kMinCore);
+      return fmt::format(
+          "{} {}: no {} of its {:g} sizes agree within the flat band: no plateau named",
+          f[kScopeName], f[kOpName], kMinCore, points);
     });
 
 const auto kFacts = cache_findings.note(

@@ -272,7 +272,19 @@ TEST(CacheAnalysis, ACurveWithoutTwoAlikeSizesHasANoteAndNoPlateau) {
   EXPECT_EQ(findings_with(one, "cache_no_plateau")[0]->text,
             "shared read: one size swept: no plateau named");
   EXPECT_EQ(findings_with(r, "cache_no_plateau")[0]->text,
-            "device write: no two of its 2 sizes agree within the flat band: no plateau named");
+            "device write: 2 sizes swept, fewer than the 3 a plateau needs: no plateau named");
+  // Three sizes, two of them alike: still no plateau (it needs three), and the sentence says so.
+  ProbeResult three;
+  three.probe = "cache";
+  for (const auto& [bytes, gbps] :
+       {std::pair{4 * kMiB, 4000.0}, {8 * kMiB, 4000.0}, {64 * kMiB, 1000.0}})
+    three.rows.push_back(made_row("device", "write", bytes, gbps));
+  cache::analyse(three, h100_facts());
+  phrase_findings(three, g);
+  EXPECT_TRUE(findings_with(three, "cache_plateau").empty());
+  ASSERT_EQ(findings_with(three, "cache_no_plateau").size(), 1u);
+  EXPECT_EQ(findings_with(three, "cache_no_plateau")[0]->text,
+            "device write: no 3 of its 3 sizes agree within the flat band: no plateau named");
 }
 
 // The committed H100 run, its rows stripped of what the analysis adds, analysed again: the same
