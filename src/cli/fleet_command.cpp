@@ -50,9 +50,12 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
       continue;
     }
     std::vector<std::string> found;
-    for (const auto& e : std::filesystem::directory_iterator(in, ec)) {
-      const std::string name = e.path().string();
-      if ((name.ends_with(".json") || name.ends_with(".json.gz")) && e.is_regular_file(ec))
+    // increment(ec), not the range-for's ++, which throws the library's own error on a folder
+    // that stops being readable
+    for (std::filesystem::directory_iterator it(in, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().string();
+      std::error_code kind;
+      if ((name.ends_with(".json") || name.ends_with(".json.gz")) && it->is_regular_file(kind))
         found.push_back(name);
     }
     if (ec) throw UsageError(fmt::format("fleet: cannot read the folder '{}'", in));

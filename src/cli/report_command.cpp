@@ -100,7 +100,10 @@ void deliver(const ReportArgs& args, const std::string& drawn) {
     write_output(args.output, read_input_file(drawn, std::uint64_t{1} << 30, "a report page"));
     return;
   }
-  for (const auto& entry : fs::directory_iterator(drawn)) {
+  // error_code overloads throughout: the library's own exception would reach the user raw
+  std::error_code listed;
+  for (fs::directory_iterator it(drawn, listed), end; !listed && it != end; it.increment(listed)) {
+    const fs::directory_entry& entry = *it;
     std::error_code ec;
     fs::copy_file(entry.path(), fs::path(args.output) / entry.path().filename(),
                   fs::copy_options::overwrite_existing, ec);
@@ -109,6 +112,9 @@ void deliver(const ReportArgs& args, const std::string& drawn) {
                                    (fs::path(args.output) / entry.path().filename()).string(),
                                    ec.message()));
   }
+  if (listed)
+    throw RunError(
+        fmt::format("report: cannot read the plots drawn into '{}': {}", drawn, listed.message()));
 }
 
 }  // namespace
@@ -148,7 +154,15 @@ int report_runs(const ReportArgs& args) {
   validate_output(args);
   const std::string python = find_report_python();
   const std::string drawn = stage.path(args.format == "html" ? "report.html" : "plots");
-  if (args.format != "html") std::filesystem::create_directory(drawn);
+  if (args.format != "html") {
+    std::error_code made;
+    std::filesystem::create_directory(drawn, made);
+    if (made)
+      throw RunError(
+          fmt::format("report: cannot make a folder for the plots in the private "
+                      "temporary folder: {}",
+                      made.message()));
+  }
   const std::string error_file = stage.path("error.txt");
   std::vector<std::string> call = {"-B",           report_script_dir(), "--out",      drawn,
                                    "--format",     args.format,         "--out-name", args.output,

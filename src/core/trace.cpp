@@ -25,7 +25,7 @@ bool trace_on() {
   return on;
 }
 
-void trace(std::string_view what) {
+void trace(std::string_view what) noexcept {
   if (!trace_on()) return;
   // "1" (or any value without a '/'): stderr. A path: appended to that file, so the round
   // processes, whose stderr the parent keeps for their error line, trace beside their parent.
@@ -36,8 +36,15 @@ void trace(std::string_view what) {
     return f != nullptr ? f : stderr;
   }();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - kStart).count();
-  fmt::print(out, "gpuprobe-trace {} {:.3f}: {}\n", static_cast<long>(getpid()), s, what);
-  std::fflush(out);
+  try {
+    // fmt::print to a FILE* throws when the write fails (stderr closed or full): a developer's
+    // trace line is not worth a run, so it is written with fwrite and dropped on failure.
+    const std::string line =
+        fmt::format("gpuprobe-trace {} {:.3f}: {}\n", static_cast<long>(getpid()), s, what);
+    (void)std::fwrite(line.data(), 1, line.size(), out);
+    (void)std::fflush(out);
+  } catch (...) {  // out of memory formatting one line: drop it
+  }
 }
 
 }  // namespace gpuprobe

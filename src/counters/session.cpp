@@ -381,7 +381,14 @@ void CounterSession::Impl::run_passes(const CounterConfig& config,
       range.pop();
       if (work.after) work.after(r);
     }
-    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after a counter pass)");
+    // A failure here is the measured work's own (an illegal address, a launch failure, an ECC
+    // error, sticky on the GPU), not the counters': it must fail the probe with CUDA's words,
+    // not pass for a refusal that every later probe on this GPU would repeat.
+    if (const cudaError_t synced = cudaDeviceSynchronize(); synced != cudaSuccess) {
+      throw RunError(std::string("CUDA error ") + cudaGetErrorName(synced) + " (" +
+                     cudaGetErrorString(synced) +
+                     ") after a counter pass: the measured work failed on the GPU");
+    }
     all_submitted = replay.stop();
   }
 }
@@ -398,7 +405,10 @@ void CounterSession::Impl::capture(std::size_t index, const CounterConfig& confi
   out.name = stem + "-config" + std::to_string(index);
   out.chip = chip;
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, device) == cudaSuccess) out.device = prop.name;
+  if (cudaGetDeviceProperties(&prop, device) == cudaSuccess)
+    out.device = prop.name;
+  else
+    (void)cudaGetLastError();  // not left for a later launch check to blame on its kernel
   out.metrics = config.metrics;
   out.ranges = names;
   out.counter_data = data;
@@ -543,10 +553,10 @@ CounterAvailability counters_availability(int device) noexcept {
       });
       session.close();
     } catch (...) {
-      cudaFree(scratch);
+      (void)cudaFree(scratch);  // best effort on the way out: the error in flight is the one told
       throw;
     }
-    cudaFree(scratch);
+    (void)cudaFree(scratch);  // a probe of availability: a failed free changes nothing it reports
     out.available = true;
   } catch (const CountersUnavailable& e) {
     out.code = e.code();

@@ -18,12 +18,19 @@
 namespace gpuprobe::runtime {
 namespace {
 
-// Runs the operations' teardowns when the scope ends, also when measuring threw.
+// Runs the operations' teardowns when the scope ends, also when measuring threw. A teardown that
+// throws (a checked CUDA call on a faulted GPU) is not let out of the destructor: the error that
+// ended the measurement, if any, is the one the user sees.
 struct TeardownAll {
   const std::vector<Operation>& ops;
   ~TeardownAll() {
-    for (const Operation& op : ops)
-      if (op.teardown) op.teardown();
+    for (const Operation& op : ops) {
+      if (!op.teardown) continue;
+      try {
+        op.teardown();
+      } catch (...) {  // best effort: the buffers and streams are freed by their own owners
+      }
+    }
   }
 };
 

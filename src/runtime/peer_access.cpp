@@ -28,12 +28,17 @@ PeerAccess::PeerAccess(const std::vector<int>& devices) {
 }
 
 PeerAccess::~PeerAccess() {
+  // Best effort, and never a throw out of a destructor (std::terminate, maybe while a probe's
+  // error unwinds): DeviceGuard checks cudaSetDevice, which returns a sticky fault of the GPU.
   for (const GpuPair& pair : can_) {
     const bool want = found_on_.count(pair) > 0;
     if ((on_.count(pair) > 0) == want) continue;
-    const DeviceGuard guard(pair.first);
-    (void)(want ? cudaDeviceEnablePeerAccess(pair.second, 0)
-                : cudaDeviceDisablePeerAccess(pair.second));
+    try {
+      const DeviceGuard guard(pair.first);
+      (void)(want ? cudaDeviceEnablePeerAccess(pair.second, 0)
+                  : cudaDeviceDisablePeerAccess(pair.second));
+    } catch (...) {  // the GPU is gone or faulted: its peer access no longer matters
+    }
   }
 }
 

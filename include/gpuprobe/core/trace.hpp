@@ -9,7 +9,8 @@ namespace gpuprobe {
 
 // True when GPUPROBE_TRACE is set (read once).
 bool trace_on();
-// "gpuprobe-trace <pid> <seconds>: <what>" on stderr when tracing; nothing otherwise.
-void trace(std::string_view what);
+// "gpuprobe-trace <pid> <seconds>: <what>" on stderr when tracing; nothing otherwise. Never
+// throws: a trace line that cannot be written (stderr closed or full) is dropped.
+void trace(std::string_view what) noexcept;
 
 }  // namespace gpuprobe
