@@ -446,7 +446,9 @@ void merged_write_findings(const std::vector<Measured>& all, const RunFacts& fac
                            std::vector<Finding>& out) {
   struct Share {
     const Measured* m;
-    double crossed;  // link bytes counted / the model's (every pass crossing)
+    double per;      // link bytes counted per payload byte
+    double model;    // the model's, every pass crossing
+    double crossed;  // per / model
   };
   std::map<Pattern, std::vector<Share>> by_pattern;
   for (const Measured* m : main_rows(all, kZeroCopy)) {
@@ -455,7 +457,7 @@ void merged_write_findings(const std::vector<Measured>& all, const RunFacts& fac
                          : std::nullopt;
     if (per) {
       const double model = models::link_bytes_per_payload(access_of(*m), true);
-      by_pattern[pattern_of(*m)].push_back({m, *per / model});
+      by_pattern[pattern_of(*m)].push_back({m, *per, model, *per / model});
     }
   }
   const double crossed_all = 1 - kCounterModelTolerance;
@@ -474,12 +476,11 @@ void merged_write_findings(const std::vector<Measured>& all, const RunFacts& fac
     std::optional<double> up_to;  // the last reuse of the run of whole crossings from the first
     for (auto it = shares.begin(); it != lowest && it->crossed >= crossed_all; ++it)
       up_to = static_cast<double>(it->m->reuse);
-    const double model = models::link_bytes_per_payload(access_of(*lowest->m), true);
     out.push_back(kWritesMerged.make(
         kDirection(pattern.direction), kMemory(pattern.memory), kStride(pattern.stride),
         kElementBytes(pattern.width), kAtReuse(lowest->m->reuse),
-        kShareCrossed(lowest->crossed * 100), kLinkBytesPerPayload(lowest->crossed * model),
-        kModelLinkBytesPerPayload(model), kSpan(facts.span_bytes), kCrossedUpTo(up_to)));
+        kShareCrossed(lowest->crossed * 100), kLinkBytesPerPayload(lowest->per),
+        kModelLinkBytesPerPayload(lowest->model), kSpan(facts.span_bytes), kCrossedUpTo(up_to)));
   }
 }
 
